@@ -1,0 +1,13 @@
+//! vhsim-core: the pieces every other vhsim crate shares.
+//!
+//! * [`time`]: integer nanosecond time ([`SimTime`], [`SimDuration`]) and link rates ([`Rate`]).
+//! * [`rng`]: random streams keyed by (master seed, component name).
+//! * [`events`]: the total event order (time, class, insertion sequence).
+
+pub mod events;
+pub mod rng;
+pub mod time;
+
+pub use events::{EventClass, EventQueue};
+pub use rng::{RngStream, RngStreams};
+pub use time::{Rate, SimDuration, SimTime};
