@@ -4,6 +4,7 @@
 //! bits per second, and the serialization time of `S` bytes at rate `R` is `ceil(8·S·1e9 / R)` ns.
 //! Floats appear only at the Python boundary and in statistics.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
@@ -11,11 +12,13 @@ use std::ops::{Add, AddAssign, Sub};
 pub const NANOS_PER_SEC: u64 = 1_000_000_000;
 
 /// A point in simulated time, in nanoseconds since the start of the run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct SimTime(pub u64);
 
 /// A length of simulated time, in nanoseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct SimDuration(pub u64);
 
 impl SimTime {
@@ -115,7 +118,8 @@ impl fmt::Display for SimDuration {
 }
 
 /// A link rate in bits per second (never zero once validated).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct Rate(pub u64);
 
 impl Rate {

@@ -1,0 +1,159 @@
+//! The resolved scenario: what the simulator builds a world from.
+//!
+//! Everything here is in simulation units (ns, bits/s, bytes, segment counts), names are
+//! resolved to indices, presets are expanded, and every value has been validated. Its canonical
+//! JSON (serde) is what identifies a run.
+
+use serde::{Deserialize, Serialize};
+use vhsim_core::{Rate, SimDuration, SimTime};
+use vhsim_net::{ErrorModelConfig, QueueLimit};
+use vhsim_tcp::{SinkConfig, TcpConfig};
+
+/// How much of a run is recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detail {
+    /// Summary metrics and the goodput series only.
+    Summary,
+    /// Plus per-flow time series (cwnd, ssthresh, srtt, rto, flight, state).
+    Timeseries,
+    /// Plus one row per packet event.
+    Packets,
+}
+
+/// A fully resolved scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Scenario name (file's `name`, or "scenario").
+    pub name: String,
+    /// The run ends at this time.
+    pub duration: SimDuration,
+    /// Master seed of the random streams.
+    pub seed: u64,
+    /// Nodes; a node's id is its index.
+    pub nodes: Vec<NodeModel>,
+    /// Simplex link directions; a link's id is its index.
+    pub links: Vec<LinkModel>,
+    /// Flows; a flow's id is its index.
+    pub flows: Vec<FlowModel>,
+    /// Timeline actions, sorted by time (ties keep file order).
+    pub timeline: Vec<TimelineEntry>,
+    /// Trace detail level.
+    pub detail: Detail,
+    /// What metrics to compute.
+    pub metrics: MetricsModel,
+}
+
+/// A node and its static routes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeModel {
+    /// Name from the file.
+    pub name: String,
+    /// `routes[d]` = the link direction a packet for node `d` leaves on (`None` for the node
+    /// itself or an unreachable node).
+    pub routes: Vec<Option<u32>>,
+}
+
+/// One simplex link direction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LinkModel {
+    /// `"<link name>/forward"` or `"<link name>/reverse"` (a simplex link: `"<link name>"`).
+    pub name: String,
+    /// Sending node.
+    pub from: u32,
+    /// Receiving node.
+    pub to: u32,
+    /// Rate (> 0).
+    pub rate: Rate,
+    /// Propagation delay.
+    pub delay: SimDuration,
+    /// Queue capacity (> 0).
+    pub queue: QueueLimit,
+    /// Error model.
+    pub error: ErrorModelConfig,
+}
+
+/// The application feeding a sender.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AppModel {
+    /// Infinite backlog.
+    Bulk,
+}
+
+/// One transport flow.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FlowModel {
+    /// Name from the file.
+    pub name: String,
+    /// Sender's node.
+    pub src: u32,
+    /// Receiver's node.
+    pub dst: u32,
+    /// When the sender starts.
+    pub start: SimTime,
+    /// When the application stops offering data (`None` = never).
+    pub stop: Option<SimTime>,
+    /// Preset name the configuration came from.
+    pub scheme: String,
+    /// Sender configuration (preset + overrides).
+    pub tcp: TcpConfig,
+    /// Sink configuration (preset + overrides).
+    pub sink: SinkConfig,
+    /// Application.
+    pub app: AppModel,
+}
+
+/// A timeline action at a time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimelineEntry {
+    /// When it happens (< duration).
+    pub at: SimTime,
+    /// What happens.
+    pub action: Action,
+}
+
+/// Timeline actions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// Take link directions down.
+    LinkDown {
+        /// Link direction ids.
+        links: Vec<u32>,
+    },
+    /// Bring link directions up.
+    LinkUp {
+        /// Link direction ids.
+        links: Vec<u32>,
+    },
+    /// Change rate and/or delay of link directions.
+    SetLink {
+        /// Link direction ids.
+        links: Vec<u32>,
+        /// New rate, if given.
+        rate: Option<Rate>,
+        /// New delay, if given.
+        delay: Option<SimDuration>,
+    },
+}
+
+/// Metrics settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricsModel {
+    /// Interval of the goodput series.
+    pub goodput_interval: SimDuration,
+    /// Named time windows `[start, end)` over which goodput is reported in the summary.
+    pub windows: Vec<GoodputWindow>,
+}
+
+/// A named time window for goodput.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoodputWindow {
+    /// Name (key in the summary's `windows`).
+    pub name: String,
+    /// Start (inclusive).
+    pub start: SimTime,
+    /// End (exclusive, <= duration).
+    pub end: SimTime,
+}
