@@ -1,0 +1,50 @@
+"""vhsim: packet-level simulation of TCP across vertical handovers.
+
+Quick use::
+
+    import vhsim
+    sc = vhsim.load("scenarios/examples/bulk-3g.toml").set("duration", "30s")
+    res = sc.run(seed=1, detail="timeseries")
+    print(res.flows)                      # one row per flow
+    cwnd = res.trace("timeseries")        # pandas DataFrame, categorical flow/state
+
+The simulation itself runs in the Rust core (``vhsim._native``); this package
+adds scenario handling, result tables, Parquet storage, plots and the CLI.
+"""
+
+from __future__ import annotations
+
+from ._native import ScenarioError, SimulationError
+from ._native import version as _native_version
+from .result import Result, read_result
+from .scenario import Scenario, load, loads
+
+__version__: str = _native_version()
+
+
+def schemes() -> list[tuple[str, str]]:
+    """Available TCP scheme presets as ``(name, one-line description)`` pairs."""
+    from . import _native
+
+    return [(str(name), str(desc)) for name, desc in _native.schemes()]
+
+
+def json_schema() -> str:
+    """JSON Schema (as text) of the scenario TOML format."""
+    from . import _native
+
+    return _native.json_schema()
+
+
+__all__ = [
+    "ScenarioError",
+    "SimulationError",
+    "Scenario",
+    "Result",
+    "load",
+    "loads",
+    "read_result",
+    "schemes",
+    "json_schema",
+    "__version__",
+]

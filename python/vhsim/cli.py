@@ -1,0 +1,358 @@
+"""The ``vhsim`` command line.
+
+Exit codes scripts can rely on:
+
+* 0 -- success
+* 1 -- the simulation failed (SimulationError) or another runtime failure
+* 2 -- bad input: invalid scenario (ScenarioError), missing file, bad
+  option (usage error), a result that lacks the trace a plot needs
+* 130 -- interrupted
+
+Errors are printed as one line ``error: ...`` on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import click
+
+from . import __version__
+from ._native import ScenarioError, SimulationError
+
+EXIT_SIM = 1
+EXIT_INPUT = 2
+
+_SET_HELP = (
+    "Override a scenario value, KEY=VALUE with a dotted key (repeatable), "
+    "e.g. --set links.access.rate=2Mbps --set flows.bulk.scheme=newreno."
+)
+
+
+def _one_line(msg: object) -> str:
+    """Squash a possibly multi-line error message into one line.
+
+    Parser errors often come with a source snippet (``1 | rate = ...`` and a
+    caret line); those gutter lines are dropped, the rest joined with ``: ``.
+    """
+    lines = []
+    for raw in str(msg).splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        head = line.split("|", 1)[0].strip()
+        if "|" in line and (head == "" or head.isdigit()):
+            continue  # snippet gutter such as "  |" or "3 | rate = 1"
+        if set(line) <= set("^~- "):
+            continue
+        lines.append(line)
+    text = ": ".join(lines) if lines else str(msg).strip()
+    return text or "unknown error"
+
+
+def _fail(ctx: click.Context, message: object, code: int) -> None:
+    click.echo(f"error: {_one_line(message)}", err=True)
+    ctx.exit(code)
+
+
+class _Group(click.Group):
+    """Click group that turns vhsim errors into one-line messages + exit codes."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        from .plots import MissingTraceError
+
+        try:
+            return super().invoke(ctx)
+        except ScenarioError as err:
+            _fail(ctx, err, EXIT_INPUT)
+        except SimulationError as err:
+            _fail(ctx, f"simulation failed: {err}", EXIT_SIM)
+        except MissingTraceError as err:
+            _fail(ctx, err, EXIT_INPUT)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as err:
+            _fail(ctx, err, EXIT_INPUT)
+        except OSError as err:
+            _fail(ctx, err, EXIT_SIM)
+        except KeyboardInterrupt:
+            _fail(ctx, "interrupted", 130)
+
+
+def _parse_sets(ctx: click.Context, param: click.Parameter, values: Sequence[str]) -> list[tuple[str, str]]:
+    out = []
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(
+                f"{item!r} is not KEY=VALUE (e.g. --set links.access.rate=2Mbps)", ctx=ctx, param=param
+            )
+        out.append((key.strip(), value.strip()))
+    return out
+
+
+def _set_option(f):
+    return click.option(
+        "--set", "overrides", metavar="KEY=VALUE", multiple=True, callback=_parse_sets, help=_SET_HELP
+    )(f)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for r in [header, *rows]:
+        cells = [str(r[0]).ljust(widths[0])] + [str(c).rjust(w) for c, w in zip(r[1:], widths[1:])]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _load(path: str, overrides: Sequence[tuple[str, str]]):
+    from .scenario import load
+
+    return load(path, overrides)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "-V", "--version", prog_name="vhsim", message="%(prog)s %(version)s")
+def cli() -> None:
+    """vhsim: packet-level simulation of TCP across vertical handovers.
+
+    \b
+    Typical session:
+      vhsim schemes                                   # which TCP variants exist
+      vhsim validate scenarios/examples/bulk-3g.toml  # check a scenario file
+      vhsim run scenarios/examples/bulk-3g.toml --detail packets --out out/q
+      vhsim plot out/q                                # writes out/q/overview.png
+
+    Run `vhsim COMMAND --help` for the options of each command.  Exit codes:
+    0 ok, 1 simulation failed, 2 bad input (scenario, file, option).
+    """
+
+
+# --------------------------------------------------------------------------- run
+@cli.command("run")
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=str))
+@_set_option
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Random seed (default: the scenario's `seed`).")
+@click.option("--detail", type=click.Choice(["summary", "timeseries", "packets"]), default=None,
+              help="How much to record: summary (goodput only), timeseries (+ cwnd, RTT, state), "
+                   "packets (+ every packet event). Default: the scenario's output.detail.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=None,
+              help="Folder for summary.json and <table>.parquet (default: out/<scenario file stem>).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the output folder.")
+def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
+    """Run one simulation of SCENARIO (a TOML file) and save the result.
+
+    Writes summary.json plus one Parquet file per trace table (goodput,
+    timeseries, packets -- depending on --detail) and prints per-flow goodput,
+    retransmissions, RTOs and how many of them were spurious.
+
+    \b
+    Examples:
+      vhsim run scenarios/examples/bulk-3g.toml
+      vhsim run scenarios/examples/bulk-3g.toml --seed 7 --detail packets --out out/s7
+      vhsim run my.toml --set duration=30s --set flows.bulk.scheme=newreno
+    """
+    sc = _load(scenario, overrides)
+    result = sc.run(seed=seed, detail=detail)
+    out = Path(out_dir) if out_dir else Path("out") / Path(scenario).stem
+    result.save(out)
+    if quiet:
+        click.echo(os.fspath(out))
+        return
+    s = result.summary
+    click.echo(
+        f"vhsim {s.get('vhsim_version', __version__)} | scenario {s.get('scenario')} | seed {s.get('seed')} | "
+        f"{float(s.get('sim_s', 0)):.1f} s simulated in {float(s.get('wall_s', 0)):.3f} s "
+        f"({int(s.get('events', 0)):,} events)"
+    )
+    rows = []
+    for name, f in s.get("flows", {}).items():
+        drops = sum(int(v) for v in (f.get("drops") or {}).values())
+        rows.append([
+            name,
+            f"{float(f.get('goodput_kbps', 0)):.1f}",
+            f"{f.get('retransmissions', 0)}",
+            f"{f.get('spurious_retransmissions', 0)}",
+            f"{f.get('rto_count', 0)}",
+            f"{f.get('spurious_rto_count', 0)}",
+            f"{f.get('fast_retransmits', 0)}",
+            f"{drops}",
+        ])
+    header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
+    click.echo(_table(header, rows))
+    files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
+    click.echo(f"wrote {out}/ ({', '.join(files)})")
+
+
+# -------------------------------------------------------------------------- plot
+@cli.command("plot")
+@click.argument("result_dir", type=click.Path(file_okay=False, path_type=str))
+@click.option("--flow", default=None, help="Flow to plot (default: the first flow).")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="PNG file to write (default: RESULT_DIR/overview.png).")
+def plot_cmd(result_dir: str, flow, out_file) -> None:
+    """Plot a saved result: time-sequence graph and cwnd/ssthresh, one PNG.
+
+    The upper panel shows the sequence number of each sent segment over time,
+    with retransmissions (spurious ones in a different colour) and drops
+    marked; it needs a run with --detail packets.  The lower panel shows cwnd
+    and ssthresh; it needs --detail timeseries or packets.
+
+    \b
+    Examples:
+      vhsim run scenarios/examples/bulk-3g.toml --detail packets --out out/q
+      vhsim plot out/q
+      vhsim plot out/q --flow bulk --out figures/bulk.png
+    """
+    from . import plots
+    from .result import read_result
+
+    result = read_result(result_dir)
+    try:
+        flow = plots.pick_flow(result, flow)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--flow") from None
+    out = Path(out_file) if out_file else Path(result_dir) / "overview.png"
+    info = plots.overview(result, out, flow=flow)
+    for table in info["missing"]:
+        need = "packets" if table == "packets" else "timeseries"
+        panel = "time-sequence graph" if table == "packets" else "cwnd panel"
+        click.echo(f"warning: result has no '{table}' trace, {panel} left empty "
+                   f"(rerun with --detail {need})", err=True)
+    click.echo(f"wrote {out}")
+
+
+# ----------------------------------------------------------------------- schemes
+@cli.command("schemes")
+def schemes_cmd() -> None:
+    """List the TCP scheme presets, one per line: name and description.
+
+    Use a name as a flow's `scheme`, e.g. --set flows.bulk.scheme=newreno.
+
+    \b
+    Example:
+      vhsim schemes
+    """
+    from . import schemes
+
+    items = schemes()
+    width = max((len(n) for n, _ in items), default=0)
+    for name, desc in items:
+        click.echo(f"{name.ljust(width)}  {desc}".rstrip())
+
+
+# ---------------------------------------------------------------------- validate
+@cli.command("validate")
+@click.argument("scenario", type=click.Path(dir_okay=False, path_type=str))
+@_set_option
+@click.option("--show", is_flag=True, help="Also print the fully resolved scenario as JSON.")
+def validate_cmd(scenario: str, overrides, show: bool) -> None:
+    """Check SCENARIO (with any --set overrides) without running it.
+
+    Prints "ok" (exit 0) or one line "error: <file>: <key>: <problem>" on
+    stderr (exit 2).
+
+    \b
+    Examples:
+      vhsim validate scenarios/examples/bulk-3g.toml
+      vhsim validate my.toml --set links.access.rate=2Mbps --show
+    """
+    sc = _load(scenario, overrides)
+    resolved = sc.resolved_json()
+    click.echo("ok")
+    if show:
+        click.echo(json.dumps(json.loads(resolved), indent=2))
+
+
+# ------------------------------------------------------------------------ schema
+@cli.command("schema")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Write to this file instead of stdout.")
+def schema_cmd(out_file) -> None:
+    """Print the JSON Schema of the scenario TOML format.
+
+    Editors with TOML + JSON Schema support (e.g. Taplo / Even Better TOML)
+    can use it for completion and checking.
+
+    \b
+    Examples:
+      vhsim schema > scenario.schema.json
+      vhsim schema --out docs/scenario.schema.json
+    """
+    from . import json_schema
+
+    text = json.dumps(json.loads(json_schema()), indent=2) + "\n"
+    if out_file:
+        Path(out_file).parent.mkdir(parents=True, exist_ok=True)
+        Path(out_file).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out_file}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+# ------------------------------------------------------------------------- bench
+@cli.command("bench")
+@click.option("--quick", is_flag=True, help="Shorten every scenario to 30 s of simulated time.")
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Runs per scenario; the fastest is reported.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of a table.")
+@click.option("--dir", "bench_dir", type=click.Path(file_okay=False, path_type=str), default="benches",
+              show_default=True, help="Folder holding the benchmark scenarios.")
+def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str) -> None:
+    """Measure simulator speed on the fixed benchmark scenarios.
+
+    Runs benches/bulk-sack1.toml and benches/bulk-sack1-loss1pct.toml with
+    detail=summary and reports, for the fastest of --repeat runs: simulated
+    seconds, wall seconds, events, events per wall-second and delivered data
+    segments per wall-second.
+
+    \b
+    Examples:
+      vhsim bench                 # from the repository root
+      vhsim bench --quick --repeat 1
+      vhsim bench --json > bench.json
+    """
+    from . import bench
+
+    paths = bench.find_bench_files(bench_dir)
+    rows = _bench_with_progress(bench, paths, repeat, quick)
+    if as_json:
+        payload = {"quick": quick, "repeat": repeat, "environment": bench.environment(),
+                   "results": [r.as_dict() for r in rows]}
+        click.echo(json.dumps(payload, indent=2))
+    else:
+        env = bench.environment()
+        click.echo(f"vhsim {env['vhsim_version']} | python {env['python']} | {env['system']} "
+                   f"{env['machine']} | {env['cpu_count']} CPUs | best of {repeat}"
+                   + (" | quick (duration=30s)" if quick else ""))
+        click.echo(bench.format_table(rows))
+
+
+def _bench_with_progress(bench, paths, repeat: int, quick: bool):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    total = len(paths) * repeat
+    with Progress(TextColumn("[bold]bench[/bold] {task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True,
+                  disable=not console.is_terminal) as progress:
+        task = progress.add_task(Path(paths[0]).name, total=total)
+
+        def on_run(path: str, index: int) -> None:
+            progress.update(task, advance=1, description=Path(path).name)
+
+        return bench.run_bench(paths, repeat=repeat, quick=quick, on_run=on_run)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point (``vhsim``)."""
+    cli.main(args=list(argv) if argv is not None else None, prog_name="vhsim")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""Plots of one run: time-sequence graph and congestion window.
+
+The figures follow the habit of the ns-2 handover papers: sequence number of
+every transmitted segment against time, with retransmissions and drops marked
+so that a spurious timeout or a burst of losses at the handover is visible at
+a glance; and cwnd / ssthresh over time underneath.
+
+Nothing here touches pyplot's global state: figures are built as
+:class:`matplotlib.figure.Figure` objects and rendered with the Agg canvas,
+so the module works on headless machines and does not change the backend of
+an interactive session.
+
+>>> import vhsim, vhsim.plots                                    # doctest: +SKIP
+>>> res = vhsim.load("scenarios/examples/bulk-3g.toml").run(detail="packets")
+>>> vhsim.plots.overview(res, "overview.png")
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from .result import Result
+
+__all__ = ["time_sequence", "cwnd", "overview", "MissingTraceError", "pick_flow"]
+
+# Colours: colour-blind friendly (Okabe-Ito).
+_C_SEND = "#0072B2"
+_C_RETX = "#D55E00"
+_C_SPURIOUS = "#CC79A7"
+_C_DROP = "#000000"
+_C_CWND = "#0072B2"
+_C_SSTHRESH = "#E69F00"
+
+# ssthresh starts "infinite" in most stacks; above this many packets it is not drawn.
+_SSTHRESH_CAP_PKTS = 1e6
+
+
+class MissingTraceError(LookupError):
+    """The result lacks the trace table a plot needs (wrong ``detail``)."""
+
+
+def pick_flow(result: "Result", flow: str | None) -> str:
+    """Return ``flow`` if the result has it, or the first flow when ``None``."""
+    names = result.flow_names
+    if not names:
+        raise ValueError("the result has no flows")
+    if flow is None:
+        return names[0]
+    if flow not in names:
+        raise ValueError(f"no flow named {flow!r}; flows in this result: {', '.join(names)}")
+    return flow
+
+
+def _new_axes() -> "Axes":
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8, 4), layout="constrained")
+    return fig.add_subplot()
+
+
+def _flow_rows(result: "Result", table: str, flow: str) -> dict[str, np.ndarray]:
+    if not result.has_trace(table):
+        need = "packets" if table == "packets" else "timeseries (or packets)"
+        raise MissingTraceError(
+            f"the result has no '{table}' trace; rerun with --detail {need.split()[0]} "
+            f"(Python: detail='{need.split()[0]}')"
+        )
+    cols = result.arrays(table)
+    code = result.flow_names.index(flow)
+    keep = cols["flow"] == code
+    return {name: arr[keep] for name, arr in cols.items()}
+
+
+def _code(result: "Result", column: str, name: str, default: int) -> int:
+    names = result.codes.get(column)
+    if names and name in names:
+        return names.index(name)
+    return default
+
+
+def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" = None) -> "Axes":
+    """Draw the time-sequence graph of ``flow`` (default: the first flow).
+
+    First transmissions are small dots, retransmissions open diamonds (pink
+    when the core judged them spurious), drops black crosses.  Needs a result
+    run with ``detail="packets"``; raises :class:`MissingTraceError` if not.
+    """
+    flow = pick_flow(result, flow)
+    rows = _flow_rows(result, "packets", flow)
+    ax = ax if ax is not None else _new_axes()
+    t, seq, ev = rows["time_s"], rows["seq"], rows["event"]
+    ev_send = _code(result, "event", "send", 0)
+    ev_retx = _code(result, "event", "retransmit", 1)
+    ev_drop = _code(result, "event", "drop", 5)
+    spurious = rows.get("spurious")
+    if spurious is None:
+        spurious = np.full(len(t), -1, dtype=np.int8)
+
+    sent = ev == ev_send
+    retx = ev == ev_retx
+    retx_spur = retx & (spurious == 1)
+    retx_ok = retx & ~retx_spur
+    drop = ev == ev_drop
+    if "link" in rows:
+        drop = drop & ~np.isin(rows["link"], _ack_links(result, rows, ev))
+
+    ax.plot(t[sent], seq[sent], linestyle="none", marker=".", markersize=2.5, color=_C_SEND,
+            label=f"sent ({int(sent.sum())})", rasterized=bool(sent.sum() > 20000))
+    if retx_ok.any():
+        ax.plot(t[retx_ok], seq[retx_ok], linestyle="none", marker="D", markersize=5,
+                markerfacecolor="none", markeredgewidth=1.2, color=_C_RETX,
+                label=f"retransmitted ({int(retx_ok.sum())})")
+    if retx_spur.any():
+        ax.plot(t[retx_spur], seq[retx_spur], linestyle="none", marker="D", markersize=5,
+                markerfacecolor="none", markeredgewidth=1.2, color=_C_SPURIOUS,
+                label=f"spurious retransmission ({int(retx_spur.sum())})")
+    if drop.any():
+        ax.plot(t[drop], seq[drop], linestyle="none", marker="x", markersize=6,
+                markeredgewidth=1.4, color=_C_DROP, label=f"dropped ({int(drop.sum())})")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("sequence number")
+    ax.set_title(f"time-sequence graph, flow {flow}", fontsize="medium")
+    ax.grid(True, alpha=0.3)
+    if len(t):
+        ax.legend(loc="upper left", fontsize="small", markerscale=1.5)
+    else:
+        _note(ax, f"flow {flow} sent no segments")
+    return ax
+
+
+def _ack_links(result: "Result", rows: dict[str, np.ndarray], ev: np.ndarray) -> np.ndarray:
+    """Link codes that carry only this flow's ACKs (their drops are not data drops).
+
+    A link direction counts as an ACK link if ACK events were seen on it, or if
+    it is the opposite direction of a link that carried data, and no data
+    event was seen on it.
+    """
+    names = result.codes.get("link") or []
+    link = rows["link"]
+    data_ev = [_code(result, "event", e, d) for e, d in (("send", 0), ("retransmit", 1), ("receive", 2))]
+    ack_ev = [_code(result, "event", e, d) for e, d in (("ack_send", 3), ("ack_receive", 4))]
+    data = set(np.unique(link[np.isin(ev, data_ev)]).tolist()) - {-1}
+    acks = set(np.unique(link[np.isin(ev, ack_ev)]).tolist()) - {-1}
+    flip = {"forward": "reverse", "reverse": "forward"}
+    for code in data:
+        if 0 <= code < len(names) and "/" in names[code]:
+            base, _, direction = names[code].rpartition("/")
+            other = f"{base}/{flip.get(direction, direction)}"
+            if other in names:
+                acks.add(names.index(other))
+    return np.array(sorted(acks - data), dtype=link.dtype)
+
+
+def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None) -> "Axes":
+    """Draw cwnd and ssthresh (in packets) of ``flow`` over time.
+
+    Needs ``detail="timeseries"`` or ``"packets"``; raises
+    :class:`MissingTraceError` otherwise.  An unset ("infinite") ssthresh
+    is left out rather than squashing the plot.
+    """
+    flow = pick_flow(result, flow)
+    rows = _flow_rows(result, "timeseries", flow)
+    ax = ax if ax is not None else _new_axes()
+    t = rows["time_s"]
+    order = np.argsort(t, kind="stable")
+    t = t[order]
+    cw = rows["cwnd_pkts"][order]
+    ss = rows["ssthresh_pkts"][order].astype(np.float64)
+    ss = np.where(np.isfinite(ss) & (ss < _SSTHRESH_CAP_PKTS), ss, np.nan)
+    ax.step(t, cw, where="post", color=_C_CWND, linewidth=1.2, label="cwnd")
+    if np.isfinite(ss).any():
+        ax.step(t, ss, where="post", color=_C_SSTHRESH, linewidth=1.2, linestyle="--", label="ssthresh")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("packets")
+    ax.set_ylim(bottom=0)
+    ax.set_title(f"congestion window, flow {flow}", fontsize="medium")
+    ax.grid(True, alpha=0.3)
+    if len(t):
+        ax.legend(loc="upper left", fontsize="small")
+    else:
+        _note(ax, f"no samples for flow {flow}")
+    return ax
+
+
+def _note(ax: "Axes", text: str) -> None:
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center",
+            fontsize="medium", color="#555555", wrap=True)
+
+
+def caption(result: "Result", flow: str) -> str:
+    """Caption naming scenario, flow, seed and vhsim version."""
+    return (f"scenario {result.scenario_name} \u2014 flow {flow} \u2014 seed {result.seed} "
+            f"\u2014 vhsim {result.version}")
+
+
+def overview(
+    result: "Result",
+    path: str | os.PathLike[str],
+    flow: str | None = None,
+    dpi: int = 130,
+) -> dict[str, Any]:
+    """Write a two-panel PNG: time-sequence graph above, cwnd/ssthresh below.
+
+    Panels whose trace is missing show a note saying which ``detail`` to use;
+    if both are missing :class:`MissingTraceError` is raised and nothing is
+    written.  Returns ``{"path": Path, "flow": str, "missing": [tables]}``.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    flow = pick_flow(result, flow)
+    missing = [t for t in ("packets", "timeseries") if not result.has_trace(t)]
+    if len(missing) == 2:
+        raise MissingTraceError(
+            "the result has neither a 'packets' nor a 'timeseries' trace (it was run with "
+            "detail=summary); rerun with --detail packets to plot it"
+        )
+    fig = Figure(figsize=(9, 7.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax_seq, ax_cw = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
+    try:
+        time_sequence(result, flow, ax=ax_seq)
+    except MissingTraceError:
+        _note(ax_seq, "no packet trace in this result:\nrerun with --detail packets for the time-sequence graph")
+        ax_seq.set_title(f"time-sequence graph, flow {flow}", fontsize="medium")
+    try:
+        cwnd(result, flow, ax=ax_cw)
+    except MissingTraceError:
+        _note(ax_cw, "no timeseries trace in this result:\nrerun with --detail timeseries or packets")
+        ax_cw.set_title(f"congestion window, flow {flow}", fontsize="medium")
+    ax_seq.tick_params(labelbottom=True)
+    fig.suptitle(caption(result, flow), fontsize="medium")
+    dest = Path(path)
+    if dest.parent and not dest.parent.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(dest, dpi=dpi, format="png")
+    return {"path": dest, "flow": flow, "missing": missing}

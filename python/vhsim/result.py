@@ -1,0 +1,289 @@
+"""Results of one simulation run: summary dict, per-flow table, trace tables.
+
+Trace tables arrive from the Rust core as columns of NumPy arrays and become
+pandas DataFrames without creating a Python object per row.  Small-integer
+code columns (flow, state, event, cause, link) become pandas Categoricals.
+
+On disk a result is a folder with ``summary.json`` and one Parquet file per
+trace table.  The Parquet files keep the categorical columns readable by any
+Parquet tool, and carry the code lists and original integer types in their
+schema metadata so :func:`read_result` restores exactly what was saved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Result", "read_result", "DROP_CAUSES", "CODED_COLUMNS"]
+
+#: Drop causes the core reports; always present as ``drops_<cause>`` columns.
+DROP_CAUSES = ("queue_overflow", "error_model", "link_down")
+
+#: Trace columns holding small-integer codes that name something.
+CODED_COLUMNS = ("flow", "state", "event", "cause", "link")
+
+SUMMARY_FILE = "summary.json"
+_META_KEY = b"vhsim"
+
+
+class Result:
+    """The outcome of :meth:`vhsim.Scenario.run` (or :func:`read_result`).
+
+    Attributes
+    ----------
+    summary:
+        JSON-like dict with run metadata and per-flow / per-link counters.
+    codes:
+        ``{column: [name, ...]}`` mapping integer codes to names.
+    """
+
+    def __init__(
+        self,
+        summary: Mapping[str, Any],
+        traces: Mapping[str, Mapping[str, np.ndarray]],
+        codes: Mapping[str, list[str]],
+    ) -> None:
+        self.summary: dict = dict(summary)
+        self._traces: dict[str, dict[str, np.ndarray]] = {
+            str(t): {str(c): np.asarray(a) for c, a in cols.items()} for t, cols in traces.items()
+        }
+        self.codes: dict[str, list[str]] = {str(k): [str(x) for x in v] for k, v in codes.items()}
+        for table, cols in self._traces.items():
+            lengths = {len(a) for a in cols.values()}
+            if len(lengths) > 1:
+                raise ValueError(f"trace table {table!r} has columns of different lengths: {sorted(lengths)}")
+
+    @classmethod
+    def from_native(cls, raw: Mapping[str, Any]) -> "Result":
+        """Build a Result from the dict returned by ``vhsim._native.run``."""
+        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}))
+
+    # -- metadata ------------------------------------------------------------
+    @property
+    def scenario_name(self) -> str:
+        """Name of the scenario that produced this result."""
+        return str(self.summary.get("scenario", ""))
+
+    @property
+    def seed(self) -> int | None:
+        """Seed of the run."""
+        return self.summary.get("seed")
+
+    @property
+    def version(self) -> str:
+        """vhsim version that produced the result."""
+        return str(self.summary.get("vhsim_version", ""))
+
+    @property
+    def flow_names(self) -> list[str]:
+        """Flow names in code order (falls back to summary order)."""
+        names = self.codes.get("flow")
+        if names:
+            return list(names)
+        return list(self.summary.get("flows", {}))
+
+    @property
+    def tables(self) -> list[str]:
+        """Names of the trace tables present (depends on the run's detail)."""
+        return list(self._traces)
+
+    def has_trace(self, name: str) -> bool:
+        """True if trace table ``name`` was recorded."""
+        return name in self._traces
+
+    # -- tables ----------------------------------------------------------------
+    @property
+    def flows(self) -> pd.DataFrame:
+        """One row per flow (index = flow name), scalar metrics as columns.
+
+        Drop counters are flattened to ``drops_<cause>`` and per-window
+        goodputs to ``goodput_kbps_<window>``.
+        """
+        rows = []
+        names = []
+        for name, metrics in self.summary.get("flows", {}).items():
+            row: dict[str, Any] = {}
+            for key, value in metrics.items():
+                if key == "drops" and isinstance(value, Mapping):
+                    for cause in DROP_CAUSES:
+                        row[f"drops_{cause}"] = int(value.get(cause, 0))
+                    for cause, count in value.items():
+                        row[f"drops_{cause}"] = int(count)
+                elif key == "windows" and isinstance(value, Mapping):
+                    for window, kbps in value.items():
+                        row[f"goodput_kbps_{window}"] = kbps
+                elif not isinstance(value, (Mapping, list, tuple)):
+                    row[key] = value
+            names.append(name)
+            rows.append(row)
+        df = pd.DataFrame(rows, index=pd.Index(names, name="flow"))
+        for cause in DROP_CAUSES:
+            col = f"drops_{cause}"
+            if col not in df.columns:
+                df[col] = pd.Series(0, index=df.index, dtype="int64")
+        return df
+
+    @property
+    def links(self) -> pd.DataFrame:
+        """One row per link direction (``<link>/<forward|reverse>``)."""
+        rows, names = [], []
+        for name, metrics in self.summary.get("links", {}).items():
+            row: dict[str, Any] = {"packets_sent": metrics.get("packets_sent", 0)}
+            drops = metrics.get("drops", {}) or {}
+            for cause in DROP_CAUSES:
+                row[f"drops_{cause}"] = int(drops.get(cause, 0))
+            for cause, count in drops.items():
+                row[f"drops_{cause}"] = int(count)
+            names.append(name)
+            rows.append(row)
+        return pd.DataFrame(rows, index=pd.Index(names, name="link"))
+
+    def arrays(self, name: str) -> dict[str, np.ndarray]:
+        """The raw NumPy columns of trace table ``name`` (codes as integers)."""
+        try:
+            return dict(self._traces[name])
+        except KeyError:
+            raise KeyError(self._missing_message(name)) from None
+
+    def trace(self, name: str) -> pd.DataFrame:
+        """Trace table ``name`` as a DataFrame with categorical code columns.
+
+        Tables: ``goodput`` (always), ``timeseries`` (detail >= timeseries),
+        ``packets`` (detail = packets).
+        """
+        cols = self.arrays(name)
+        data: dict[str, Any] = {}
+        for col, arr in cols.items():
+            names = self.codes.get(col)
+            if col in CODED_COLUMNS and names is not None:
+                data[col] = _categorical(arr, names, col)
+            else:
+                data[col] = arr
+        n = len(next(iter(cols.values()))) if cols else 0
+        return pd.DataFrame(data, index=pd.RangeIndex(n), copy=False)
+
+    def _missing_message(self, name: str) -> str:
+        have = ", ".join(self._traces) or "none"
+        hint = ""
+        if name == "timeseries":
+            hint = " (run with detail='timeseries' or 'packets')"
+        elif name == "packets":
+            hint = " (run with detail='packets')"
+        return f"no trace table {name!r} in this result{hint}; tables present: {have}"
+
+    # -- persistence ---------------------------------------------------------
+    def save(self, directory: str | os.PathLike[str]) -> Path:
+        """Write ``summary.json`` and ``<table>.parquet`` files into ``directory``.
+
+        Parquet files of tables that this result does not have are removed,
+        so a folder never mixes tables from different runs.
+        """
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = out / (SUMMARY_FILE + ".tmp")
+        tmp.write_text(json.dumps(self.summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+        os.replace(tmp, out / SUMMARY_FILE)
+        for stale in out.glob("*.parquet"):
+            if stale.stem not in self._traces:
+                stale.unlink()
+        for table, cols in self._traces.items():
+            arrays, fields, dtypes, codes = [], [], {}, {}
+            for col, arr in cols.items():
+                names = self.codes.get(col)
+                dtypes[col] = arr.dtype.str
+                if col in CODED_COLUMNS and names is not None:
+                    codes[col] = names
+                    indices = pa.array(arr.astype(np.int32), mask=arr < 0)
+                    arrays.append(pa.DictionaryArray.from_arrays(indices, pa.array(names, pa.string())))
+                else:
+                    arrays.append(pa.array(arr))
+                fields.append(col)
+            meta = {
+                _META_KEY: json.dumps(
+                    {"table": table, "dtypes": dtypes, "codes": codes, "all_codes": self.codes}
+                ).encode()
+            }
+            if arrays:
+                pa_table = pa.Table.from_arrays(arrays, names=fields)
+            else:
+                pa_table = pa.table({})
+            pa_table = pa_table.replace_schema_metadata({**(pa_table.schema.metadata or {}), **meta})
+            dest = out / f"{table}.parquet"
+            tmp_p = out / f".{table}.parquet.tmp"
+            pq.write_table(pa_table, tmp_p)
+            os.replace(tmp_p, dest)
+        return out
+
+    def __repr__(self) -> str:
+        return (
+            f"<vhsim.Result scenario={self.scenario_name!r} seed={self.seed} "
+            f"flows={len(self.summary.get('flows', {}))} tables={self.tables}>"
+        )
+
+
+def _categorical(arr: np.ndarray, names: list[str], col: str) -> pd.Categorical:
+    codes = np.asarray(arr)
+    if codes.dtype.kind not in "iu":
+        raise TypeError(f"column {col!r} should hold integer codes, has dtype {codes.dtype}")
+    if len(codes) and (codes.max() >= len(names) or codes.min() < -1):
+        raise ValueError(f"column {col!r} has codes outside 0..{len(names) - 1}")
+    # from_codes wants signed codes; -1 becomes a missing value (e.g. link = none).
+    return pd.Categorical.from_codes(codes.astype(np.int32, copy=False), categories=_unique(names, col))
+
+
+def _unique(names: list[str], col: str) -> pd.Index:
+    idx = pd.Index(names, dtype=object)
+    if not idx.is_unique:
+        raise ValueError(f"code list for {col!r} has duplicate names: {names}")
+    return idx
+
+
+def read_result(directory: str | os.PathLike[str]) -> Result:
+    """Read a folder written by :meth:`Result.save` (or ``vhsim run --out``)."""
+    import pyarrow.parquet as pq
+
+    src = Path(directory)
+    summary_path = src / SUMMARY_FILE
+    if not summary_path.is_file():
+        if not src.exists():
+            raise FileNotFoundError(f"result folder not found: {os.fspath(directory)}")
+        raise FileNotFoundError(f"not a vhsim result folder (no {SUMMARY_FILE}): {os.fspath(directory)}")
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    traces: dict[str, dict[str, np.ndarray]] = {}
+    codes: dict[str, list[str]] = {}
+    for path in sorted(src.glob("*.parquet")):
+        table = pq.read_table(path)
+        raw_meta = (table.schema.metadata or {}).get(_META_KEY)
+        meta = json.loads(raw_meta) if raw_meta else {}
+        dtypes = meta.get("dtypes", {})
+        table_codes = meta.get("codes", {})
+        for k, v in meta.get("all_codes", {}).items():
+            codes.setdefault(k, v)
+        cols: dict[str, np.ndarray] = {}
+        for col in table.column_names:
+            chunked = table.column(col)
+            dtype = np.dtype(dtypes[col]) if col in dtypes else None
+            if col in table_codes:
+                names = table_codes[col]
+                codes.setdefault(col, names)
+                values = chunked.to_pandas()
+                cat = pd.Categorical(values, categories=_unique(names, col))
+                arr = cat.codes.astype(dtype or np.int32)
+            else:
+                arr = chunked.to_numpy()
+                if dtype is not None:
+                    arr = arr.astype(dtype, copy=False)
+            cols[col] = np.ascontiguousarray(arr)
+        traces[meta.get("table", path.stem)] = cols
+    order = {"goodput": 0, "timeseries": 1, "packets": 2}
+    traces = dict(sorted(traces.items(), key=lambda kv: (order.get(kv[0], 9), kv[0])))
+    return Result(summary, traces, codes)
