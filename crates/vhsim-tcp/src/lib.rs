@@ -3,8 +3,20 @@
 //! An endpoint gets no clock, no RNG and no engine: the caller hands it the time with every call
 //! (`on_ack(now, ..)`, `on_timeout(now)`, `poll_transmit(now)`, `next_timeout()`), so a scripted
 //! test can drive it with hand-written ACKs and timer firings.
+//!
+//! A sender is a composition of parts (ARCHITECTURE.md §3): the window law ([`cc`]), the
+//! recovery algorithm ([`recovery`]), the RTT estimator ([`rtt`]) and the outstanding-segment
+//! scoreboard ([`scoreboard`]); [`sender::TcpSender`] calls them in a fixed order.
 
+pub mod cc;
 pub mod config;
 pub mod presets;
+pub mod recovery;
+pub mod rtt;
+pub mod scoreboard;
+pub mod sender;
+pub mod sink;
 
 pub use config::*;
+pub use sender::{AckInfo, CaState, SenderStats, TcpSender, Transmit, TxCause};
+pub use sink::{AckOut, Received, TcpSink};

@@ -1,0 +1,83 @@
+//! RFC 6675 conservative SACK-based loss recovery (protocol-facts §2.3).
+//!
+//! IsLost(S): at least DupThresh SACKed segments lie above S (with whole-segment SACKs this is
+//! the byte rule of §4). SetPipe counts unSACKed outstanding segments not deemed lost, plus
+//! one for each retransmitted in this episode. NextSeg follows rules (1)-(4) of §4, with one
+//! rescue retransmission per episode.
+
+use super::{exit_recovery, start_fast_retransmit};
+use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
+use vhsim_core::SimTime;
+
+/// RFC 6675's episode state.
+#[derive(Clone, Debug, Default)]
+pub struct Rfc6675 {
+    high_rxt: Option<u64>,
+    rescue_sent: bool,
+}
+
+impl Rfc6675 {
+    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime) {
+        // §5 step (4.2): ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)).
+        let flight = c.flight_size() as f64;
+        start_fast_retransmit(c, now, flight);
+        self.high_rxt = Some(c.snd_una);
+        self.rescue_sent = false;
+    }
+
+    pub(super) fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
+        c.sb.apply_sack(ack.sack.iter().copied());
+        let recovery_point = c.recover.unwrap_or(0);
+        if ack.ack >= recovery_point {
+            exit_recovery(c, now, ack.ack);
+        } else if ack.ack > c.snd_una {
+            c.advance_una(ack.ack);
+            c.restart_or_stop_timer(now);
+        } else if ack.ack == c.snd_una {
+            c.dupacks += 1;
+        }
+    }
+
+    fn is_lost(c: &SenderCore, seq: u64) -> bool {
+        c.sb.sacked_above(seq) >= c.cfg.dupack_threshold as usize
+    }
+
+    fn pipe(c: &SenderCore) -> u64 {
+        c.sb.iter()
+            .filter(|&(_, sacked, _)| !sacked)
+            .map(|(seq, _, retx)| u64::from(!Self::is_lost(c, seq)) + u64::from(retx))
+            .sum()
+    }
+
+    pub(super) fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
+        if c.cc.cwnd() - (Self::pipe(c) as f64) < 1.0 {
+            return None;
+        }
+        let above_rxt = |s: u64| self.high_rxt.is_none_or(|h| s > h);
+        let hi = c.sb.highest_sacked_end().unwrap_or(c.snd_una);
+        let unsacked: Vec<u64> = c.sb.iter().filter(|&(s, sacked, _)| !sacked && s < hi).map(|(s, _, _)| s).collect();
+        // (1) the first unSACKed segment above HighRxt that IsLost.
+        let rule1 = unsacked.iter().copied().find(|&s| above_rxt(s) && Self::is_lost(c, s));
+        // (2) new data.
+        if rule1.is_none() {
+            if let Some(tx) = c.next_in_window_capped(c.cap()) {
+                return Some(tx);
+            }
+        }
+        // (3) the first unSACKed segment above HighRxt below the highest SACK.
+        let pick = rule1.or_else(|| unsacked.iter().copied().find(|&s| above_rxt(s)));
+        if let Some(seq) = pick {
+            self.high_rxt = Some(seq);
+            c.sb.mark_retransmitted(seq);
+            return Some(Transmit { seq, cause: TxCause::Recovery });
+        }
+        // (4) one rescue retransmission of the highest outstanding unSACKed segment.
+        if !self.rescue_sent {
+            let last = c.sb.iter().filter(|&(_, sacked, _)| !sacked).map(|(s, _, _)| s).last()?;
+            self.rescue_sent = true;
+            c.sb.mark_retransmitted(last);
+            return Some(Transmit { seq: last, cause: TxCause::Recovery });
+        }
+        None
+    }
+}

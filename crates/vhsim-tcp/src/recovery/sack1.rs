@@ -1,0 +1,60 @@
+//! ns-2 `Agent/TCP/Sack1` recovery (tcp-sack1.cc; protocol-facts §1.3).
+//!
+//! At entry `pipe` = outstanding − dupACK threshold. Every ACK in recovery takes one from
+//! `pipe`, a partial ACK one more (and restarts the timer, backoff 1). While `pipe < ⌊cwnd⌋`
+//! the sender retransmits the lowest hole below the highest SACKed segment not yet
+//! retransmitted in this episode (any hole, no IsLost rule), else new data within `window_`;
+//! each transmission adds one to `pipe`. Recovery ends when `recover` is acknowledged; cwnd
+//! stays halved and `recover` is cleared (ns-2 sets `recover_ = 0`).
+
+use super::{exit_recovery, start_fast_retransmit};
+use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
+use vhsim_core::SimTime;
+
+/// Sack1's episode state.
+#[derive(Clone, Debug, Default)]
+pub struct Sack1 {
+    pipe: i64,
+}
+
+impl Sack1 {
+    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime) {
+        self.pipe = c.flight_size() as i64 - c.cfg.dupack_threshold as i64;
+        let w = c.window();
+        start_fast_retransmit(c, now, w);
+    }
+
+    pub(super) fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
+        self.pipe -= 1;
+        let recover = c.recover.unwrap_or(0);
+        if ack.ack >= recover {
+            exit_recovery(c, now, ack.ack);
+            c.recover = None;
+        } else if ack.ack > c.snd_una {
+            c.advance_una(ack.ack);
+            c.sb.apply_sack(ack.sack.iter().copied());
+            self.pipe -= 1;
+            c.restart_or_stop_timer(now);
+            c.rtt.reset_backoff();
+        } else if ack.ack == c.snd_una && c.sb.apply_sack(ack.sack.iter().copied()) && c.dupacks > 0 {
+            c.dupacks += 1;
+        }
+    }
+
+    pub(super) fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
+        if self.pipe >= c.cc.cwnd().floor() as i64 {
+            return None;
+        }
+        let cap = c.cap();
+        let tx = match c.sb.next_hole() {
+            Some(hole) if c.fits(hole, cap) => {
+                c.sb.mark_retransmitted(hole);
+                Transmit { seq: hole, cause: TxCause::Recovery }
+            }
+            Some(_) => return None,
+            None => c.next_in_window_capped(cap)?,
+        };
+        self.pipe += 1;
+        Some(tx)
+    }
+}

@@ -1,0 +1,210 @@
+//! RTT estimation and the retransmission timeout (RFC 6298 with ns-2's knobs, protocol-facts §1.2).
+//!
+//! Samples are quantized to the clock granularity G the way ns-2 does without timestamps
+//! (`rtt_update`: the number of clock ticks between the send tick and the ACK tick, at least 1).
+//! SRTT and RTTVAR follow RFC 6298 §2 (gains 1/8 and 1/4, first sample R -> SRTT = R,
+//! RTTVAR = R/2); RTO = SRTT + max(G, 4·RTTVAR) (RFC 6298 §2.3), clamped to `min` *before*
+//! backoff (ns-2 `rfc2988_`), multiplied by the backoff, capped at `max`, never below 2·G.
+
+use crate::config::{RtoConfig, RttTiming};
+use vhsim_core::{SimDuration, SimTime};
+
+/// RTT estimator, RTT-sample timing and exponential backoff of one sender.
+#[derive(Clone, Debug)]
+pub struct RttEstimator {
+    cfg: RtoConfig,
+    srtt: Option<u64>,
+    rttvar: u64,
+    backoff: u32,
+    /// One-per-RTT timing: the timed segment and when it was sent.
+    timed: Option<(u64, SimTime)>,
+    /// Latest sample, for traces.
+    latest: Option<SimDuration>,
+}
+
+impl RttEstimator {
+    /// No sample yet: the RTO is `cfg.initial`.
+    pub fn new(cfg: RtoConfig) -> Self {
+        RttEstimator { cfg, srtt: None, rttvar: 0, backoff: 1, timed: None, latest: None }
+    }
+
+    /// Settings.
+    pub fn config(&self) -> &RtoConfig {
+        &self.cfg
+    }
+
+    /// Smoothed RTT, if any sample was taken.
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.srtt.map(SimDuration)
+    }
+
+    /// RTT variation.
+    pub fn rttvar(&self) -> SimDuration {
+        SimDuration(self.rttvar)
+    }
+
+    /// Latest RTT sample.
+    pub fn latest(&self) -> Option<SimDuration> {
+        self.latest
+    }
+
+    /// Current backoff multiplier (1 = none).
+    pub fn backoff(&self) -> u32 {
+        self.backoff
+    }
+
+    /// The timeout the retransmission timer is set to now.
+    pub fn rto(&self) -> SimDuration {
+        let g = self.cfg.granularity.0;
+        let base = match self.srtt {
+            Some(srtt) => srtt + g.max(4 * self.rttvar),
+            None => self.cfg.initial.0,
+        };
+        // ns-2 rfc2988_: clamp to minrto before applying the backoff.
+        let clamped = base.max(self.cfg.min.0);
+        let t = clamped.saturating_mul(self.backoff as u64).min(self.cfg.max.0).max(2 * g);
+        SimDuration(t)
+    }
+
+    /// A segment `seq` is sent for the first time at `now`: with one-per-RTT timing, time it if
+    /// no sample is pending (ns-2 `output`: `rtt_active_`, `rtt_seq_`).
+    pub fn on_first_transmission(&mut self, now: SimTime, seq: u64) {
+        if self.cfg.timing == RttTiming::OnePerRtt && self.timed.is_none() {
+            self.timed = Some((seq, now));
+        }
+    }
+
+    /// Karn's rule (RFC 6298 §3): a retransmission cancels the pending sample.
+    pub fn on_retransmission(&mut self) {
+        self.timed = None;
+    }
+
+    /// A cumulative ACK `ack` (next expected) newly acknowledged data. `sent_at` is the first
+    /// transmission time of segment `ack - 1` if it was never retransmitted (used by
+    /// every-ACK timing). Returns whether a sample was taken.
+    pub fn on_new_ack(&mut self, now: SimTime, ack: u64, sent_at: Option<SimTime>) -> bool {
+        let send_time = match self.cfg.timing {
+            RttTiming::OnePerRtt => match self.timed {
+                Some((seq, t)) if ack > seq => {
+                    self.timed = None;
+                    Some(t)
+                }
+                _ => None,
+            },
+            RttTiming::EveryAck => sent_at,
+        };
+        let Some(sent) = send_time else { return false };
+        // A valid sample ends the backoff (ns-2 newack: t_backoff_ = 1).
+        self.backoff = 1;
+        self.sample(self.quantize(sent, now));
+        true
+    }
+
+    /// Number of clock ticks between sending and the ACK, at least one (ns-2 `rtt_update`).
+    fn quantize(&self, sent: SimTime, now: SimTime) -> u64 {
+        let g = self.cfg.granularity.0;
+        if g == 0 {
+            return (now - sent).0.max(1);
+        }
+        let ticks = (now.0 / g).saturating_sub(sent.0 / g).max(1);
+        ticks * g
+    }
+
+    /// RFC 6298 §2.2/2.3 update with sample `r` (ns).
+    fn sample(&mut self, r: u64) {
+        self.latest = Some(SimDuration(r));
+        match self.srtt {
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = r / 2;
+            }
+            Some(srtt) => {
+                let err = srtt.abs_diff(r);
+                // RTTVAR <- 3/4 RTTVAR + 1/4 |SRTT - R'| (old SRTT), then SRTT <- 7/8 SRTT + 1/8 R'.
+                self.rttvar = (3 * self.rttvar + err) / 4;
+                self.srtt = Some((7 * srtt + r) / 8);
+            }
+        }
+    }
+
+    /// The timer expired: double the backoff (RFC 6298 §5.5), up to `max_backoff` or while the
+    /// RTO is below `max`. After more than 8 backoffs ns-2 folds SRTT into RTTVAR and clears
+    /// SRTT (allowed by RFC 6298 §5), so the next sample restarts the estimate.
+    pub fn on_timeout(&mut self) {
+        self.timed = None;
+        if self.backoff < self.cfg.max_backoff || self.rto() < self.cfg.max {
+            self.backoff = self.backoff.saturating_mul(2).min(self.cfg.max_backoff.max(1));
+        }
+        if self.backoff > 8 {
+            if let Some(srtt) = self.srtt {
+                self.rttvar += srtt;
+                self.srtt = Some(0);
+            }
+        }
+    }
+
+    /// A partial ACK covering the timed segment ends the timing without a sample and resets
+    /// the backoff (ns-2 NewReno `partialnewack`).
+    pub fn abandon_if_covered(&mut self, ack: u64) {
+        if self.timed.is_some_and(|(seq, _)| ack > seq) {
+            self.timed = None;
+            self.backoff = 1;
+        }
+    }
+
+    /// Reset the backoff to 1 (ns-2 does this on partial ACKs in SACK recovery).
+    pub fn reset_backoff(&mut self) {
+        self.backoff = 1;
+    }
+
+    /// Forget all samples, as for a new connection (used by handover policies).
+    pub fn reinitialize(&mut self) {
+        self.srtt = None;
+        self.rttvar = 0;
+        self.backoff = 1;
+        self.timed = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::preset;
+
+    fn est() -> RttEstimator {
+        RttEstimator::new(preset("sack").unwrap().tcp_config().rto)
+    }
+
+    #[test]
+    fn first_sample_sets_srtt_and_half_rttvar() {
+        let mut e = est();
+        assert_eq!(e.rto(), SimDuration::from_secs(3));
+        e.on_first_transmission(SimTime::ZERO, 0);
+        assert!(e.on_new_ack(SimTime(405_000_000), 1, None));
+        // 405 ms quantized to 10 ms ticks = 40 ticks = 400 ms; RTTVAR = 200 ms.
+        assert_eq!(e.srtt(), Some(SimDuration::from_millis(400)));
+        assert_eq!(e.rttvar(), SimDuration::from_millis(200));
+        assert_eq!(e.rto(), SimDuration::from_millis(1200));
+    }
+
+    #[test]
+    fn min_rto_applies_before_backoff_and_backoff_doubles() {
+        let mut e = est();
+        e.on_first_transmission(SimTime::ZERO, 0);
+        e.on_new_ack(SimTime(20_000_000), 1, None); // 20 ms: RTO = 20 + 40 = 60 ms -> 200 ms
+        assert_eq!(e.rto(), SimDuration::from_millis(200));
+        e.on_timeout();
+        assert_eq!(e.rto(), SimDuration::from_millis(400));
+        e.on_timeout();
+        assert_eq!(e.rto(), SimDuration::from_millis(800));
+    }
+
+    #[test]
+    fn karn_rule_cancels_the_pending_sample() {
+        let mut e = est();
+        e.on_first_transmission(SimTime::ZERO, 0);
+        e.on_retransmission();
+        assert!(!e.on_new_ack(SimTime(50_000_000), 1, None));
+        assert_eq!(e.srtt(), None);
+    }
+}

@@ -1,0 +1,398 @@
+//! The sans-IO TCP sender: sequence space, timers and the order in which parts are called.
+//!
+//! Per ACK: the recovery part handles ACKs while in recovery; otherwise a new cumulative ACK
+//! takes the RTT sample, restarts the timer (RFC 6298 §5.3) and opens cwnd (window law), and a
+//! duplicate ACK is counted (SACK senders count it only if it carries new SACK information,
+//! ns-2 `CheckUpdate`) and, at the threshold, starts recovery (RFC 5681 §3.2 step 2) unless
+//! the ACK does not cover `recover` (RFC 6582 §3.2 step 1, ns-2 `bug_fix_`).
+//! Per timer expiry: the conventional RTO response (RFC 6298 §5.4-5.6, RFC 5681 §3.1).
+//! Sending: [`TcpSender::poll_transmit`] returns one segment at a time until nothing is allowed.
+
+use crate::cc::AnyCc;
+use crate::config::{RecoveryKind, TcpConfig};
+use crate::recovery::AnyRecovery;
+use crate::rtt::RttEstimator;
+use crate::scoreboard::Scoreboard;
+use std::collections::VecDeque;
+use vhsim_core::SimTime;
+
+/// An acknowledgment as the sender sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AckInfo {
+    /// Next segment expected by the receiver.
+    pub ack: u64,
+    /// SACK blocks `(start, end)`, most recent first.
+    pub sack: Vec<(u64, u64)>,
+    /// Advertised window in segments.
+    pub window: u32,
+}
+
+/// Why a segment is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum TxCause {
+    /// First transmission of new data.
+    New = 0,
+    /// Fast retransmit at the dupACK threshold.
+    FastRetransmit = 1,
+    /// Retransmission during loss recovery (partial ACK, SACK hole).
+    Recovery = 2,
+    /// The retransmission a timeout triggers.
+    Rto = 3,
+    /// A later retransmission of go-back-N after a timeout.
+    GoBackN = 4,
+}
+
+impl TxCause {
+    /// True for every cause but `New`.
+    pub fn is_retransmission(self) -> bool {
+        self != TxCause::New
+    }
+}
+
+/// One segment to put on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transmit {
+    /// Segment number.
+    pub seq: u64,
+    /// Why it is sent.
+    pub cause: TxCause,
+}
+
+/// Congestion-avoidance state, as Linux names them (for traces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum CaState {
+    /// No loss suspected.
+    Open = 0,
+    /// Duplicate ACKs below the threshold.
+    Disorder = 1,
+    /// Fast recovery.
+    Recovery = 2,
+    /// Recovering from a timeout.
+    Loss = 3,
+}
+
+impl CaState {
+    /// Names in code order.
+    pub const NAMES: [&'static str; 4] = ["open", "disorder", "recovery", "loss"];
+}
+
+/// Counters of one sender.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    /// Data segments sent, retransmissions included.
+    pub segments_sent: u64,
+    /// Retransmitted segments.
+    pub retransmissions: u64,
+    /// Fast retransmits (recovery episodes entered by dupACKs).
+    pub fast_retransmits: u64,
+    /// Retransmission timeouts.
+    pub rto_count: u64,
+}
+
+/// State shared by all parts of a sender. Parts read and change it in the documented order.
+#[derive(Clone, Debug)]
+pub struct SenderCore {
+    /// Configuration.
+    pub cfg: TcpConfig,
+    /// Window law.
+    pub cc: AnyCc,
+    /// RTT estimator and backoff.
+    pub rtt: RttEstimator,
+    /// Outstanding-segment state.
+    pub sb: Scoreboard,
+    /// Oldest unacknowledged segment.
+    pub snd_una: u64,
+    /// Next segment to send (rewound by go-back-N after a timeout).
+    pub snd_nxt: u64,
+    /// One past the highest segment ever sent.
+    pub snd_max: u64,
+    /// Segments the application has made available (`u64::MAX` = infinite backlog).
+    pub app_limit: u64,
+    /// Duplicate ACKs counted since the last new ACK.
+    pub dupacks: u32,
+    /// RFC 6582 `recover` / ns-2 `recover_`, as one past the highest segment sent when the last
+    /// recovery or timeout started; `None` = no restriction.
+    pub recover: Option<u64>,
+    /// In fast recovery.
+    pub in_recovery: bool,
+    /// Recovering from a timeout until `recover` is acknowledged.
+    pub in_rto_recovery: bool,
+    /// ns-2 Sack1 `timeout_`: after a timeout, duplicate ACKs are ignored until a new ACK.
+    pub ignore_dupacks: bool,
+    /// Retransmission-timer deadline.
+    pub rtx_deadline: Option<SimTime>,
+    /// Segments to send before anything else, with their causes.
+    pub pending: VecDeque<Transmit>,
+    /// Receiver's advertised window (segments).
+    pub peer_window: u32,
+    /// Counters.
+    pub stats: SenderStats,
+}
+
+impl SenderCore {
+    /// Segments sent and not cumulatively acknowledged.
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// min(cwnd, window cap, advertised window): ns-2 `window()` before truncation.
+    pub fn window(&self) -> f64 {
+        self.cc.cwnd().min(self.cap())
+    }
+
+    /// The fixed caps on the window: `window_` and the advertised window.
+    pub fn cap(&self) -> f64 {
+        self.cfg.window.min(self.peer_window) as f64
+    }
+
+    /// Restart the retransmission timer with the current RTO (RFC 6298 §5.3).
+    pub fn restart_timer(&mut self, now: SimTime) {
+        self.rtx_deadline = Some(now + self.rtt.rto());
+    }
+
+    /// ns-2 `newtimer`: restart if data remains outstanding, else stop (RFC 6298 §5.2/5.3).
+    pub fn restart_or_stop_timer(&mut self, now: SimTime) {
+        if self.snd_nxt > self.snd_una || self.snd_max > self.snd_una {
+            self.restart_timer(now);
+        } else {
+            self.rtx_deadline = None;
+        }
+    }
+
+    /// Advance `snd_una` to `ack`, take an RTT sample, clear the dupACK count
+    /// (ns-2 `newack`). Returns the number of newly acknowledged segments.
+    pub fn take_new_ack(&mut self, now: SimTime, ack: u64) -> u64 {
+        let newly = ack - self.snd_una;
+        let sent_at = self.sb.advance(ack);
+        self.rtt.on_new_ack(now, ack, sent_at);
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.dupacks = 0;
+        if self.in_rto_recovery && self.recover.is_some_and(|r| ack >= r) {
+            self.in_rto_recovery = false;
+        }
+        self.restart_or_stop_timer(now);
+        newly
+    }
+
+    /// Advance `snd_una` without an RTT sample (partial ACKs in recovery).
+    pub fn advance_una(&mut self, ack: u64) {
+        self.sb.advance(ack);
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+    }
+
+    /// Queue a retransmission of `seq` ahead of everything else.
+    pub fn queue_retransmission(&mut self, seq: u64, cause: TxCause) {
+        self.pending.push_back(Transmit { seq, cause });
+    }
+
+    /// Whether `seq` may go out under a window of `allowed` segments counted from `snd_una`
+    /// (ns-2 `t_seqno_ <= highest_ack_ + win`).
+    pub fn fits(&self, seq: u64, allowed: f64) -> bool {
+        (seq + 1 - self.snd_una) as f64 <= allowed
+    }
+
+    /// The next new (or go-back-N) segment if it fits within `allowed` segments from `snd_una`,
+    /// regardless of cwnd (SACK recovery sends new data by `pipe`, bounded by `window_`).
+    pub fn next_in_window_capped(&self, allowed: f64) -> Option<Transmit> {
+        if self.snd_nxt < self.app_limit && self.fits(self.snd_nxt, allowed) {
+            let cause = if self.snd_nxt < self.snd_max { TxCause::GoBackN } else { TxCause::New };
+            Some(Transmit { seq: self.snd_nxt, cause })
+        } else {
+            None
+        }
+    }
+
+    /// The next segment under the ordinary window (new data, or go-back-N after a timeout),
+    /// with `extra` segments of allowance (limited transmit, window inflation).
+    pub fn next_in_window(&self, extra: f64) -> Option<Transmit> {
+        self.next_in_window_capped((self.cc.cwnd() + extra).floor().min(self.cap()))
+    }
+}
+
+/// A TCP sender with its parts.
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    core: SenderCore,
+    recovery: AnyRecovery,
+    burst: u32,
+}
+
+impl TcpSender {
+    /// A sender with nothing sent yet; `app_limit` = segments available (`u64::MAX` = bulk).
+    pub fn new(cfg: TcpConfig, app_limit: u64) -> Self {
+        let core = SenderCore {
+            cc: AnyCc::new(&cfg),
+            rtt: RttEstimator::new(cfg.rto),
+            sb: Scoreboard::default(),
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            app_limit,
+            dupacks: 0,
+            recover: None,
+            in_recovery: false,
+            in_rto_recovery: false,
+            ignore_dupacks: false,
+            rtx_deadline: None,
+            pending: VecDeque::new(),
+            peer_window: u32::MAX,
+            stats: SenderStats::default(),
+            cfg,
+        };
+        let recovery = AnyRecovery::new(core.cfg.recovery);
+        TcpSender { core, recovery, burst: 0 }
+    }
+
+    /// Read access to the shared state.
+    pub fn core(&self) -> &SenderCore {
+        &self.core
+    }
+
+    /// Congestion window in segments.
+    pub fn cwnd(&self) -> f64 {
+        self.core.cc.cwnd()
+    }
+
+    /// Slow-start threshold in segments.
+    pub fn ssthresh(&self) -> f64 {
+        self.core.cc.ssthresh()
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> SenderStats {
+        self.core.stats
+    }
+
+    /// Congestion-avoidance state.
+    pub fn ca_state(&self) -> CaState {
+        if self.core.in_recovery {
+            CaState::Recovery
+        } else if self.core.in_rto_recovery {
+            CaState::Loss
+        } else if self.core.dupacks > 0 {
+            CaState::Disorder
+        } else {
+            CaState::Open
+        }
+    }
+
+    /// The application makes more data available (or stops: set it to what was written).
+    pub fn set_app_limit(&mut self, segments: u64) {
+        self.core.app_limit = segments;
+    }
+
+    /// When the sender next needs [`TcpSender::on_timeout`].
+    pub fn next_timeout(&self) -> Option<SimTime> {
+        self.core.rtx_deadline
+    }
+
+    /// Process an ACK arriving at `now`.
+    pub fn on_ack(&mut self, now: SimTime, ack: &AckInfo) {
+        self.burst = 0;
+        let c = &mut self.core;
+        c.peer_window = ack.window;
+        if ack.ack > c.snd_max {
+            return; // acknowledges data never sent: ignore (RFC 793 SEG.ACK > SND.NXT)
+        }
+        if c.in_recovery {
+            self.recovery.on_ack_in_recovery(c, now, ack);
+            return;
+        }
+        if ack.ack > c.snd_una {
+            c.take_new_ack(now, ack.ack);
+            c.ignore_dupacks = false;
+            c.sb.clear();
+            c.cc.on_ack();
+        } else if ack.ack == c.snd_una && c.snd_max > c.snd_una && !c.ignore_dupacks {
+            let counted = if self.recovery.uses_sack() { c.sb.apply_sack(ack.sack.iter().copied()) } else { true };
+            if !counted {
+                return;
+            }
+            c.dupacks += 1;
+            if c.dupacks == c.cfg.dupack_threshold {
+                let recovered = c.recover.is_none_or(|r| c.snd_una > r);
+                if recovered {
+                    c.stats.fast_retransmits += 1;
+                    self.recovery.enter(c, now);
+                }
+            }
+        }
+    }
+
+    /// The retransmission timer expired at `now` (RFC 6298 §5.4-5.7; ns-2 `timeout`).
+    pub fn on_timeout(&mut self, now: SimTime) {
+        self.burst = 0;
+        let c = &mut self.core;
+        match c.rtx_deadline {
+            Some(d) if d <= now => {}
+            _ => return,
+        }
+        c.stats.rto_count += 1;
+        c.dupacks = 0;
+        c.in_recovery = false;
+        c.in_rto_recovery = true;
+        c.ignore_dupacks = true;
+        c.recover = Some(c.snd_max);
+        c.sb.clear();
+        c.pending.clear();
+        self.recovery.reset();
+        let w = c.window();
+        c.cc.on_rto(w);
+        c.rtt.on_timeout();
+        c.rtt.on_retransmission();
+        c.restart_timer(now);
+        // Go-back-N from the first unacknowledged segment.
+        c.snd_nxt = c.snd_una;
+        c.queue_retransmission(c.snd_una, TxCause::Rto);
+    }
+
+    /// The next segment to send at `now`, or `None` if the windows allow nothing more.
+    pub fn poll_transmit(&mut self, now: SimTime) -> Option<Transmit> {
+        let max_burst = self.core.cfg.max_burst;
+        if max_burst > 0 && self.burst >= max_burst {
+            return None;
+        }
+        let c = &mut self.core;
+        let tx = match c.pending.pop_front() {
+            Some(t) => Some(t),
+            None if c.in_recovery => self.recovery.next_segment(c),
+            None => {
+                let lt = if c.cfg.limited_transmit && c.dupacks < c.cfg.dupack_threshold { c.dupacks as f64 } else { 0.0 };
+                c.next_in_window(lt)
+            }
+        }?;
+        self.burst += 1;
+        self.record_send(now, tx);
+        Some(tx)
+    }
+
+    fn record_send(&mut self, now: SimTime, tx: Transmit) {
+        let c = &mut self.core;
+        let retx = tx.seq < c.snd_max;
+        c.stats.segments_sent += 1;
+        if retx {
+            c.stats.retransmissions += 1;
+            c.rtt.on_retransmission();
+        } else {
+            c.rtt.on_first_transmission(now, tx.seq);
+        }
+        c.sb.on_send(tx.seq, now, retx);
+        if c.snd_nxt <= tx.seq {
+            c.snd_nxt = tx.seq + 1;
+        }
+        c.snd_max = c.snd_max.max(tx.seq + 1);
+        // RFC 6298 §5.1: start the timer when sending if it is not running.
+        if c.rtx_deadline.is_none() {
+            c.restart_timer(now);
+        }
+    }
+
+    /// Which recovery algorithm runs.
+    pub fn recovery_kind(&self) -> RecoveryKind {
+        self.core.cfg.recovery
+    }
+}

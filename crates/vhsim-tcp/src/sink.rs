@@ -1,0 +1,151 @@
+//! The sans-IO TCP sink (ns-2 `TCPSink`, `TCPSink/Sack1`, and their `DelAck` variants).
+//!
+//! In-order data is delivered to the application at once. ACKs are immediate, or with delayed
+//! ACKs every second in-order segment or `delack_interval` after the first unacknowledged one
+//! (RFC 5681 §4.2, ns-2 `interval_` 100 ms). Out-of-order segments, duplicates and segments
+//! that fill a gap are acknowledged at once (RFC 5681 §4.2). SACK blocks (RFC 2018 §4): the
+//! first block holds the most recently received segment, the others repeat the most recently
+//! reported blocks, up to `max_sack_blocks`.
+
+use crate::config::SinkConfig;
+use std::collections::BTreeMap;
+use vhsim_core::SimTime;
+
+/// An ACK the sink sends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AckOut {
+    /// Next segment expected.
+    pub ack: u64,
+    /// SACK blocks `(start, end)`, most recent first.
+    pub sack: Vec<(u64, u64)>,
+    /// Advertised window (segments).
+    pub window: u32,
+}
+
+/// What a data segment did at the sink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Received {
+    /// Segments newly delivered in order to the application.
+    pub delivered: u64,
+    /// An ACK to send now, if any.
+    pub ack: Option<AckOut>,
+}
+
+/// A TCP receiver.
+#[derive(Clone, Debug)]
+pub struct TcpSink {
+    cfg: SinkConfig,
+    rcv_nxt: u64,
+    /// Out-of-order ranges above `rcv_nxt`: start -> end (exclusive), disjoint, non-adjacent.
+    ooo: BTreeMap<u64, u64>,
+    /// Segments that identify SACK blocks, most recently received first.
+    recent: Vec<u64>,
+    unacked_in_order: u32,
+    delack_deadline: Option<SimTime>,
+}
+
+impl TcpSink {
+    /// A sink expecting segment 0.
+    pub fn new(cfg: SinkConfig) -> Self {
+        TcpSink { cfg, rcv_nxt: 0, ooo: BTreeMap::new(), recent: Vec::new(), unacked_in_order: 0, delack_deadline: None }
+    }
+
+    /// Next segment expected.
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    /// When the delayed-ACK timer fires.
+    pub fn next_timeout(&self) -> Option<SimTime> {
+        self.delack_deadline
+    }
+
+    /// A data segment `seq` arrives at `now`.
+    pub fn on_data(&mut self, now: SimTime, seq: u64) -> Received {
+        if seq < self.rcv_nxt || self.contains_ooo(seq) {
+            // Duplicate: acknowledge at once so the sender learns the state.
+            return Received { delivered: 0, ack: Some(self.make_ack()) };
+        }
+        if seq > self.rcv_nxt {
+            self.insert_ooo(seq);
+            self.note_recent(seq);
+            return Received { delivered: 0, ack: Some(self.make_ack()) };
+        }
+        // In order.
+        let filled_gap = !self.ooo.is_empty();
+        self.rcv_nxt += 1;
+        if let Some(end) = self.ooo.remove(&self.rcv_nxt) {
+            self.rcv_nxt = end;
+        }
+        self.recent.retain(|&s| s >= self.rcv_nxt);
+        let delivered = self.rcv_nxt - seq;
+        if filled_gap || !self.cfg.delayed_ack {
+            return Received { delivered, ack: Some(self.make_ack()) };
+        }
+        self.unacked_in_order += 1;
+        if self.unacked_in_order >= 2 {
+            return Received { delivered, ack: Some(self.make_ack()) };
+        }
+        if self.delack_deadline.is_none() {
+            self.delack_deadline = Some(now + self.cfg.delack_interval);
+        }
+        Received { delivered, ack: None }
+    }
+
+    /// The delayed-ACK timer fired at `now`.
+    pub fn on_timeout(&mut self, now: SimTime) -> Option<AckOut> {
+        match self.delack_deadline {
+            Some(d) if d <= now => Some(self.make_ack()),
+            _ => None,
+        }
+    }
+
+    fn make_ack(&mut self) -> AckOut {
+        self.unacked_in_order = 0;
+        self.delack_deadline = None;
+        let mut sack = Vec::new();
+        if self.cfg.sack {
+            for &s in &self.recent {
+                if sack.len() >= self.cfg.max_sack_blocks as usize {
+                    break;
+                }
+                if let Some(block) = self.block_containing(s) {
+                    if !sack.contains(&block) {
+                        sack.push(block);
+                    }
+                }
+            }
+        }
+        AckOut { ack: self.rcv_nxt, sack, window: self.cfg.advertised_window }
+    }
+
+    fn note_recent(&mut self, seq: u64) {
+        self.recent.retain(|&s| s != seq);
+        self.recent.insert(0, seq);
+        // Keep the list short: older entries beyond what a few ACKs can report are useless.
+        self.recent.truncate(4 * self.cfg.max_sack_blocks.max(1) as usize);
+    }
+
+    fn block_containing(&self, seq: u64) -> Option<(u64, u64)> {
+        self.ooo.range(..=seq).next_back().filter(|&(_, &end)| seq < end).map(|(&s, &e)| (s, e))
+    }
+
+    fn contains_ooo(&self, seq: u64) -> bool {
+        self.block_containing(seq).is_some()
+    }
+
+    fn insert_ooo(&mut self, seq: u64) {
+        let mut start = seq;
+        let mut end = seq + 1;
+        if let Some((&s, &e)) = self.ooo.range(..seq).next_back() {
+            if e == seq {
+                start = s;
+                self.ooo.remove(&s);
+            }
+        }
+        if let Some(e) = self.ooo.remove(&end) {
+            end = e;
+        }
+        self.ooo.insert(start, end);
+    }
+}
