@@ -1,0 +1,227 @@
+//! Nodes, link directions and static routes.
+//!
+//! Node ids follow file order. A duplex link `l` becomes `l/forward` (first node -> second) then
+//! `l/reverse`; a simplex link becomes one direction named `l`; direction ids follow file order.
+//! Routes: for every source, a breadth-first search over link directions (visiting each node's
+//! outgoing directions in id order; the first path found wins) gives shortest-hop first hops;
+//! then the nodes' explicit `routes` replace the automatic entry for their destinations.
+
+use crate::error::{err, join, list, Result};
+use crate::model::{LinkModel, NodeModel};
+use crate::schema::{DirectionSpec, ErrorKind, ErrorSpec, LinkSpec, NodeSpec};
+use crate::units::AmountKind;
+use indexmap::IndexMap;
+use std::collections::VecDeque;
+use vhsim_net::{ErrorModelConfig, QueueLimit};
+
+/// The resolved network plus the name lookups later stages need.
+pub(crate) struct Topology {
+    /// Node names, by id.
+    pub names: Vec<String>,
+    /// Nodes with their routes.
+    pub nodes: Vec<NodeModel>,
+    /// Link directions.
+    pub links: Vec<LinkModel>,
+    /// File link name -> its direction ids (`[forward, reverse]` or `[only]`).
+    pub link_dirs: IndexMap<String, Vec<u32>>,
+}
+
+impl Topology {
+    /// Id of node `name`, or an error at `path` listing the nodes.
+    pub fn node(&self, name: &str, path: &str) -> Result<u32> {
+        node_id(&self.names, name, path)
+    }
+
+    /// Direction ids of link `name`, or an error at `path` listing the links.
+    pub fn link(&self, name: &str, path: &str) -> Result<&[u32]> {
+        self.link_dirs
+            .get(name)
+            .map(Vec::as_slice)
+            .ok_or_else(|| err(path, format!("unknown link `{name}` (links: {})", list(self.link_dirs.keys()))))
+    }
+}
+
+fn node_id(names: &[String], name: &str, path: &str) -> Result<u32> {
+    match names.iter().position(|n| n == name) {
+        Some(i) => Ok(i as u32),
+        None if names.is_empty() => Err(err(path, format!("unknown node `{name}` (no nodes are defined)"))),
+        None => Err(err(path, format!("unknown node `{name}` (nodes: {})", list(names)))),
+    }
+}
+
+/// Resolve nodes, links and routes. `flow_names` are needed by drop-list error models.
+pub(crate) fn resolve(
+    nodes: &IndexMap<String, NodeSpec>,
+    links: &IndexMap<String, LinkSpec>,
+    flow_names: &[&str],
+) -> Result<Topology> {
+    let names: Vec<String> = nodes.keys().cloned().collect();
+    let mut topo = Topology { names, nodes: Vec::new(), links: Vec::new(), link_dirs: IndexMap::new() };
+    for (name, spec) in links {
+        let ids = link(&mut topo, name, spec, flow_names)?;
+        topo.link_dirs.insert(name.clone(), ids);
+    }
+    let n = topo.names.len();
+    topo.nodes = (0..n)
+        .map(|s| NodeModel { name: topo.names[s].clone(), routes: shortest_first_hops(s, n, &topo.links) })
+        .collect();
+    for (s, (name, spec)) in nodes.iter().enumerate() {
+        for (dst, link_name) in &spec.routes {
+            let path = format!("nodes.{name}.routes.{dst}");
+            let d = topo.node(dst, &path)?;
+            if d as usize == s {
+                return Err(err(path, format!("a node needs no route to itself (`{dst}`)")));
+            }
+            let dirs = topo.link(link_name, &path)?;
+            let Some(&dir) = dirs.iter().find(|&&l| topo.links[l as usize].from as usize == s) else {
+                let ends = |l: u32| &topo.names[topo.links[l as usize].from as usize];
+                let shape = match dirs {
+                    [f, _] => format!("it joins `{}` and `{}`", ends(*f), topo.names[topo.links[*f as usize].to as usize]),
+                    _ => format!("it goes from `{}`", ends(dirs[0])),
+                };
+                return Err(err(path, format!("link `{link_name}` does not leave node `{name}` ({shape})")));
+            };
+            topo.nodes[s].routes[d as usize] = Some(dir);
+        }
+    }
+    Ok(topo)
+}
+
+/// First hop from `src` to every node, by breadth-first search over link directions.
+fn shortest_first_hops(src: usize, n: usize, links: &[LinkModel]) -> Vec<Option<u32>> {
+    let mut first: Vec<Option<u32>> = vec![None; n];
+    let mut seen = vec![false; n];
+    seen[src] = true;
+    let mut queue = VecDeque::from([src]);
+    while let Some(u) = queue.pop_front() {
+        for (id, l) in links.iter().enumerate().filter(|(_, l)| l.from as usize == u) {
+            let v = l.to as usize;
+            if !seen[v] {
+                seen[v] = true;
+                first[v] = if u == src { Some(id as u32) } else { first[u] };
+                queue.push_back(v);
+            }
+        }
+    }
+    first
+}
+
+/// Resolve one file link into its directions; returns their ids.
+fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -> Result<Vec<u32>> {
+    let path = format!("links.{name}");
+    let p = |k: &str| join(&path, k);
+    let ends = match (&spec.between, &spec.from, &spec.to) {
+        (Some([a, b]), None, None) => {
+            let a_id = node_id(&topo.names, a, &format!("{path}.between[0]"))?;
+            let b_id = node_id(&topo.names, b, &format!("{path}.between[1]"))?;
+            vec![("forward", a_id, b_id, spec.forward.as_ref()), ("reverse", b_id, a_id, spec.reverse.as_ref())]
+        }
+        (None, Some(f), Some(t)) => {
+            if spec.forward.is_some() || spec.reverse.is_some() {
+                let which = if spec.forward.is_some() { "forward" } else { "reverse" };
+                return Err(err(p(which), "per-direction tables are only allowed on a duplex link (`between`)"));
+            }
+            let from = node_id(&topo.names, f, &p("from"))?;
+            vec![("", from, node_id(&topo.names, t, &p("to"))?, None)]
+        }
+        (Some(_), _, _) => {
+            return Err(err(path, "give either `between = [a, b]` (duplex) or `from` and `to` (simplex), not both"))
+        }
+        (None, Some(_), None) => return Err(err(p("to"), "missing field `to` (a simplex link needs `from` and `to`)")),
+        (None, None, Some(_)) => return Err(err(p("from"), "missing field `from` (a simplex link needs `from` and `to`)")),
+        (None, None, None) => {
+            return Err(err(path, "a link needs `between = [a, b]` (duplex) or `from` and `to` (simplex)"))
+        }
+    };
+    if ends[0].1 == ends[0].2 {
+        let key = if spec.between.is_some() { "between" } else { "to" };
+        let msg = format!("a link must join two different nodes; both ends are `{}`", topo.names[ends[0].1 as usize]);
+        return Err(err(p(key), msg));
+    }
+    let mut ids = Vec::new();
+    for (dir, from, to, over) in ends {
+        let dir_path = join(&path, dir);
+        let model = direction(spec, over, &path, &dir_path, flow_names)?;
+        let name = if dir.is_empty() { name.to_owned() } else { format!("{name}/{dir}") };
+        ids.push(topo.links.len() as u32);
+        topo.links.push(LinkModel { name, from, to, ..model });
+    }
+    Ok(ids)
+}
+
+/// One direction's rate, delay, queue and error model: the direction table's value if given,
+/// else the link's, else the default. Errors point at the key the value came from.
+fn direction(
+    spec: &LinkSpec,
+    over: Option<&DirectionSpec>,
+    path: &str,
+    dir_path: &str,
+    flow_names: &[&str],
+) -> Result<LinkModel> {
+    let pick = |o: Option<&DirectionSpec>, key: &str| if o.is_some() { join(dir_path, key) } else { join(path, key) };
+    let o = |f: fn(&DirectionSpec) -> bool| over.filter(|d| f(d));
+    let missing = |key: &str| {
+        let msg = format!("missing field `{key}` (give `{key}`, or on a duplex link `forward.{key}` and `reverse.{key}`)");
+        err(join(path, key), msg)
+    };
+    let rate = over.and_then(|d| d.rate).or(spec.rate).ok_or_else(|| missing("rate"))?.0;
+    let delay = over.and_then(|d| d.delay).or(spec.delay).ok_or_else(|| missing("delay"))?.0;
+    let queue_src = o(|d| d.queue.is_some());
+    let queue = match queue_src.and_then(|d| d.queue).or(spec.queue).map(|a| a.0) {
+        None => QueueLimit::Packets(100),
+        Some(AmountKind::Packets(0) | AmountKind::Bytes(0)) => {
+            return Err(err(pick(queue_src, "queue"), "a queue must hold at least one packet or byte"))
+        }
+        Some(AmountKind::Packets(n)) => QueueLimit::Packets(
+            u32::try_from(n).map_err(|_| err(pick(queue_src, "queue"), format!("{n}pkt is too large")))?,
+        ),
+        Some(AmountKind::Bytes(b)) => QueueLimit::Bytes(b),
+    };
+    let error_src = o(|d| d.error.is_some());
+    let error = match error_src.and_then(|d| d.error.as_ref()).or(spec.error.as_ref()) {
+        None => ErrorModelConfig::None,
+        Some(e) => error_model(e, &pick(error_src, "error"), flow_names)?,
+    };
+    Ok(LinkModel { name: String::new(), from: 0, to: 0, rate, delay, queue, error })
+}
+
+/// Resolve an error model at `path`, checking that its fields fit its kind.
+fn error_model(e: &ErrorSpec, path: &str, flow_names: &[&str]) -> Result<ErrorModelConfig> {
+    let fields = [
+        ("p", e.p.is_some(), ErrorKind::Bernoulli),
+        ("flow", e.flow.is_some(), ErrorKind::DropList),
+        ("seqs", e.seqs.is_some(), ErrorKind::DropList),
+        ("copies", e.copies.is_some(), ErrorKind::DropList),
+    ];
+    for (key, present, kind) in fields {
+        if present && kind != e.kind {
+            let k = if kind == ErrorKind::Bernoulli { "bernoulli" } else { "drop_list" };
+            return Err(err(join(path, key), format!("`{key}` is only allowed with kind = \"{k}\"")));
+        }
+    }
+    Ok(match e.kind {
+        ErrorKind::None => ErrorModelConfig::None,
+        ErrorKind::Bernoulli => {
+            let p = e.p.ok_or_else(|| {
+                err(join(path, "p"), "missing field `p` (kind = \"bernoulli\" needs a loss probability in [0, 1])")
+            })?;
+            if !(0.0..=1.0).contains(&p) {
+                return Err(err(join(path, "p"), format!("{p} is not a probability; expected a number in [0, 1]")));
+            }
+            ErrorModelConfig::Bernoulli { p }
+        }
+        ErrorKind::DropList => {
+            let missing = |k: &str| err(join(path, k), format!("missing field `{k}` (kind = \"drop_list\" needs `flow` and `seqs`)"));
+            let flow_name = e.flow.as_deref().ok_or_else(|| missing("flow"))?;
+            let flow = flow_names.iter().position(|f| *f == flow_name).ok_or_else(|| {
+                err(join(path, "flow"), format!("unknown flow `{flow_name}` (flows: {})", list(flow_names)))
+            })?;
+            let seqs = e.seqs.clone().ok_or_else(|| missing("seqs"))?;
+            let copies = e.copies.unwrap_or(1);
+            if copies == 0 {
+                return Err(err(join(path, "copies"), "must be at least 1 (the original transmission)"));
+            }
+            ErrorModelConfig::DropList { flow: flow as u32, seqs, copies }
+        }
+    })
+}

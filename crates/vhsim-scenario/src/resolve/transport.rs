@@ -1,0 +1,114 @@
+//! A flow's `[tcp]` and `[sink]` tables applied over its preset's configurations.
+
+use crate::error::{err, join, Result};
+use crate::schema::{SinkSpec, TcpSpec};
+use crate::units::{fmt_duration, AmountKind, Packets, Size};
+use vhsim_core::SimDuration;
+use vhsim_tcp::{SinkConfig, TcpConfig};
+
+/// A size that must fit in `u32` (and be non-zero unless `zero_ok`).
+fn size(s: Size, zero_ok: bool, path: &str) -> Result<u32> {
+    if s.0 == 0 && !zero_ok {
+        return Err(err(path, "must be at least 1B"));
+    }
+    u32::try_from(s.0).map_err(|_| err(path, format!("{}B is too large", s.0)))
+}
+
+/// A count that must be at least 1 and fit in `u32`.
+fn count(n: u64, unit: &str, path: &str) -> Result<u32> {
+    if n == 0 {
+        return Err(err(path, format!("must be at least 1{unit}")));
+    }
+    u32::try_from(n).map_err(|_| err(path, format!("{n}{unit} is too large")))
+}
+
+/// A window in packets, or in bytes converted to whole segments of `segment_size` bytes.
+fn window(a: AmountKind, segment_size: u32, path: &str) -> Result<u32> {
+    match a {
+        AmountKind::Packets(n) => count(n, "pkt", path),
+        AmountKind::Bytes(b) if b < u64::from(segment_size) => Err(err(
+            path,
+            format!("{b}B is less than one segment (segment_size {segment_size}B); use at least {segment_size}B or \"1pkt\""),
+        )),
+        AmountKind::Bytes(b) => count(b / u64::from(segment_size), "pkt", path),
+    }
+}
+
+fn positive(d: SimDuration, path: &str) -> Result<SimDuration> {
+    if d == SimDuration::ZERO {
+        return Err(err(path, "must be greater than 0s"));
+    }
+    Ok(d)
+}
+
+/// Apply a flow's `[tcp]` table (at `path`) to its preset's sender configuration.
+pub(super) fn tcp(mut c: TcpConfig, s: &TcpSpec, path: &str) -> Result<TcpConfig> {
+    let p = |k: &str| join(path, k);
+    let pkts = |v: Option<Packets>, k: &str| v.map(|n| count(n.0, "pkt", &p(k))).transpose();
+    if let Some(v) = s.segment_size {
+        c.segment_size = size(v, false, &p("segment_size"))?;
+    }
+    if let Some(v) = s.header_size {
+        c.header_size = size(v, true, &p("header_size"))?;
+    }
+    if let Some(v) = s.ack_size {
+        c.ack_size = size(v, false, &p("ack_size"))?;
+    }
+    if let Some(v) = s.window {
+        c.window = window(v.0, c.segment_size, &p("window"))?;
+    }
+    c.initial_window = pkts(s.initial_window, "initial_window")?.unwrap_or(c.initial_window);
+    if let Some(v) = pkts(s.initial_ssthresh, "initial_ssthresh")? {
+        c.initial_ssthresh = Some(v);
+    }
+    if let Some(v) = s.dupack_threshold {
+        c.dupack_threshold = count(v.into(), "", &p("dupack_threshold"))?;
+    }
+    c.limited_transmit = s.limited_transmit.unwrap_or(c.limited_transmit);
+    c.max_burst = s.max_burst.unwrap_or(c.max_burst);
+    c.recovery = s.recovery.unwrap_or(c.recovery);
+    c.newreno_timer = s.newreno_timer.unwrap_or(c.newreno_timer);
+    if let Some(v) = s.min_rto {
+        c.rto.min = v.0;
+    }
+    if let Some(v) = s.initial_rto {
+        c.rto.initial = positive(v.0, &p("initial_rto"))?;
+    }
+    if let Some(v) = s.max_rto {
+        c.rto.max = positive(v.0, &p("max_rto"))?;
+    }
+    if c.rto.min > c.rto.max {
+        let (key, msg) = match s.min_rto {
+            Some(_) => ("min_rto", format!("{} is greater than max_rto ({})", fmt_duration(c.rto.min), fmt_duration(c.rto.max))),
+            None => ("max_rto", format!("{} is less than min_rto ({})", fmt_duration(c.rto.max), fmt_duration(c.rto.min))),
+        };
+        return Err(err(p(key), msg));
+    }
+    if let Some(v) = s.clock_granularity {
+        c.rto.granularity = v.0;
+    }
+    if let Some(v) = s.max_backoff {
+        c.rto.max_backoff = count(v.into(), "", &p("max_backoff"))?;
+    }
+    c.rto.timing = s.rtt_timing.unwrap_or(c.rto.timing);
+    Ok(c)
+}
+
+/// Apply a flow's `[sink]` table (at `path`) to its preset's sink configuration;
+/// `segment_size` converts a window given in bytes.
+pub(super) fn sink(mut c: SinkConfig, s: &SinkSpec, segment_size: u32, path: &str) -> Result<SinkConfig> {
+    let p = |k: &str| join(path, k);
+    c.delayed_ack = s.delayed_ack.unwrap_or(c.delayed_ack);
+    if let Some(v) = s.delack_interval {
+        c.delack_interval = positive(v.0, &p("delack_interval"))?;
+    }
+    c.sack = s.sack.unwrap_or(c.sack);
+    c.max_sack_blocks = s.max_sack_blocks.unwrap_or(c.max_sack_blocks);
+    if let Some(v) = s.advertised_window {
+        c.advertised_window = window(v.0, segment_size, &p("advertised_window"))?;
+    }
+    if let Some(v) = s.ack_size {
+        c.ack_size = size(v, false, &p("ack_size"))?;
+    }
+    Ok(c)
+}
