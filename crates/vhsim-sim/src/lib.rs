@@ -1,1 +1,38 @@
-//! placeholder until the world lands
+//! vhsim-sim: builds a world from a resolved scenario, runs the event loop, and returns the
+//! summary and the columnar traces.
+
+pub mod build;
+pub mod flow;
+pub mod summary;
+pub mod trace;
+pub mod truth;
+pub mod world;
+
+pub use summary::RunSummary;
+pub use trace::Traces;
+
+use std::time::Instant;
+use vhsim_scenario::{Detail, Scenario};
+
+/// The vhsim version recorded in every result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// What a run returns.
+pub struct RunOutput {
+    /// Summary metrics.
+    pub summary: RunSummary,
+    /// Traces at the requested detail.
+    pub traces: Traces,
+}
+
+/// Run `scenario` at `detail` (`None` = the scenario's own detail level).
+pub fn run(scenario: &Scenario, detail: Option<Detail>) -> RunOutput {
+    let detail = detail.unwrap_or(scenario.detail);
+    let mut world = build::build(scenario, detail);
+    let started = Instant::now();
+    let events = world.run();
+    world.finish_truth();
+    let wall_s = started.elapsed().as_secs_f64();
+    let summary = summary::summarize(&world, events, wall_s);
+    RunOutput { summary, traces: std::mem::take(&mut world.traces) }
+}

@@ -1,0 +1,60 @@
+//! Build a [`World`] from a resolved scenario.
+
+use crate::flow::Flow;
+use crate::trace::{GoodputSeries, PacketTrace, TimeSeries, Traces};
+use crate::world::World;
+use vhsim_core::RngStreams;
+use vhsim_net::{ErrorModel, Link, LinkParams};
+use vhsim_scenario::{AppModel, Detail, Scenario};
+use vhsim_tcp::{AckInfo, TcpSender, TcpSink};
+
+/// Build the world of `scenario` with its own seed and the given detail level.
+pub fn build(scenario: &Scenario, detail: Detail) -> World {
+    let streams = RngStreams::new(scenario.seed);
+    let links = scenario
+        .links
+        .iter()
+        .map(|l| {
+            // Each error model draws from the stream named after its link direction, so adding
+            // a link or a flow never changes another link's losses.
+            let rng = streams.stream(&format!("link/{}/error", l.name));
+            Link::new(LinkParams { rate: l.rate, delay: l.delay }, l.queue, ErrorModel::new(&l.error, rng))
+        })
+        .collect();
+    let flows = scenario
+        .flows
+        .iter()
+        .map(|f| {
+            let app_limit = match f.app {
+                AppModel::Bulk => u64::MAX,
+            };
+            let windows: Vec<_> = scenario.metrics.windows.iter().map(|w| (w.start, w.end)).collect();
+            Flow {
+                src: f.src,
+                dst: f.dst,
+                started: false,
+                sender: TcpSender::new(f.tcp.clone(), app_limit),
+                sink: TcpSink::new(f.sink.clone()),
+                packet_size: f.tcp.packet_size(),
+                segment_size: f.tcp.segment_size as u64,
+                ack_size: f.sink.ack_size,
+                truth: Default::default(),
+                labels: Vec::new(),
+                delivered_segments: 0,
+                drops: [0; 4],
+                window_bytes: vec![0; windows.len()],
+                windows,
+                sender_wakeup: None,
+                sink_wakeup: None,
+                last_snapshot: None,
+                ack_scratch: AckInfo::default(),
+            }
+        })
+        .collect();
+    let traces = Traces {
+        packets: (detail >= Detail::Packets).then(PacketTrace::default),
+        timeseries: (detail >= Detail::Timeseries).then(TimeSeries::default),
+        goodput: GoodputSeries { bins: vec![Vec::new(); scenario.flows.len()] },
+    };
+    World::new(scenario.clone(), links, flows, traces)
+}

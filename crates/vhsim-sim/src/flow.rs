@@ -1,0 +1,47 @@
+//! One flow as the world holds it: sender, sink, ground truth and counters.
+
+use crate::trace::SenderSnapshot;
+use crate::truth::{FlowTruth, Label};
+use crate::world::DropCounts;
+use vhsim_core::SimTime;
+use vhsim_tcp::{AckInfo, TcpSender, TcpSink};
+
+/// A TCP flow between two nodes.
+pub struct Flow {
+    /// Sender's node.
+    pub src: u32,
+    /// Receiver's node.
+    pub dst: u32,
+    /// Whether the start time has passed.
+    pub started: bool,
+    /// The sender.
+    pub sender: TcpSender,
+    /// The sink.
+    pub sink: TcpSink,
+    /// Bytes on the wire of a data segment.
+    pub packet_size: u32,
+    /// Payload bytes of a data segment.
+    pub segment_size: u64,
+    /// Bytes on the wire of an ACK.
+    pub ack_size: u32,
+    /// Ground truth.
+    pub truth: FlowTruth,
+    /// Resolved labels waiting to be written to the trace.
+    pub labels: Vec<Label>,
+    /// Segments delivered in order.
+    pub delivered_segments: u64,
+    /// Drops of this flow's packets by cause.
+    pub drops: DropCounts,
+    /// Goodput windows `[start, end)`.
+    pub windows: Vec<(SimTime, SimTime)>,
+    /// Bytes delivered in each window.
+    pub window_bytes: Vec<u64>,
+    /// Pending sender wake-up.
+    pub sender_wakeup: Option<SimTime>,
+    /// Pending sink wake-up.
+    pub sink_wakeup: Option<SimTime>,
+    /// Last recorded time-series row.
+    pub last_snapshot: Option<SenderSnapshot>,
+    /// Reused ACK buffer (no allocation per ACK).
+    pub ack_scratch: AckInfo,
+}

@@ -1,0 +1,129 @@
+//! The run summary: per-flow and per-link counters, serializable to `summary.json`.
+
+use crate::world::World;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use vhsim_net::DropCause;
+
+/// Summary of one flow.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowSummary {
+    /// Scheme preset.
+    pub scheme: String,
+    /// Application goodput from the flow's start to the end of the run (kb/s, 1 kb = 1000 b).
+    pub goodput_kbps: f64,
+    /// Payload bytes delivered in order.
+    pub delivered_bytes: u64,
+    /// Data segments sent, retransmissions included.
+    pub segments_sent: u64,
+    /// Retransmissions.
+    pub retransmissions: u64,
+    /// Retransmissions whose earlier copy had not been lost (ground truth).
+    pub spurious_retransmissions: u64,
+    /// Retransmission timeouts.
+    pub rto_count: u64,
+    /// Timeouts whose retransmission was spurious (ground truth).
+    pub spurious_rto_count: u64,
+    /// Fast retransmits.
+    pub fast_retransmits: u64,
+    /// Drops of this flow's packets by cause.
+    pub drops: BTreeMap<String, u64>,
+    /// Goodput (kb/s) in each named window.
+    pub windows: BTreeMap<String, f64>,
+}
+
+/// Summary of one link direction.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkSummary {
+    /// Packets that finished serialization.
+    pub packets_sent: u64,
+    /// Drops by cause.
+    pub drops: BTreeMap<String, u64>,
+}
+
+/// Summary of a run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunSummary {
+    /// vhsim version.
+    pub vhsim_version: String,
+    /// Scenario name.
+    pub scenario: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Simulated seconds.
+    pub sim_s: f64,
+    /// Wall-clock seconds of the event loop.
+    pub wall_s: f64,
+    /// Events processed.
+    pub events: u64,
+    /// Events per wall-clock second.
+    pub events_per_s: f64,
+    /// Data segments delivered in order, all flows.
+    pub delivered_segments: u64,
+    /// Per flow, by name.
+    pub flows: BTreeMap<String, FlowSummary>,
+    /// Per link direction, by name.
+    pub links: BTreeMap<String, LinkSummary>,
+}
+
+fn drops_map(counts: &[u64; 4]) -> BTreeMap<String, u64> {
+    DropCause::ALL.iter().map(|&c| (c.name().to_string(), counts[c as usize])).collect()
+}
+
+fn kbps(bytes: u64, secs: f64) -> f64 {
+    if secs > 0.0 { bytes as f64 * 8.0 / secs / 1000.0 } else { 0.0 }
+}
+
+/// Summarize a finished world.
+pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
+    let sc = &world.scenario;
+    let end = sc.duration.as_secs_f64();
+    let flows = sc
+        .flows
+        .iter()
+        .zip(&world.flows)
+        .map(|(m, f)| {
+            let st = f.sender.stats();
+            let delivered = f.delivered_segments * f.segment_size;
+            let windows = sc
+                .metrics
+                .windows
+                .iter()
+                .zip(&f.window_bytes)
+                .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
+                .collect();
+            let summary = FlowSummary {
+                scheme: m.scheme.clone(),
+                goodput_kbps: kbps(delivered, end - m.start.as_secs_f64()),
+                delivered_bytes: delivered,
+                segments_sent: st.segments_sent,
+                retransmissions: st.retransmissions,
+                spurious_retransmissions: f.truth.counts.spurious_retransmissions,
+                rto_count: st.rto_count,
+                spurious_rto_count: f.truth.counts.spurious_rtos,
+                fast_retransmits: st.fast_retransmits,
+                drops: drops_map(&f.drops),
+                windows,
+            };
+            (m.name.clone(), summary)
+        })
+        .collect();
+    let links = sc
+        .links
+        .iter()
+        .zip(world.links.iter().zip(&world.link_drops))
+        .map(|(m, (l, d))| (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) }))
+        .collect();
+    RunSummary {
+        vhsim_version: crate::VERSION.to_string(),
+        scenario: sc.name.clone(),
+        seed: sc.seed,
+        sim_s: end,
+        wall_s,
+        events,
+        events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
+        delivered_segments: world.flows.iter().map(|f| f.delivered_segments).sum(),
+        flows,
+        links,
+    }
+}

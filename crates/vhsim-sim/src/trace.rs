@@ -1,0 +1,148 @@
+//! Columnar traces: one `Vec` per column, handed to Python as NumPy arrays without a Python
+//! object per row. What is recorded depends on the run's detail level.
+
+use vhsim_core::SimTime;
+
+/// Packet events (codes of the `event` column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum PacketEvent {
+    /// First transmission of a data segment.
+    Send = 0,
+    /// Retransmission of a data segment.
+    Retransmit = 1,
+    /// A data segment reached the receiver.
+    Receive = 2,
+    /// The receiver sent an ACK.
+    AckSend = 3,
+    /// An ACK reached the sender.
+    AckReceive = 4,
+    /// A data segment was dropped.
+    Drop = 5,
+    /// An ACK was dropped.
+    AckDrop = 6,
+}
+
+impl PacketEvent {
+    /// Names in code order.
+    pub const NAMES: [&'static str; 7] = ["send", "retransmit", "receive", "ack_send", "ack_receive", "drop", "ack_drop"];
+}
+
+/// Names of the `cause` column (0 = none, then `DropCause` codes).
+pub const CAUSE_NAMES: [&str; 4] = ["none", "queue_overflow", "error_model", "link_down"];
+
+/// Per-packet event table.
+#[derive(Clone, Debug, Default)]
+pub struct PacketTrace {
+    /// Event time (ns).
+    pub time_ns: Vec<u64>,
+    /// Flow index.
+    pub flow: Vec<u32>,
+    /// [`PacketEvent`] code.
+    pub event: Vec<u8>,
+    /// Segment number (data) or cumulative ACK (ACKs).
+    pub seq: Vec<i64>,
+    /// Link direction involved (-1 = none).
+    pub link: Vec<i32>,
+    /// Drop cause code (0 = none).
+    pub cause: Vec<u8>,
+    /// Ground-truth label of retransmissions: -1 n/a, 0 necessary, 1 spurious.
+    pub spurious: Vec<i8>,
+}
+
+impl PacketTrace {
+    /// Append a row; returns its index.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(&mut self, t: SimTime, flow: u32, event: PacketEvent, seq: u64, link: Option<u32>, cause: u8) -> u32 {
+        let row = self.time_ns.len() as u32;
+        self.time_ns.push(t.0);
+        self.flow.push(flow);
+        self.event.push(event as u8);
+        self.seq.push(seq as i64);
+        self.link.push(link.map_or(-1, |l| l as i32));
+        self.cause.push(cause);
+        self.spurious.push(-1);
+        row
+    }
+}
+
+/// Per-flow sender state over time: one row whenever it changes.
+#[derive(Clone, Debug, Default)]
+pub struct TimeSeries {
+    /// Time (ns).
+    pub time_ns: Vec<u64>,
+    /// Flow index.
+    pub flow: Vec<u32>,
+    /// cwnd (segments).
+    pub cwnd: Vec<f64>,
+    /// ssthresh (segments).
+    pub ssthresh: Vec<f64>,
+    /// Smoothed RTT (s; NaN before the first sample).
+    pub srtt_s: Vec<f64>,
+    /// Current RTO (s).
+    pub rto_s: Vec<f64>,
+    /// Segments outstanding.
+    pub flight: Vec<i64>,
+    /// `CaState` code.
+    pub state: Vec<u8>,
+}
+
+/// One row of [`TimeSeries`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SenderSnapshot {
+    /// cwnd.
+    pub cwnd: f64,
+    /// ssthresh.
+    pub ssthresh: f64,
+    /// srtt (s).
+    pub srtt_s: f64,
+    /// rto (s).
+    pub rto_s: f64,
+    /// flight size.
+    pub flight: i64,
+    /// state code.
+    pub state: u8,
+}
+
+impl TimeSeries {
+    /// Append a row.
+    pub fn push(&mut self, t: SimTime, flow: u32, s: &SenderSnapshot) {
+        self.time_ns.push(t.0);
+        self.flow.push(flow);
+        self.cwnd.push(s.cwnd);
+        self.ssthresh.push(s.ssthresh);
+        self.srtt_s.push(s.srtt_s);
+        self.rto_s.push(s.rto_s);
+        self.flight.push(s.flight);
+        self.state.push(s.state);
+    }
+}
+
+/// Goodput per interval per flow: bytes delivered in order to the application.
+#[derive(Clone, Debug, Default)]
+pub struct GoodputSeries {
+    /// `bins[flow][i]` = bytes delivered in `[i·interval, (i+1)·interval)`.
+    pub bins: Vec<Vec<u64>>,
+}
+
+impl GoodputSeries {
+    /// Add `bytes` delivered to `flow` in bin `bin`.
+    pub fn add(&mut self, flow: usize, bin: usize, bytes: u64) {
+        let b = &mut self.bins[flow];
+        if b.len() <= bin {
+            b.resize(bin + 1, 0);
+        }
+        b[bin] += bytes;
+    }
+}
+
+/// All traces of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Traces {
+    /// Per-packet events (detail = packets).
+    pub packets: Option<PacketTrace>,
+    /// Sender state series (detail ≥ timeseries).
+    pub timeseries: Option<TimeSeries>,
+    /// Goodput per interval (always).
+    pub goodput: GoodputSeries,
+}

@@ -1,0 +1,177 @@
+//! Ground truth: the simulator knows the fate of every copy of every data segment, so each
+//! retransmission can be labelled necessary or spurious and each RTO genuine or spurious.
+//!
+//! Definitions (issue #2 §5): a retransmission (the k-th copy of segment s, k ≥ 1) is
+//! *spurious* if any earlier copy of s was not lost, i.e. was delivered to the receiver or was
+//! still in the network at the end of the run; otherwise it is *necessary*. An RTO is spurious
+//! if the retransmission it triggers is spurious: the segment it retransmits (and everything
+//! before it, which was cumulatively acknowledged) had not been lost.
+//!
+//! A segment's record is resolved once the sender's cumulative ACK has passed it and no copy is
+//! in flight; the rest are resolved at the end of the run. Memory stays O(window).
+
+use std::collections::VecDeque;
+
+/// A retransmission awaiting its label.
+#[derive(Clone, Copy, Debug)]
+struct PendingRetx {
+    tx_index: u32,
+    from_rto: bool,
+    trace_row: Option<u32>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct SegTruth {
+    sent: u32,
+    in_flight: u32,
+    dropped_mask: u64,
+    retx: Vec<PendingRetx>,
+}
+
+/// Label of a resolved retransmission, reported to the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// Row of the retransmission in the packet trace, if traced.
+    pub trace_row: Option<u32>,
+    /// True if spurious.
+    pub spurious: bool,
+}
+
+/// Counters of resolved labels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TruthCounts {
+    /// Spurious retransmissions.
+    pub spurious_retransmissions: u64,
+    /// Spurious RTOs.
+    pub spurious_rtos: u64,
+}
+
+/// Ground truth of one flow's data segments.
+#[derive(Clone, Debug, Default)]
+pub struct FlowTruth {
+    base: u64,
+    segs: VecDeque<SegTruth>,
+    /// Resolved counts.
+    pub counts: TruthCounts,
+}
+
+impl FlowTruth {
+    fn slot(&mut self, seq: u64) -> Option<&mut SegTruth> {
+        let idx = seq.checked_sub(self.base)? as usize;
+        while self.segs.len() <= idx {
+            self.segs.push_back(SegTruth::default());
+        }
+        self.segs.get_mut(idx)
+    }
+
+    /// A copy of `seq` is sent; returns its transmission index (0 = original).
+    pub fn on_send(&mut self, seq: u64, from_rto: bool, trace_row: Option<u32>) -> u32 {
+        let Some(s) = self.slot(seq) else { return u32::MAX };
+        let k = s.sent;
+        s.sent += 1;
+        s.in_flight += 1;
+        if k > 0 {
+            s.retx.push(PendingRetx { tx_index: k, from_rto, trace_row });
+        }
+        k
+    }
+
+    /// Copy `tx_index` of `seq` was dropped.
+    pub fn on_drop(&mut self, seq: u64, tx_index: u32) {
+        if let Some(s) = self.slot(seq) {
+            s.in_flight = s.in_flight.saturating_sub(1);
+            s.dropped_mask |= 1u64 << tx_index.min(63);
+        }
+    }
+
+    /// A copy of `seq` reached the receiver.
+    pub fn on_delivered(&mut self, seq: u64) {
+        if let Some(s) = self.slot(seq) {
+            s.in_flight = s.in_flight.saturating_sub(1);
+        }
+    }
+
+    /// The sender's cumulative ACK is `snd_una`: resolve what can no longer change.
+    pub fn settle(&mut self, snd_una: u64, labels: &mut Vec<Label>) {
+        while self.base < snd_una {
+            match self.segs.front() {
+                Some(s) if s.in_flight > 0 => break,
+                Some(_) => {
+                    let s = self.segs.pop_front().unwrap_or_default();
+                    self.resolve(&s, labels);
+                }
+                None => {}
+            }
+            self.base += 1;
+        }
+    }
+
+    /// End of run: resolve everything (copies still in flight count as not lost).
+    pub fn finish(&mut self, labels: &mut Vec<Label>) {
+        while let Some(s) = self.segs.pop_front() {
+            self.resolve(&s, labels);
+            self.base += 1;
+        }
+    }
+
+    fn resolve(&mut self, s: &SegTruth, labels: &mut Vec<Label>) {
+        for r in &s.retx {
+            let earlier = if r.tx_index >= 64 { u64::MAX } else { (1u64 << r.tx_index) - 1 };
+            let spurious = s.dropped_mask & earlier != earlier;
+            if spurious {
+                self.counts.spurious_retransmissions += 1;
+                if r.from_rto {
+                    self.counts.spurious_rtos += 1;
+                }
+            }
+            labels.push(Label { trace_row: r.trace_row, spurious });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retransmission_of_a_lost_segment_is_necessary() {
+        let mut t = FlowTruth::default();
+        let mut labels = vec![];
+        assert_eq!(t.on_send(0, false, None), 0);
+        t.on_drop(0, 0);
+        assert_eq!(t.on_send(0, true, Some(7)), 1);
+        t.on_delivered(0);
+        t.settle(1, &mut labels);
+        assert_eq!(labels, vec![Label { trace_row: Some(7), spurious: false }]);
+        assert_eq!(t.counts, TruthCounts::default());
+    }
+
+    #[test]
+    fn retransmission_of_a_delayed_segment_is_spurious_and_so_is_its_rto() {
+        let mut t = FlowTruth::default();
+        let mut labels = vec![];
+        t.on_send(0, false, None);
+        t.on_send(0, true, None);
+        t.on_delivered(0);
+        t.settle(1, &mut labels); // second copy still in flight: not settled yet
+        assert!(labels.is_empty());
+        t.on_delivered(0);
+        t.settle(1, &mut labels);
+        assert_eq!(labels.len(), 1);
+        assert_eq!(t.counts, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
+    }
+
+    #[test]
+    fn unresolved_copies_are_resolved_at_the_end() {
+        let mut t = FlowTruth::default();
+        let mut labels = vec![];
+        t.on_send(3, false, None);
+        t.on_drop(3, 0);
+        t.on_send(3, false, None);
+        t.on_drop(3, 1);
+        t.on_send(3, false, None);
+        t.finish(&mut labels);
+        assert_eq!(labels.iter().filter(|l| l.spurious).count(), 0);
+        assert_eq!(labels.len(), 2);
+    }
+}
