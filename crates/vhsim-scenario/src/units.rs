@@ -84,10 +84,14 @@ impl UnitKind {
     }
 
     /// `a duration like "9ms" (units: ns, us, ms, s, min)`, using `num` in the example.
-    fn hint(&self, num: &str) -> String {
+    fn like(&self, num: &str) -> String {
         let num = if num.is_empty() { "10" } else { num };
-        let article = if self.what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-        format!("expected {article} {} like \"{num}{}\" (units: {})", self.what, self.example_unit, self.unit_names())
+        format!("a {} like \"{num}{}\" (units: {})", self.what, self.example_unit, self.unit_names())
+    }
+
+    /// `expected a duration like ...`.
+    fn hint(&self, num: &str) -> String {
+        format!("expected {}", self.like(num))
     }
 
     /// Regular expression of the accepted strings (for the JSON Schema).
@@ -99,8 +103,9 @@ impl UnitKind {
     /// Parse `text` into (value in base units, unit name).
     pub(crate) fn parse(&self, text: &str) -> Result<(u64, &'static str), String> {
         let t = text.trim();
-        if t.starts_with('-') {
-            return Err(format!("{text:?}: negative values are not allowed ({})", self.hint("")));
+        if let Some(abs) = t.strip_prefix('-') {
+            let num = &abs[..abs.find(|c: char| !c.is_ascii_digit()).unwrap_or(abs.len())];
+            return Err(format!("{text:?}: negative values are not allowed; {}", self.hint(num)));
         }
         let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
         let (num, unit) = (&t[..split], t[split..].trim_start());
@@ -169,7 +174,7 @@ impl<'de, T> Visitor<'de> for UnitVisitor<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.kind.hint(""))
+        f.write_str(&self.kind.like(""))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
@@ -179,7 +184,8 @@ impl<'de, T> Visitor<'de> for UnitVisitor<T> {
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
         if v < 0 {
-            return Err(E::custom(format!("{v}: negative values are not allowed ({})", self.kind.hint(""))));
+            let msg = format!("{v}: negative values are not allowed; {}", self.kind.hint(&v.unsigned_abs().to_string()));
+            return Err(E::custom(msg));
         }
         self.visit_u64(v as u64)
     }
@@ -293,6 +299,18 @@ mod tests {
     }
 
     #[test]
+    fn every_unit_of_every_kind() {
+        for kind in [&DURATION, &RATE, &SIZE, &PACKETS, &AMOUNT] {
+            for &(unit, mult) in kind.units {
+                assert_eq!(kind.parse(&format!("3{unit}")), Ok((3 * mult as u64, unit)), "{unit}");
+                assert!(kind.parse(&format!("3{}", unit.to_uppercase() + "x")).is_err(), "{unit}");
+                let e = kind.parse("3").unwrap_err();
+                assert!(e.contains("has no unit") && e.contains(&format!("units: {}", kind.unit_names())), "{e}");
+            }
+        }
+    }
+
+    #[test]
     fn durations() {
         assert_eq!(dur("9ms"), Ok(9_000_000));
         assert_eq!(dur("1.5ms"), Ok(1_500_000));
@@ -371,6 +389,6 @@ mod tests {
         let e = toml::from_str::<T>("d = \"5s\"\nr = \"1bps\"\np = -3\nq = 1\na = \"1B\"").err().unwrap();
         assert!(e.message().contains("negative"), "{e}");
         let e = toml::from_str::<T>("d = true\nr = \"1bps\"\np = 3\nq = 1\na = \"1B\"").err().unwrap();
-        assert!(e.message().contains("expected a duration like"), "{e}");
+        assert!(e.message().contains("invalid type: boolean `true`, expected a duration like"), "{e}");
     }
 }

@@ -1,0 +1,120 @@
+//! Malformed scenarios: each is rejected with the key path and a message that says what is wrong,
+//! and none panics.
+
+use std::panic::catch_unwind;
+
+/// A valid scenario every case starts from.
+const BASE: &str = r#"duration = "300s"
+[nodes.cn]
+[nodes.r]
+[nodes.mn]
+[links.wired]
+between = ["cn", "r"]
+rate = "100Mbps"
+delay = "1ms"
+[links.access]
+between = ["r", "mn"]
+rate = "1Mbps"
+delay = "10ms"
+[flows.bulk]
+from = "cn"
+to = "mn"
+"#;
+
+/// Appended to BASE to make timeline cases.
+const TIMELINE: &str = "[[timeline]]\nat = \"10s\"\naction = \"link_down\"\nlink = \"access\"\n\
+                        [[timeline]]\nat = \"12s\"\naction = \"link_up\"\nlink = \"access\"\n";
+
+/// (name, text to find in BASE, its replacement (or text to append when `find` is empty),
+/// expected error path, phrase the message must contain).
+const CASES: &[(&str, &str, &str, &str, &str)] = &[
+    ("unknown top-level key", "duration = \"300s\"", "duration = \"300s\"\ndurration = 1", "durration", "unknown field `durration`, expected one of"),
+    ("unknown link key", "delay = \"1ms\"", "delay = \"1ms\"\nlimt = 3", "links.wired.limt", "unknown field `limt`"),
+    ("unknown key in direction table", "", "[links.access.forward]\nrat = \"1Mbps\"", "links.access.forward.rat", "unknown field `rat`"),
+    ("unknown key in tcp table", "", "[flows.bulk.tcp]\nwindw = \"20pkt\"", "flows.bulk.tcp.windw", "unknown field `windw`"),
+    ("rate unit typo", "100Mbps", "100Mbs", "links.wired.rate", "unknown unit \"Mbs\""),
+    ("zero rate", "100Mbps", "0Mbps", "links.wired.rate", "greater than zero"),
+    ("negative rate", "100Mbps", "-1Mbps", "links.wired.rate", "negative"),
+    ("zero queue", "delay = \"1ms\"", "delay = \"1ms\"\nqueue = \"0pkt\"", "links.wired.queue", "at least one packet"),
+    ("queue without unit", "delay = \"1ms\"", "delay = \"1ms\"\nqueue = 100", "links.wired.queue", "without a unit"),
+    ("negative delay", "\"1ms\"", "\"-1ms\"", "links.wired.delay", "negative"),
+    ("delay without unit", "\"10ms\"", "\"9\"", "links.access.delay", "\"9\" has no unit; expected a duration like \"9ms\" (units: ns, us, ms, s, min)"),
+    ("unknown node in link", "[\"cn\", \"r\"]", "[\"cn\", \"rr\"]", "links.wired.between[1]", "unknown node `rr` (nodes: `cn`, `r`, `mn`)"),
+    ("unknown node in flow", "to = \"mn\"", "to = \"mm\"", "flows.bulk.to", "unknown node `mm`"),
+    ("route to unknown node", "[nodes.r]", "[nodes.r]\nroutes = { xx = \"access\" }", "nodes.r.routes.xx", "unknown node `xx`"),
+    ("route over unknown link", "[nodes.r]", "[nodes.r]\nroutes = { mn = \"acces\" }", "nodes.r.routes.mn", "unknown link `acces` (links: `wired`, `access`)"),
+    ("route over a link not at the node", "[nodes.cn]", "[nodes.cn]\nroutes = { mn = \"access\" }", "nodes.cn.routes.mn", "does not leave node `cn`"),
+    ("routing loop", "[nodes.r]", "[nodes.r]\nroutes = { mn = \"wired\" }", "flows.bulk", "routing loop"),
+    ("between and from", "delay = \"1ms\"", "delay = \"1ms\"\nfrom = \"cn\"", "links.wired", "not both"),
+    ("neither between nor from/to", "between = [\"cn\", \"r\"]", "", "links.wired", "needs `between = [a, b]`"),
+    ("simplex without to", "between = [\"cn\", \"r\"]", "from = \"cn\"", "links.wired.to", "missing field `to`"),
+    ("link to itself", "[\"cn\", \"r\"]", "[\"cn\", \"cn\"]", "links.wired.between", "two different nodes"),
+    ("unknown scheme", "to = \"mn\"", "to = \"mn\"\nscheme = \"cubic\"", "flows.bulk.scheme", "unknown scheme `cubic` (schemes: `sack`"),
+    ("unknown protocol", "to = \"mn\"", "to = \"mn\"\nprotocol = \"udp\"", "flows.bulk.protocol", "unknown variant `udp`, expected `tcp`"),
+    ("timeline at the end", "", "[[timeline]]\nat = \"400s\"\naction = \"link_down\"\nlink = \"access\"", "timeline[2].at", "400s is not before the end of the run (duration 300s)"),
+    ("timeline unknown link", "", "[[timeline]]\nat = \"1s\"\naction = \"link_up\"\nlink = \"wlan\"", "timeline[2].link", "unknown link `wlan`"),
+    ("timeline unknown action", "", "[[timeline]]\nat = \"1s\"\naction = \"handover\"\nlink = \"access\"", "timeline[2].action", "unknown variant `handover`"),
+    ("set_link without rate or delay", "", "[[timeline]]\nat = \"1s\"\naction = \"set_link\"\nlink = \"access\"", "timeline[2]", "needs `rate`, `delay` or both"),
+    ("rate on link_down", "", "[[timeline]]\nat = \"1s\"\naction = \"link_down\"\nlink = \"access\"\nrate = \"1Mbps\"", "timeline[2].rate", "only allowed with action = \"set_link\""),
+    ("missing duration", "duration = \"300s\"", "", "", "missing field `duration`"),
+    ("missing rate", "rate = \"1Mbps\"", "", "links.access.rate", "missing field `rate`"),
+    ("missing delay", "delay = \"10ms\"", "", "links.access.delay", "missing field `delay`"),
+    ("missing flow from", "from = \"cn\"", "", "flows.bulk", "missing field `from`"),
+    ("duration as a number", "\"300s\"", "5", "duration", "5 is a number without a unit"),
+    ("duration as a boolean", "\"300s\"", "true", "duration", "invalid type: boolean `true`, expected a duration like"),
+    ("zero duration", "\"300s\"", "\"0s\"", "duration", "longer than 0s"),
+    ("bernoulli p above 1", "", "[links.access.forward]\nerror = { kind = \"bernoulli\", p = 1.5 }", "links.access.forward.error.p", "expected a number in [0, 1]"),
+    ("bernoulli p missing", "", "[links.access.forward]\nerror = { kind = \"bernoulli\" }", "links.access.forward.error.p", "missing field `p`"),
+    ("p on drop_list", "", "[links.access.error]\nkind = \"drop_list\"\nflow = \"bulk\"\nseqs = [1]\np = 0.5", "links.access.error.p", "only allowed with kind = \"bernoulli\""),
+    ("drop_list unknown flow", "", "[links.access.error]\nkind = \"drop_list\"\nflow = \"bluk\"\nseqs = [1]", "links.access.error.flow", "unknown flow `bluk` (flows: `bulk`)"),
+    ("segment_size zero", "", "[flows.bulk.tcp]\nsegment_size = \"0B\"", "flows.bulk.tcp.segment_size", "at least 1B"),
+    ("fractional bytes", "", "[flows.bulk.tcp]\nsegment_size = \"1.5B\"", "flows.bulk.tcp.segment_size", "whole number of bytes"),
+    ("window zero", "", "[flows.bulk.tcp]\nwindow = \"0pkt\"", "flows.bulk.tcp.window", "at least 1pkt"),
+    ("window below a segment", "", "[flows.bulk.tcp]\nwindow = \"500B\"", "flows.bulk.tcp.window", "less than one segment (segment_size 1000B)"),
+    ("initial_window zero", "", "[flows.bulk.tcp]\ninitial_window = 0", "flows.bulk.tcp.initial_window", "at least 1pkt"),
+    ("min_rto above max_rto", "", "[flows.bulk.tcp]\nmin_rto = \"100s\"", "flows.bulk.tcp.min_rto", "100s is greater than max_rto (60s)"),
+    ("bad recovery name", "", "[flows.bulk.tcp]\nrecovery = \"sack\"", "flows.bulk.tcp.recovery", "expected one of `reno`, `new_reno`, `sack1`, `rfc6675`"),
+    ("flow to itself", "to = \"mn\"", "to = \"cn\"", "flows.bulk.to", "two different nodes"),
+    ("no route back", "between = [\"r\", \"mn\"]", "from = \"r\"\nto = \"mn\"", "flows.bulk", "no route from `mn` to `cn` for the ACKs"),
+    ("stop before start", "to = \"mn\"", "to = \"mn\"\nstart = \"5s\"\nstop = \"5s\"", "flows.bulk.stop", "not after start"),
+    ("goodput window reversed", "", "[metrics.windows]\nw = [\"20s\", \"10s\"]", "metrics.windows.w", "start 20s must be before end 10s"),
+    ("goodput window past the end", "", "[metrics.windows]\nw = [\"0s\", \"301s\"]", "metrics.windows.w", "after the end of the run (duration 300s)"),
+    ("no flows", "[flows.bulk]\nfrom = \"cn\"\nto = \"mn\"\n", "", "flows", "at least one flow is required"),
+    ("negative seed", "duration = \"300s\"", "duration = \"300s\"\nseed = -1", "seed", "invalid value"),
+    ("bad detail", "", "[output]\ndetail = \"everything\"", "output.detail", "expected one of `summary`, `timeseries`, `packets`"),
+    ("reverse of a simplex link", "", "[links.extra]\nfrom = \"mn\"\nto = \"cn\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n[[timeline]]\nat = \"1s\"\naction = \"link_down\"\nlink = \"extra\"\ndirection = \"reverse\"", "timeline[2].direction", "no reverse direction"),
+    ("TOML syntax error", "rate = \"1Mbps\"", "rate = 1Mbps", "", "TOML parse error at line"),
+];
+
+fn text_of(find: &str, replace: &str) -> String {
+    let mut text = BASE.to_owned();
+    if find.is_empty() {
+        text.push_str(TIMELINE);
+        text.push_str(replace);
+    } else {
+        assert!(text.contains(find), "case does not apply: {find:?}");
+        text = text.replacen(find, replace, 1);
+        text.push_str(TIMELINE);
+    }
+    text
+}
+
+#[test]
+fn base_is_valid() {
+    vhsim_scenario::load(&text_of("", ""), &[]).unwrap();
+}
+
+#[test]
+fn malformed_scenarios_are_rejected_with_path_and_reason() {
+    assert!(CASES.len() >= 20);
+    for &(name, find, replace, path, phrase) in CASES {
+        let text = text_of(find, replace);
+        let result = catch_unwind(|| vhsim_scenario::load(&text, &[]));
+        let Ok(result) = result else { panic!("{name}: load panicked") };
+        let e = result.expect_err(name);
+        assert_eq!(e.path, path, "{name}: {e}");
+        assert!(e.message.contains(phrase), "{name}: message {:?} lacks {phrase:?}", e.message);
+        let shown = e.to_string();
+        assert!(if path.is_empty() { shown == e.message } else { shown.starts_with(&format!("{path}: ")) });
+    }
+}
