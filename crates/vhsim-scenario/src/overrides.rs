@@ -80,7 +80,8 @@ fn set(root: &mut Value, key: &str, value: Value) -> Result<()> {
     let mut walked: Vec<String> = Vec::new();
     for (i, seg) in segs.iter().enumerate() {
         let last = i + 1 == segs.len();
-        let here = if walked.is_empty() { "the document".to_owned() } else { format!("`{}`", walked.join(".")) };
+        let here =
+            if walked.is_empty() { "the document".to_owned() } else { format!("`{}`", walked.join(".")) };
         cur = match (cur, seg) {
             (Value::Table(t), Segment::Key(k)) => {
                 if last {
@@ -90,7 +91,8 @@ fn set(root: &mut Value, key: &str, value: Value) -> Result<()> {
                 if !t.contains_key(k) {
                     if let [top] = walked.as_slice() {
                         if let Some((_, what)) = NAMED.iter().find(|n| n.0 == top) {
-                            let msg = format!("no {what} named `{k}` in the scenario ({top}: {})", list(t.keys()));
+                            let msg =
+                                format!("no {what} named `{k}` in the scenario ({top}: {})", list(t.keys()));
                             return Err(err(key, msg));
                         }
                     }
@@ -101,14 +103,14 @@ fn set(root: &mut Value, key: &str, value: Value) -> Result<()> {
             (Value::Array(a), seg) => {
                 let idx = match seg {
                     Segment::Index(n) => *n,
-                    Segment::Key(k) => k
-                        .parse()
-                        .map_err(|_| err(key, format!("{here} is an array; expected an index, found `{k}`")))?,
+                    Segment::Key(k) => k.parse().map_err(|_| {
+                        err(key, format!("{here} is an array; expected an index, found `{k}`"))
+                    })?,
                 };
                 let len = a.len();
-                let slot = a
-                    .get_mut(idx)
-                    .ok_or_else(|| err(key, format!("index {idx} is out of range: {here} has {len} entries")))?;
+                let slot = a.get_mut(idx).ok_or_else(|| {
+                    err(key, format!("index {idx} is out of range: {here} has {len} entries"))
+                })?;
                 if last {
                     *slot = value;
                     return Ok(());

@@ -12,8 +12,8 @@ use indexmap::IndexMap;
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde_json::Value;
 use serde::Deserialize;
+use serde_json::Value;
 use vhsim_tcp::{NewRenoTimer, RecoveryKind, RttTiming};
 
 /// A vhsim scenario: a network of nodes and links, TCP flows over it, and a timeline.

@@ -31,13 +31,7 @@ pub(crate) struct UnitKind {
 pub(crate) const DURATION: UnitKind = UnitKind {
     what: "duration",
     example_unit: "ms",
-    units: &[
-        ("ns", 1),
-        ("us", 1_000),
-        ("ms", 1_000_000),
-        ("s", 1_000_000_000),
-        ("min", 60_000_000_000),
-    ],
+    units: &[("ns", 1), ("us", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("min", 60_000_000_000)],
     whole: None,
 };
 
@@ -184,7 +178,10 @@ impl<'de, T> Visitor<'de> for UnitVisitor<T> {
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
         if v < 0 {
-            let msg = format!("{v}: negative values are not allowed; {}", self.kind.hint(&v.unsigned_abs().to_string()));
+            let msg = format!(
+                "{v}: negative values are not allowed; {}",
+                self.kind.hint(&v.unsigned_abs().to_string())
+            );
             return Err(E::custom(msg));
         }
         self.visit_u64(v as u64)
@@ -305,7 +302,10 @@ mod tests {
                 assert_eq!(kind.parse(&format!("3{unit}")), Ok((3 * mult as u64, unit)), "{unit}");
                 assert!(kind.parse(&format!("3{}", unit.to_uppercase() + "x")).is_err(), "{unit}");
                 let e = kind.parse("3").unwrap_err();
-                assert!(e.contains("has no unit") && e.contains(&format!("units: {}", kind.unit_names())), "{e}");
+                assert!(
+                    e.contains("has no unit") && e.contains(&format!("units: {}", kind.unit_names())),
+                    "{e}"
+                );
             }
         }
     }

@@ -90,7 +90,15 @@ before = ["0s", "10s"]
 after = ["20s", "60s"]
 "#;
 
-fn link(name: &str, from: u32, to: u32, rate: Rate, delay: SimDuration, queue: QueueLimit, error: ErrorModelConfig) -> LinkModel {
+fn link(
+    name: &str,
+    from: u32,
+    to: u32,
+    rate: Rate,
+    delay: SimDuration,
+    queue: QueueLimit,
+    error: ErrorModelConfig,
+) -> LinkModel {
     LinkModel { name: name.to_owned(), from, to, rate, delay, queue, error }
 }
 
@@ -110,7 +118,15 @@ fn full_scenario_resolves() {
     let expected_links = vec![
         link("wired/forward", 0, 1, Rate::mbps(100), ms(1), p100, drop.clone()),
         link("wired/reverse", 1, 0, Rate::mbps(100), ms(1), p100, drop),
-        link("cell/forward", 1, 3, Rate::kbps(384), ms(100), QueueLimit::Packets(20), ErrorModelConfig::Bernoulli { p: 0.01 }),
+        link(
+            "cell/forward",
+            1,
+            3,
+            Rate::kbps(384),
+            ms(100),
+            QueueLimit::Packets(20),
+            ErrorModelConfig::Bernoulli { p: 0.01 },
+        ),
         link("cell/reverse", 3, 1, Rate::kbps(64), ms(100), QueueLimit::Bytes(64_000), none.clone()),
         link("wlan/forward", 1, 2, Rate::mbps(11), SimDuration::from_micros(500), p100, none.clone()),
         link("wlan/reverse", 2, 1, Rate::mbps(11), SimDuration::from_micros(500), p100, none.clone()),
@@ -123,10 +139,10 @@ fn full_scenario_resolves() {
     assert_eq!(
         routes,
         vec![
-            vec![None, Some(0), Some(0), Some(0)],    // cn: everything via wired/forward
-            vec![Some(1), None, Some(4), Some(4)],    // r: to mn overridden to wlan/forward (BFS: cell/forward)
-            vec![Some(5), Some(5), None, Some(6)],    // a: air to mn, wlan/reverse otherwise
-            vec![Some(3), Some(3), Some(3), None],    // mn: only cell/reverse leaves it
+            vec![None, Some(0), Some(0), Some(0)], // cn: everything via wired/forward
+            vec![Some(1), None, Some(4), Some(4)], // r: to mn overridden to wlan/forward (BFS: cell/forward)
+            vec![Some(5), Some(5), None, Some(6)], // a: air to mn, wlan/reverse otherwise
+            vec![Some(3), Some(3), Some(3), None], // mn: only cell/reverse leaves it
         ]
     );
 
@@ -146,7 +162,10 @@ fn full_scenario_resolves() {
 
     let sack = presets::preset("sack").unwrap();
     let back = &s.flows[1];
-    assert_eq!((back.src, back.dst, back.scheme.as_str(), back.start, back.stop), (3, 0, "sack", SimTime::ZERO, None));
+    assert_eq!(
+        (back.src, back.dst, back.scheme.as_str(), back.start, back.stop),
+        (3, 0, "sack", SimTime::ZERO, None)
+    );
     assert_eq!((&back.tcp, &back.sink), (&sack.tcp_config(), &sack.sink_config()));
 
     let secs = |n: u64| SimTime(n * 1_000_000_000);

@@ -35,7 +35,8 @@ fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> 
     let start = before_end(spec.start.map_or(SimDuration::ZERO, |d| d.0), duration, &p("start"))?;
     let stop = match spec.stop {
         Some(d) if SimTime(d.0.as_nanos()) <= start => {
-            let msg = format!("{} is not after start ({})", fmt_duration(d.0), fmt_duration(start - SimTime::ZERO));
+            let msg =
+                format!("{} is not after start ({})", fmt_duration(d.0), fmt_duration(start - SimTime::ZERO));
             return Err(err(p("stop"), msg));
         }
         other => other.map(|d| SimTime(d.0.as_nanos())),
@@ -75,6 +76,10 @@ fn check_route(topo: &Topology, from: u32, to: u32, path: &str, purpose: &str) -
     if at == to {
         return Ok(());
     }
-    let msg = format!("routing loop on the way from `{}` to `{}`{purpose} (check the nodes' `routes`)", name(from), name(to));
+    let msg = format!(
+        "routing loop on the way from `{}` to `{}`{purpose} (check the nodes' `routes`)",
+        name(from),
+        name(to)
+    );
     Err(err(path, msg))
 }

@@ -9,7 +9,11 @@ use crate::units::fmt_duration;
 use vhsim_core::{SimDuration, SimTime};
 
 /// Resolve the timeline and sort it by time (ties keep file order).
-pub(super) fn resolve(entries: &[TimelineSpec], topo: &Topology, duration: SimDuration) -> Result<Vec<TimelineEntry>> {
+pub(super) fn resolve(
+    entries: &[TimelineSpec],
+    topo: &Topology,
+    duration: SimDuration,
+) -> Result<Vec<TimelineEntry>> {
     let mut out = entries
         .iter()
         .enumerate()
@@ -28,7 +32,10 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
         (DirectionSel::Forward, _) => vec![dirs[0]],
         (DirectionSel::Reverse, [_, r]) => vec![*r],
         (DirectionSel::Reverse, _) => {
-            let msg = format!("link `{}` is simplex; it has no reverse direction (use \"both\" or \"forward\")", e.link);
+            let msg = format!(
+                "link `{}` is simplex; it has no reverse direction (use \"both\" or \"forward\")",
+                e.link
+            );
             return Err(err(p("direction"), msg));
         }
     };
@@ -45,7 +52,9 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
         ActionKind::SetLink if e.rate.is_none() && e.delay.is_none() => {
             return Err(err(path, "action = \"set_link\" needs `rate`, `delay` or both"));
         }
-        ActionKind::SetLink => Action::SetLink { links, rate: e.rate.map(|r| r.0), delay: e.delay.map(|d| d.0) },
+        ActionKind::SetLink => {
+            Action::SetLink { links, rate: e.rate.map(|r| r.0), delay: e.delay.map(|d| d.0) }
+        }
     };
     Ok(TimelineEntry { at, action })
 }
@@ -67,8 +76,11 @@ pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration) -> Result<MetricsM
                 return Err(err(path, msg));
             }
             if e > duration {
-                let msg =
-                    format!("end {} is after the end of the run (duration {})", fmt_duration(e), fmt_duration(duration));
+                let msg = format!(
+                    "end {} is after the end of the run (duration {})",
+                    fmt_duration(e),
+                    fmt_duration(duration)
+                );
                 return Err(err(path, msg));
             }
             let t = |d: SimDuration| SimTime(d.as_nanos());

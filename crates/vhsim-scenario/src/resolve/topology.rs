@@ -34,10 +34,9 @@ impl Topology {
 
     /// Direction ids of link `name`, or an error at `path` listing the links.
     pub fn link(&self, name: &str, path: &str) -> Result<&[u32]> {
-        self.link_dirs
-            .get(name)
-            .map(Vec::as_slice)
-            .ok_or_else(|| err(path, format!("unknown link `{name}` (links: {})", list(self.link_dirs.keys()))))
+        self.link_dirs.get(name).map(Vec::as_slice).ok_or_else(|| {
+            err(path, format!("unknown link `{name}` (links: {})", list(self.link_dirs.keys())))
+        })
     }
 }
 
@@ -76,7 +75,11 @@ pub(crate) fn resolve(
             let Some(&dir) = dirs.iter().find(|&&l| topo.links[l as usize].from as usize == s) else {
                 let ends = |l: u32| &topo.names[topo.links[l as usize].from as usize];
                 let shape = match dirs {
-                    [f, _] => format!("it joins `{}` and `{}`", ends(*f), topo.names[topo.links[*f as usize].to as usize]),
+                    [f, _] => format!(
+                        "it joins `{}` and `{}`",
+                        ends(*f),
+                        topo.names[topo.links[*f as usize].to as usize]
+                    ),
                     _ => format!("it goes from `{}`", ends(dirs[0])),
                 };
                 return Err(err(path, format!("link `{link_name}` does not leave node `{name}` ({shape})")));
@@ -114,28 +117,44 @@ fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -
         (Some([a, b]), None, None) => {
             let a_id = node_id(&topo.names, a, &format!("{path}.between[0]"))?;
             let b_id = node_id(&topo.names, b, &format!("{path}.between[1]"))?;
-            vec![("forward", a_id, b_id, spec.forward.as_ref()), ("reverse", b_id, a_id, spec.reverse.as_ref())]
+            vec![
+                ("forward", a_id, b_id, spec.forward.as_ref()),
+                ("reverse", b_id, a_id, spec.reverse.as_ref()),
+            ]
         }
         (None, Some(f), Some(t)) => {
             if spec.forward.is_some() || spec.reverse.is_some() {
                 let which = if spec.forward.is_some() { "forward" } else { "reverse" };
-                return Err(err(p(which), "per-direction tables are only allowed on a duplex link (`between`)"));
+                return Err(err(
+                    p(which),
+                    "per-direction tables are only allowed on a duplex link (`between`)",
+                ));
             }
             let from = node_id(&topo.names, f, &p("from"))?;
             vec![("", from, node_id(&topo.names, t, &p("to"))?, None)]
         }
         (Some(_), _, _) => {
-            return Err(err(path, "give either `between = [a, b]` (duplex) or `from` and `to` (simplex), not both"))
+            return Err(err(
+                path,
+                "give either `between = [a, b]` (duplex) or `from` and `to` (simplex), not both",
+            ))
         }
-        (None, Some(_), None) => return Err(err(p("to"), "missing field `to` (a simplex link needs `from` and `to`)")),
-        (None, None, Some(_)) => return Err(err(p("from"), "missing field `from` (a simplex link needs `from` and `to`)")),
+        (None, Some(_), None) => {
+            return Err(err(p("to"), "missing field `to` (a simplex link needs `from` and `to`)"))
+        }
+        (None, None, Some(_)) => {
+            return Err(err(p("from"), "missing field `from` (a simplex link needs `from` and `to`)"))
+        }
         (None, None, None) => {
             return Err(err(path, "a link needs `between = [a, b]` (duplex) or `from` and `to` (simplex)"))
         }
     };
     if ends[0].1 == ends[0].2 {
         let key = if spec.between.is_some() { "between" } else { "to" };
-        let msg = format!("a link must join two different nodes; both ends are `{}`", topo.names[ends[0].1 as usize]);
+        let msg = format!(
+            "a link must join two different nodes; both ends are `{}`",
+            topo.names[ends[0].1 as usize]
+        );
         return Err(err(p(key), msg));
     }
     let mut ids = Vec::new();
@@ -158,10 +177,18 @@ fn direction(
     dir_path: &str,
     flow_names: &[&str],
 ) -> Result<LinkModel> {
-    let pick = |o: Option<&DirectionSpec>, key: &str| if o.is_some() { join(dir_path, key) } else { join(path, key) };
+    let pick = |o: Option<&DirectionSpec>, key: &str| {
+        if o.is_some() {
+            join(dir_path, key)
+        } else {
+            join(path, key)
+        }
+    };
     let o = |f: fn(&DirectionSpec) -> bool| over.filter(|d| f(d));
     let missing = |key: &str| {
-        let msg = format!("missing field `{key}` (give `{key}`, or on a duplex link `forward.{key}` and `reverse.{key}`)");
+        let msg = format!(
+            "missing field `{key}` (give `{key}`, or on a duplex link `forward.{key}` and `reverse.{key}`)"
+        );
         err(join(path, key), msg)
     };
     let rate = over.and_then(|d| d.rate).or(spec.rate).ok_or_else(|| missing("rate"))?.0;
@@ -203,15 +230,26 @@ fn error_model(e: &ErrorSpec, path: &str, flow_names: &[&str]) -> Result<ErrorMo
         ErrorKind::None => ErrorModelConfig::None,
         ErrorKind::Bernoulli => {
             let p = e.p.ok_or_else(|| {
-                err(join(path, "p"), "missing field `p` (kind = \"bernoulli\" needs a loss probability in [0, 1])")
+                err(
+                    join(path, "p"),
+                    "missing field `p` (kind = \"bernoulli\" needs a loss probability in [0, 1])",
+                )
             })?;
             if !(0.0..=1.0).contains(&p) {
-                return Err(err(join(path, "p"), format!("{p} is not a probability; expected a number in [0, 1]")));
+                return Err(err(
+                    join(path, "p"),
+                    format!("{p} is not a probability; expected a number in [0, 1]"),
+                ));
             }
             ErrorModelConfig::Bernoulli { p }
         }
         ErrorKind::DropList => {
-            let missing = |k: &str| err(join(path, k), format!("missing field `{k}` (kind = \"drop_list\" needs `flow` and `seqs`)"));
+            let missing = |k: &str| {
+                err(
+                    join(path, k),
+                    format!("missing field `{k}` (kind = \"drop_list\" needs `flow` and `seqs`)"),
+                )
+            };
             let flow_name = e.flow.as_deref().ok_or_else(|| missing("flow"))?;
             let flow = flow_names.iter().position(|f| *f == flow_name).ok_or_else(|| {
                 err(join(path, "flow"), format!("unknown flow `{flow_name}` (flows: {})", list(flow_names)))

@@ -79,8 +79,14 @@ pub(super) fn tcp(mut c: TcpConfig, s: &TcpSpec, path: &str) -> Result<TcpConfig
     }
     if c.rto.min > c.rto.max {
         let (key, msg) = match s.min_rto {
-            Some(_) => ("min_rto", format!("{} is greater than max_rto ({})", fmt_duration(c.rto.min), fmt_duration(c.rto.max))),
-            None => ("max_rto", format!("{} is less than min_rto ({})", fmt_duration(c.rto.max), fmt_duration(c.rto.min))),
+            Some(_) => (
+                "min_rto",
+                format!("{} is greater than max_rto ({})", fmt_duration(c.rto.min), fmt_duration(c.rto.max)),
+            ),
+            None => (
+                "max_rto",
+                format!("{} is less than min_rto ({})", fmt_duration(c.rto.max), fmt_duration(c.rto.min)),
+            ),
         };
         return Err(err(p(key), msg));
     }
