@@ -123,7 +123,7 @@ impl UnitKind {
                 return Err(format!("{text:?} is not a whole number of {base}"));
             }
         }
-        let value = (scaled + scale / 2) / scale;
+        let value = scaled.checked_add(scale / 2).ok_or_else(too_large)? / scale;
         Ok((u64::try_from(value).map_err(|_| too_large())?, name))
     }
 }
