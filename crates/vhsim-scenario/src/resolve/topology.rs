@@ -12,6 +12,7 @@ use crate::schema::{DirectionSpec, ErrorKind, ErrorSpec, LinkSpec, NodeSpec};
 use crate::units::AmountKind;
 use indexmap::IndexMap;
 use std::collections::VecDeque;
+use vhsim_core::{Rate, SimDuration};
 use vhsim_net::{ErrorModelConfig, QueueLimit};
 
 /// The resolved network plus the name lookups later stages need.
@@ -160,10 +161,10 @@ fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -
     let mut ids = Vec::new();
     for (dir, from, to, over) in ends {
         let dir_path = join(&path, dir);
-        let model = direction(spec, over, &path, &dir_path, flow_names)?;
+        let (rate, delay, queue, error) = direction(spec, over, &path, &dir_path, flow_names)?;
         let name = if dir.is_empty() { name.to_owned() } else { format!("{name}/{dir}") };
         ids.push(topo.links.len() as u32);
-        topo.links.push(LinkModel { name, from, to, ..model });
+        topo.links.push(LinkModel { name, from, to, rate, delay, queue, error });
     }
     Ok(ids)
 }
@@ -176,15 +177,7 @@ fn direction(
     path: &str,
     dir_path: &str,
     flow_names: &[&str],
-) -> Result<LinkModel> {
-    let pick = |o: Option<&DirectionSpec>, key: &str| {
-        if o.is_some() {
-            join(dir_path, key)
-        } else {
-            join(path, key)
-        }
-    };
-    let o = |f: fn(&DirectionSpec) -> bool| over.filter(|d| f(d));
+) -> Result<(Rate, SimDuration, QueueLimit, ErrorModelConfig)> {
     let missing = |key: &str| {
         let msg = format!(
             "missing field `{key}` (give `{key}`, or on a duplex link `forward.{key}` and `reverse.{key}`)"
@@ -193,23 +186,28 @@ fn direction(
     };
     let rate = over.and_then(|d| d.rate).or(spec.rate).ok_or_else(|| missing("rate"))?.0;
     let delay = over.and_then(|d| d.delay).or(spec.delay).ok_or_else(|| missing("delay"))?.0;
-    let queue_src = o(|d| d.queue.is_some());
-    let queue = match queue_src.and_then(|d| d.queue).or(spec.queue).map(|a| a.0) {
+    let (queue, queue_path) = match over.and_then(|d| d.queue) {
+        Some(q) => (Some(q), join(dir_path, "queue")),
+        None => (spec.queue, join(path, "queue")),
+    };
+    let queue = match queue.map(|a| a.0) {
         None => QueueLimit::Packets(100),
         Some(AmountKind::Packets(0) | AmountKind::Bytes(0)) => {
-            return Err(err(pick(queue_src, "queue"), "a queue must hold at least one packet or byte"))
+            return Err(err(queue_path, "a queue must hold at least one packet or byte"))
         }
         Some(AmountKind::Packets(n)) => QueueLimit::Packets(
-            u32::try_from(n).map_err(|_| err(pick(queue_src, "queue"), format!("{n}pkt is too large")))?,
+            u32::try_from(n).map_err(|_| err(queue_path, format!("{n}pkt is too large")))?,
         ),
         Some(AmountKind::Bytes(b)) => QueueLimit::Bytes(b),
     };
-    let error_src = o(|d| d.error.is_some());
-    let error = match error_src.and_then(|d| d.error.as_ref()).or(spec.error.as_ref()) {
-        None => ErrorModelConfig::None,
-        Some(e) => error_model(e, &pick(error_src, "error"), flow_names)?,
+    let error = match over.and_then(|d| d.error.as_ref()) {
+        Some(e) => error_model(e, &join(dir_path, "error"), flow_names)?,
+        None => match &spec.error {
+            Some(e) => error_model(e, &join(path, "error"), flow_names)?,
+            None => ErrorModelConfig::None,
+        },
     };
-    Ok(LinkModel { name: String::new(), from: 0, to: 0, rate, delay, queue, error })
+    Ok((rate, delay, queue, error))
 }
 
 /// Resolve an error model at `path`, checking that its fields fit its kind.
