@@ -124,7 +124,7 @@ def format_table(rows: Sequence[BenchRow]) -> str:
     """Aligned plain-text table of benchmark rows."""
     header = ["scenario", "sim s", "wall s", "events", "events/s", "segments/wall-s"]
     body = [
-        [r.scenario, f"{r.sim_s:.1f}", f"{r.wall_s:.3f}", f"{r.events:,}", _si(r.events_per_s),
+        [r.scenario, f"{r.sim_s:.1f}", f"{r.wall_s:.4g}", f"{r.events:,}", _si(r.events_per_s),
          _si(r.segments_per_wall_s)]
         for r in rows
     ]

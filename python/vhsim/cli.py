@@ -73,6 +73,14 @@ class _Group(click.Group):
             _fail(ctx, f"simulation failed: {err}", EXIT_SIM)
         except MissingTraceError as err:
             _fail(ctx, err, EXIT_INPUT)
+        except BrokenPipeError:
+            # Output piped into e.g. `head`, which stopped reading: not an error worth a message.
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            ctx.exit(141)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as err:
             _fail(ctx, err, EXIT_INPUT)
         except OSError as err:
@@ -106,6 +114,14 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         cells = [str(r[0]).ljust(widths[0])] + [str(c).rjust(w) for c, w in zip(r[1:], widths[1:])]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e6:.0f} \u00b5s"
 
 
 def _load(path: str, overrides: Sequence[tuple[str, str]]):
@@ -166,7 +182,7 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
     s = result.summary
     click.echo(
         f"vhsim {s.get('vhsim_version', __version__)} | scenario {s.get('scenario')} | seed {s.get('seed')} | "
-        f"{float(s.get('sim_s', 0)):.1f} s simulated in {float(s.get('wall_s', 0)):.3f} s "
+        f"{float(s.get('sim_s', 0)):.1f} s simulated in {_duration(float(s.get('wall_s', 0)))} "
         f"({int(s.get('events', 0)):,} events)"
     )
     rows = []

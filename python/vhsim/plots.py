@@ -89,7 +89,8 @@ def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" =
     """Draw the time-sequence graph of ``flow`` (default: the first flow).
 
     First transmissions are small dots, retransmissions open diamonds (pink
-    when the core judged them spurious), drops black crosses.  Needs a result
+    when the core judged them spurious), drops of data segments black crosses
+    (ACK drops are left out: their numbers are not data sequence numbers).  Needs a result
     run with ``detail="packets"``; raises :class:`MissingTraceError` if not.
     """
     flow = pick_flow(result, flow)
@@ -108,7 +109,9 @@ def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" =
     retx_spur = retx & (spurious == 1)
     retx_ok = retx & ~retx_spur
     drop = ev == ev_drop
-    if "link" in rows:
+    if "ack_drop" not in (result.codes.get("event") or []) and "link" in rows:
+        # Older traces had one "drop" event for data and ACKs; ACK numbers are not data
+        # sequence numbers, so leave out drops on links that carry only ACKs.
         drop = drop & ~np.isin(rows["link"], _ack_links(result, rows, ev))
 
     ax.plot(t[sent], seq[sent], linestyle="none", marker=".", markersize=2.5, color=_C_SEND,
@@ -125,7 +128,7 @@ def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" =
         ax.plot(t[drop], seq[drop], linestyle="none", marker="x", markersize=6,
                 markeredgewidth=1.4, color=_C_DROP, label=f"dropped ({int(drop.sum())})")
     ax.set_xlabel("time (s)")
-    ax.set_ylabel("sequence number")
+    ax.set_ylabel("sequence number (segments)")
     ax.set_title(f"time-sequence graph, flow {flow}", fontsize="medium")
     ax.grid(True, alpha=0.3)
     if len(t):
