@@ -93,7 +93,9 @@ pub struct RtoConfig {
     /// Clock granularity G: samples are rounded up to a multiple of it (ns-2 `tcpTick_` 10 ms);
     /// zero disables quantization.
     pub granularity: SimDuration,
-    /// Largest backoff multiplier (ns-2: 64).
+    /// Backoff multiplier up to which the timer doubles on every expiry (ns-2: 64); beyond it,
+    /// doubling continues only while the RTO is below `max` (ns-2 `rtt_backoff` with
+    /// `rfc2988_`, RFC 6298 §5.5).
     pub max_backoff: u32,
     /// How samples are taken.
     pub timing: RttTiming,

@@ -15,6 +15,9 @@ pub struct RttEstimator {
     cfg: RtoConfig,
     srtt: Option<u64>,
     rttvar: u64,
+    /// RTO before clamping and backoff (ns-2 `t_rtxcur_`): recomputed only by a sample, so
+    /// clearing SRTT after many backoffs does not change the running timer's base.
+    rtxcur: u64,
     backoff: u32,
     /// One-per-RTT timing: the timed segment and when it was sent.
     timed: Option<(u64, SimTime)>,
@@ -25,7 +28,7 @@ pub struct RttEstimator {
 impl RttEstimator {
     /// No sample yet: the RTO is `cfg.initial`.
     pub fn new(cfg: RtoConfig) -> Self {
-        RttEstimator { cfg, srtt: None, rttvar: 0, backoff: 1, timed: None, latest: None }
+        RttEstimator { cfg, srtt: None, rttvar: 0, rtxcur: cfg.initial.0, backoff: 1, timed: None, latest: None }
     }
 
     /// Settings.
@@ -33,7 +36,7 @@ impl RttEstimator {
         &self.cfg
     }
 
-    /// Smoothed RTT, if any sample was taken.
+    /// Smoothed RTT, if any sample was taken (and it was not cleared after many backoffs).
     pub fn srtt(&self) -> Option<SimDuration> {
         self.srtt.map(SimDuration)
     }
@@ -56,12 +59,8 @@ impl RttEstimator {
     /// The timeout the retransmission timer is set to now.
     pub fn rto(&self) -> SimDuration {
         let g = self.cfg.granularity.0;
-        let base = match self.srtt {
-            Some(srtt) => srtt + g.max(4 * self.rttvar),
-            None => self.cfg.initial.0,
-        };
         // ns-2 rfc2988_: clamp to minrto before applying the backoff.
-        let clamped = base.max(self.cfg.min.0);
+        let clamped = self.rtxcur.max(self.cfg.min.0);
         let t = clamped.saturating_mul(self.backoff as u64).min(self.cfg.max.0).max(2 * g);
         SimDuration(t)
     }
@@ -74,9 +73,20 @@ impl RttEstimator {
         }
     }
 
-    /// Karn's rule (RFC 6298 §3): a retransmission cancels the pending sample.
+    /// Karn's rule (RFC 6298 §3): a retransmission cancels the pending sample. The sender calls
+    /// this at a fast retransmit and a timeout (ns-2 `reset_rtx_timer` clears `rtt_active_`).
     pub fn on_retransmission(&mut self) {
         self.timed = None;
+    }
+
+    /// Segment `seq` is sent again. Karn's rule (RFC 6298 §3) forbids a sample only from the
+    /// retransmitted segment itself: a timed segment that was sent once stays timed while
+    /// other segments are retransmitted during recovery (ns-2 `output()` leaves `rtt_active_`
+    /// alone for retransmissions), so the sender still gets one sample per RTT.
+    pub fn on_resend(&mut self, seq: u64) {
+        if self.timed.is_some_and(|(s, _)| s == seq) {
+            self.timed = None;
+        }
     }
 
     /// A cumulative ACK `ack` (next expected) newly acknowledged data. `sent_at` is the first
@@ -113,6 +123,8 @@ impl RttEstimator {
     /// RFC 6298 §2.2/2.3 update with sample `r` (ns).
     fn sample(&mut self, r: u64) {
         self.latest = Some(SimDuration(r));
+        // With SRTT cleared (None), the sample restarts the estimate (RFC 6298 §5 note, ns-2
+        // rtt_update when t_srtt_ == 0).
         match self.srtt {
             None => {
                 self.srtt = Some(r);
@@ -125,20 +137,23 @@ impl RttEstimator {
                 self.srtt = Some((7 * srtt + r) / 8);
             }
         }
+        let srtt = self.srtt.unwrap_or(r);
+        self.rtxcur = srtt + self.cfg.granularity.0.max(4 * self.rttvar);
     }
 
-    /// The timer expired: double the backoff (RFC 6298 §5.5), up to `max_backoff` or while the
-    /// RTO is below `max`. After more than 8 backoffs ns-2 folds SRTT into RTTVAR and clears
-    /// SRTT (allowed by RFC 6298 §5), so the next sample restarts the estimate.
+    /// The timer expired: double the backoff (RFC 6298 §5.5) while it is below `max_backoff`
+    /// or the RTO is below `max` (ns-2 rtt_backoff with rfc2988_:
+    /// `t_backoff_ < 64 || rtt_timeout() < maxrto_`; the RTO itself is capped at `max`).
+    /// After more than 8 backoffs ns-2 folds SRTT into RTTVAR and clears SRTT (allowed by
+    /// RFC 6298 §5): the running RTO base is kept and the next sample restarts the estimate.
     pub fn on_timeout(&mut self) {
         self.timed = None;
         if self.backoff < self.cfg.max_backoff || self.rto() < self.cfg.max {
-            self.backoff = self.backoff.saturating_mul(2).min(self.cfg.max_backoff.max(1));
+            self.backoff = self.backoff.saturating_mul(2);
         }
         if self.backoff > 8 {
-            if let Some(srtt) = self.srtt {
+            if let Some(srtt) = self.srtt.take() {
                 self.rttvar += srtt;
-                self.srtt = Some(0);
             }
         }
     }
@@ -161,6 +176,7 @@ impl RttEstimator {
     pub fn reinitialize(&mut self) {
         self.srtt = None;
         self.rttvar = 0;
+        self.rtxcur = self.cfg.initial.0;
         self.backoff = 1;
         self.timed = None;
     }

@@ -127,6 +127,11 @@ pub struct SenderCore {
     pub pending: VecDeque<Transmit>,
     /// Receiver's advertised window (segments).
     pub peer_window: u32,
+    /// Whether an ACK has told the window yet (the first ACK cannot "change" it).
+    pub peer_window_known: bool,
+    /// Segments sent by limited transmit since the last new cumulative ACK: RFC 5681 §3.2
+    /// step 2 leaves them out of the FlightSize that is halved at a fast retransmit.
+    pub limited_transmit_sent: u32,
     /// Counters.
     pub stats: SenderStats,
 }
@@ -170,6 +175,7 @@ impl SenderCore {
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
         self.dupacks = 0;
+        self.limited_transmit_sent = 0;
         if self.in_rto_recovery && self.recover.is_some_and(|r| ack >= r) {
             self.in_rto_recovery = false;
         }
@@ -240,6 +246,8 @@ impl TcpSender {
             rtx_deadline: None,
             pending: VecDeque::new(),
             peer_window: u32::MAX,
+            peer_window_known: false,
+            limited_transmit_sent: 0,
             stats: SenderStats::default(),
             cfg,
         };
@@ -294,7 +302,9 @@ impl TcpSender {
     pub fn on_ack(&mut self, now: SimTime, ack: &AckInfo) {
         self.burst = 0;
         let c = &mut self.core;
+        let window_changed = c.peer_window_known && ack.window != c.peer_window;
         c.peer_window = ack.window;
+        c.peer_window_known = true;
         if ack.ack > c.snd_max {
             return; // acknowledges data never sent: ignore (RFC 793 SEG.ACK > SND.NXT)
         }
@@ -308,12 +318,21 @@ impl TcpSender {
             c.sb.clear();
             c.cc.on_ack();
         } else if ack.ack == c.snd_una && c.snd_max > c.snd_una && !c.ignore_dupacks {
-            let counted = if self.recovery.uses_sack() { c.sb.apply_sack(ack.sack.iter().copied()) } else { true };
+            // SACK senders count a dupACK only if it carries new SACK information (ns-2
+            // CheckUpdate, RFC 6675 §2). Others use RFC 5681 §2: a duplicate ACK leaves the
+            // advertised window unchanged, so a pure window update is not one.
+            let counted = if self.recovery.uses_sack() { c.sb.apply_sack(ack.sack.iter().copied()) } else { !window_changed };
             if !counted {
                 return;
             }
             c.dupacks += 1;
-            if c.dupacks == c.cfg.dupack_threshold {
+            let threshold = c.cfg.dupack_threshold;
+            // RFC 6675 §5 step (2): below DupThresh dupACKs, IsLost(HighACK + 1) (DupThresh
+            // segments SACKed above it) also starts loss recovery.
+            let is_lost_entry = c.cfg.recovery == RecoveryKind::Rfc6675
+                && c.dupacks < threshold
+                && c.sb.sacked_above(c.snd_una) >= threshold as usize;
+            if c.dupacks == threshold || is_lost_entry {
                 let recovered = c.recover.is_none_or(|r| c.snd_una > r);
                 if recovered {
                     c.stats.fast_retransmits += 1;
@@ -333,6 +352,7 @@ impl TcpSender {
         }
         c.stats.rto_count += 1;
         c.dupacks = 0;
+        c.limited_transmit_sent = 0;
         c.in_recovery = false;
         c.in_rto_recovery = true;
         c.ignore_dupacks = true;
@@ -362,7 +382,11 @@ impl TcpSender {
             None if c.in_recovery => self.recovery.next_segment(c),
             None => {
                 let lt = if c.cfg.limited_transmit && c.dupacks < c.cfg.dupack_threshold { c.dupacks as f64 } else { 0.0 };
-                c.next_in_window(lt)
+                let tx = c.next_in_window(lt)?;
+                if lt > 0.0 && !c.fits(tx.seq, c.cc.cwnd().floor().min(c.cap())) {
+                    c.limited_transmit_sent += 1;
+                }
+                Some(tx)
             }
         }?;
         self.burst += 1;
@@ -376,7 +400,9 @@ impl TcpSender {
         c.stats.segments_sent += 1;
         if retx {
             c.stats.retransmissions += 1;
-            c.rtt.on_retransmission();
+            // Karn's rule: only a resend of the timed segment itself cancels its sample (the
+            // fast retransmit and the timeout cancel any pending sample themselves).
+            c.rtt.on_resend(tx.seq);
         } else {
             c.rtt.on_first_transmission(now, tx.seq);
         }

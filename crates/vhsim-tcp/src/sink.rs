@@ -38,7 +38,8 @@ pub struct TcpSink {
     rcv_nxt: u64,
     /// Out-of-order ranges above `rcv_nxt`: start -> end (exclusive), disjoint, non-adjacent.
     ooo: BTreeMap<u64, u64>,
-    /// Segments that identify SACK blocks, most recently received first.
+    /// One segment per out-of-order block, ordered by the block's most recent arrival (newest
+    /// first): the SACK blocks to report, in RFC 2018 §4 order.
     recent: Vec<u64>,
     unacked_in_order: u32,
     delack_deadline: Option<SimTime>,
@@ -119,15 +120,21 @@ impl TcpSink {
         AckOut { ack: self.rcv_nxt, sack, window: self.cfg.advertised_window }
     }
 
+    /// `seq` was just added to the out-of-order blocks. Its (possibly merged) block moves to
+    /// the front; every other block keeps one entry, so a long run of segments extending one
+    /// block cannot push older blocks out of the report (RFC 2018 §4: after the first block,
+    /// repeat the most recently reported blocks).
     fn note_recent(&mut self, seq: u64) {
-        self.recent.retain(|&s| s != seq);
+        let ooo = &self.ooo;
+        let block = block_in(ooo, seq);
+        self.recent.retain(|&s| block_in(ooo, s) != block);
         self.recent.insert(0, seq);
-        // Keep the list short: older entries beyond what a few ACKs can report are useless.
+        // Keep a few more blocks than one ACK reports, in case reported blocks merge later.
         self.recent.truncate(4 * self.cfg.max_sack_blocks.max(1) as usize);
     }
 
     fn block_containing(&self, seq: u64) -> Option<(u64, u64)> {
-        self.ooo.range(..=seq).next_back().filter(|&(_, &end)| seq < end).map(|(&s, &e)| (s, e))
+        block_in(&self.ooo, seq)
     }
 
     fn contains_ooo(&self, seq: u64) -> bool {
@@ -148,4 +155,9 @@ impl TcpSink {
         }
         self.ooo.insert(start, end);
     }
+}
+
+/// The out-of-order block of `ooo` that contains `seq`.
+fn block_in(ooo: &BTreeMap<u64, u64>, seq: u64) -> Option<(u64, u64)> {
+    ooo.range(..=seq).next_back().filter(|&(_, &end)| seq < end).map(|(&s, &e)| (s, e))
 }

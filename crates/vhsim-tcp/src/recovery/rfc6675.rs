@@ -18,8 +18,9 @@ pub struct Rfc6675 {
 
 impl Rfc6675 {
     pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime) {
-        // §5 step (4.2): ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)).
-        let flight = c.flight_size() as f64;
+        // §5 step (4.2): ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)), where segments
+        // sent by limited transmit are not counted (RFC 6675 §5 (4.2), RFC 5681 §3.2 step 2).
+        let flight = c.flight_size().saturating_sub(c.limited_transmit_sent as u64) as f64;
         start_fast_retransmit(c, now, flight);
         self.high_rxt = Some(c.snd_una);
         self.rescue_sent = false;
