@@ -224,3 +224,11 @@ EXAMPLES = sorted((REPO / "scenarios").rglob("*.toml")) + sorted((REPO / "benche
 @pytest.mark.parametrize("path", EXAMPLES, ids=[str(p.relative_to(REPO)) for p in EXAMPLES])
 def test_shipped_scenarios_validate(path: Path):
     vhsim.load(path)
+
+
+def test_goodput_windows_become_flow_columns(tiny_text):
+    text = tiny_text + '\n[metrics.windows]\nsteady = ["1s", "5s"]\n'
+    res = vhsim.loads(text).run(detail="summary")
+    windows = res.summary["flows"]["bulk"]["windows"]
+    assert set(windows) == {"steady"}
+    assert res.flows.loc["bulk", "goodput_kbps_steady"] == pytest.approx(windows["steady"])
