@@ -241,6 +241,28 @@ fn sack1_partial_ack_restarts_the_timer_and_resets_backoff() {
     assert_eq!(t.tcp.ca_state(), CaState::Recovery);
 }
 
+#[test]
+fn sack1_retransmits_each_hole_once_so_a_lost_retransmission_needs_a_timeout() {
+    let mut t = Script::with_sink(cfg("sack").iw(8), sink_cfg("sack"));
+    t.send_all(0);
+    assert_eq!(t.arrive_all(100, [1, 2]), new([8, 9]));
+    assert_eq!(t.arrive(100, 3), vec![tx(0, FastRetransmit)]); // this copy is lost too
+    assert_eq!(t.arrive_all(100, [4, 5, 6]), none());
+    assert_eq!(t.arrive(100, 7), new([10]));
+    // Every later segment is SACKed; 0 is never retransmitted a second time, new data keeps
+    // the pipe full until window_ (20 from snd_una 0) stops it.
+    for seq in 8..20 {
+        let want = if seq + 3 < 20 { new([seq + 3]) } else { none() };
+        assert_eq!(t.arrive(200 + seq, seq), want, "arrival of {seq}");
+    }
+    assert_eq!(t.tcp.stats().retransmissions, 1);
+    assert_eq!(t.tcp.ca_state(), CaState::Recovery);
+    // DupACKs never restarted the timer set at the fast retransmit.
+    assert_eq!(t.fire_timer(3100), vec![tx(0, vhsim_tcp::TxCause::Rto)]);
+    assert_eq!((t.cwnd(), t.ssthresh()), (1.0, 2.0));
+    assert_eq!(t.arrive(3200, 0), new([20, 21]));
+}
+
 // ---------------------------------------------------------------- RFC 6675
 
 #[test]
@@ -299,19 +321,22 @@ fn rfc6675_retransmits_a_hole_once_it_is_lost_then_sends_new_data() {
 }
 
 #[test]
-fn rfc6675_retransmits_an_unlost_hole_and_one_rescue_when_no_new_data_fits() {
-    let mut t = Script::new(cfg("sack-rfc6675").iw(10).window(10));
+fn rfc6675_retransmits_an_unlost_hole_and_one_rescue_when_no_new_data_exists() {
+    let mut t = Script::with_app_limit(cfg("sack-rfc6675").iw(10), 10);
     assert_eq!(t.send_all(0), new(0..10));
-    assert_eq!(t.ack_sack(100, 0, &[(1, 2)]), none(), "window_ full: no limited transmit");
+    assert_eq!(t.ack_sack(100, 0, &[(1, 2)]), none(), "no data for limited transmit");
     assert_eq!(t.ack_sack(100, 0, &[(1, 3)]), none());
     assert_eq!(t.ack_sack(100, 0, &[(1, 4)]), vec![tx(0, FastRetransmit)]);
     assert_eq!(t.cwnd(), 5.0);
     assert_eq!(t.ack_sack(100, 0, &[(1, 5)]), none());
     assert_eq!(t.ack_sack(100, 0, &[(6, 7), (1, 5)]), none());
-    // pipe = 1 + 5 + 8, 9 = 4; 5 is not lost, no new data fits: rule (3) retransmits it.
+    // pipe = 1 + 5 + 8, 9 = 4; 5 is not lost, there is no new data: rule (3) resends it.
     assert_eq!(t.ack_sack(100, 0, &[(6, 8), (1, 5)]), vec![tx(5, Recovery)]);
-    // pipe = 1 + 1 + 9 = 3: rules (1)-(3) find nothing, rule (4) sends one rescue
+    // pipe = 0 (1) + 5 (1) + 9 (1) = 3: rules (1)-(3) find nothing, rule (4) sends one rescue
     // retransmission of the highest unSACKed segment, once per recovery.
     assert_eq!(t.ack_sack(100, 0, &[(6, 9), (1, 5)]), vec![tx(9, Recovery)]);
-    assert_eq!(t.ack_sack(100, 0, &[(6, 10), (1, 5)]), none());
+    // The rescue does not move HighRxt, so SetPipe counts 9 once: pipe stays 3 and the
+    // application's new data gets two segments.
+    t.tcp.set_app_limit(100);
+    assert_eq!(t.send_all(100), new([10, 11]));
 }

@@ -30,7 +30,7 @@ const SEGMENTS: u64 = 300;
 fn cases() -> Vec<Case> {
     let mut v = Vec::new();
     for p in PRESETS {
-        for seed in 0..16u64 {
+        for seed in 0..32u64 {
             v.push(Case {
                 preset: p.name,
                 seed,
@@ -39,7 +39,7 @@ fn cases() -> Vec<Case> {
                 ack_loss: [0.0, 0.05, 0.15][(seed % 3) as usize],
                 jitter_us: [0, 0, 3000, 800][(seed % 4) as usize],
                 delayed_ack: seed % 2 == 1,
-                window: [20, 8, 40][(seed % 3) as usize],
+                window: [20, 8, 40, 3][(seed / 4 % 4) as usize],
                 limited_transmit: (seed / 2) % 2 == 0,
                 slow_but_steady: (seed / 4) % 2 == 1,
                 every_ack_timing: (seed / 8) % 2 == 1,

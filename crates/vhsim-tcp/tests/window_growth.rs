@@ -189,3 +189,14 @@ fn application_limit_stops_the_sender_and_more_data_restarts_it() {
     assert_eq!(t.send_all(150), new(3..8));
     assert!(t.tcp.next_timeout().is_some(), "RFC 6298 §5.1: sending starts the timer");
 }
+
+#[test]
+fn max_burst_limits_segments_sent_in_response_to_one_event() {
+    let mut c = cfg("reno").iw(8);
+    c.max_burst = 3;
+    let mut t = Script::new(c);
+    assert_eq!(t.send_all(0), new(0..3));
+    assert_eq!(t.send_all(1), none(), "the burst budget is renewed only by an ACK or a timer");
+    assert_eq!(t.ack(100, 3), new(3..6));
+    assert_eq!(t.cwnd(), 9.0);
+}

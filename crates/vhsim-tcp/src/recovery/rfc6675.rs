@@ -2,8 +2,8 @@
 //!
 //! IsLost(S): at least DupThresh SACKed segments lie above S (with whole-segment SACKs this is
 //! the byte rule of §4). SetPipe counts unSACKed outstanding segments not deemed lost, plus
-//! one for each retransmitted in this episode. NextSeg follows rules (1)-(4) of §4, with one
-//! rescue retransmission per episode.
+//! one for each at or below HighRxt. NextSeg follows rules (1)-(4) of §4, with one rescue
+//! retransmission per episode.
 
 use super::{exit_recovery, start_fast_retransmit};
 use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
@@ -43,15 +43,26 @@ impl Rfc6675 {
         c.sb.sacked_above(seq) >= c.cfg.dupack_threshold as usize
     }
 
-    fn pipe(c: &SenderCore) -> u64 {
-        c.sb.iter()
-            .filter(|&(_, sacked, _)| !sacked)
-            .map(|(seq, _, retx)| u64::from(!Self::is_lost(c, seq)) + u64::from(retx))
-            .sum()
+    /// SetPipe (§4): each unSACKed outstanding segment S counts 1 unless IsLost(S), and 1 more
+    /// if S <= HighRxt. The rescue retransmission does not move HighRxt (§4 NextSeg rule 4),
+    /// so it is not counted twice. One pass from the top keeps the SACKed count above S.
+    fn pipe(&self, c: &SenderCore) -> u64 {
+        let threshold = c.cfg.dupack_threshold as usize;
+        let segs: Vec<(u64, bool, bool)> = c.sb.iter().collect();
+        let mut sacked_above = 0;
+        let mut pipe = 0;
+        for &(seq, sacked, _) in segs.iter().rev() {
+            if sacked {
+                sacked_above += 1;
+            } else {
+                pipe += u64::from(sacked_above < threshold) + u64::from(self.high_rxt.is_some_and(|h| seq <= h));
+            }
+        }
+        pipe
     }
 
     pub(super) fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
-        if c.cc.cwnd() - (Self::pipe(c) as f64) < 1.0 {
+        if c.cc.cwnd() - (self.pipe(c) as f64) < 1.0 {
             return None;
         }
         let above_rxt = |s: u64| self.high_rxt.is_none_or(|h| s > h);

@@ -353,6 +353,9 @@ impl Net {
             assert!(t.seq >= una, "{t:?} below snd_una {una} at {}", self.now);
             assert!(t.seq <= max, "{t:?} leaves a gap above snd_max {max} at {}", self.now);
             assert_eq!(t.cause == TxCause::New, t.seq == max, "{t:?} with snd_max {max} at {}", self.now);
+            if matches!(t.cause, TxCause::FastRetransmit | TxCause::Recovery) {
+                assert!(!self.tcp.core().sb.is_sacked(t.seq), "{t:?} was already SACKed at {}", self.now);
+            }
             self.log.push((self.now, t));
             let i = t.seq as usize;
             if self.send_count.len() <= i {
