@@ -1,14 +1,22 @@
-//! One simplex link direction: drop-tail queue -> serialization at `rate` -> error model ->
-//! propagation `delay` -> the next node.
+//! One simplex link direction: drop-tail queue -> serialization at `rate` -> error model
+//! (per attempt, with optional link-layer ARQ) -> optional reordering -> propagation `delay` ->
+//! the next node (ARCHITECTURE §4; the models are in [`crate::error`], [`crate::arq`] and
+//! [`crate::reorder`]).
 //!
-//! The link is passive: the world calls [`Link::offer`] when a packet arrives at the link and
-//! [`Link::finish_transmission`] when the serialization it was told about ends; the link answers
-//! with what happened, and the world schedules the events. The link never sees the event queue.
+//! The link is passive and is the single place that decides a packet's fate and timing: the
+//! world calls [`Link::offer`] when a packet arrives at the link, [`Link::finish_transmission`]
+//! when the serialization it was told about ends, and [`Link::wake`] at a wake-up time the link
+//! asked for; the link answers with what happened, and the world schedules the events
+//! (`TxDone` at `next_done`, one `Arrive` per [`Finished::arrivals`] in that order, a
+//! wake-up at `wake` in the timer class, i.e. after packet events of the same time). The link
+//! never sees the event queue.
 
-use crate::error::ErrorModel;
+use crate::arq::{Arq, ArqConfig, AttemptResult};
+use crate::error::{ErrorModel, ErrorModelConfig};
 use crate::packet::{DropCause, Packet};
 use crate::queue::{DropTailQueue, QueueLimit};
-use vhsim_core::{Rate, SimDuration, SimTime};
+use crate::reorder::{Delivery, Reorder, ReorderConfig};
+use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
 
 /// Rate and delay of a link direction (may change during a run).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,33 +38,121 @@ pub enum Offer {
     Dropped(DropCause),
 }
 
+/// Fate of the packet whose serialization (or ARQ attempt) just ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It arrives at the next node at this time.
+    Arrives(SimTime),
+    /// It is lost.
+    Dropped(DropCause),
+    /// The reordering model holds it; it comes out later as a `released` delivery of
+    /// [`Finished`] or of [`Link::wake`].
+    Held,
+    /// ARQ: this attempt failed and the frame is sent again; it stays on the link until
+    /// `next_done`.
+    Retrying,
+}
+
 /// Outcome of a finished serialization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Finished {
-    /// The packet that finished: `Ok(arrival time at the next node)` or `Err(cause)` if lost.
-    pub outcome: Result<SimTime, DropCause>,
-    /// The packet itself.
+    /// The packet that finished.
     pub packet: Packet,
-    /// If another packet started serializing, when it ends.
+    /// What happened to it.
+    pub outcome: Outcome,
+    /// Attempts this frame has used so far (1 without ARQ).
+    pub attempts: u32,
+    /// A packet held by the reordering model, released now; it arrives after `packet` if both
+    /// arrive at the same time.
+    pub released: Option<Delivery>,
+    /// When the serialization now in progress (the next packet, or the same frame again after
+    /// a failed ARQ attempt) ends, if any.
     pub next_done: Option<SimTime>,
+    /// The link wants [`Link::wake`] to be called at this time.
+    pub wake: Option<SimTime>,
 }
 
-/// A simplex link direction with its queue and error model.
+impl Finished {
+    /// The packets that leave the link now towards the next node, in the order in which their
+    /// `Arrive` events must be scheduled.
+    pub fn arrivals(&self) -> impl Iterator<Item = Delivery> {
+        let own = match self.outcome {
+            Outcome::Arrives(at) => Some(Delivery { at, packet: self.packet }),
+            _ => None,
+        };
+        own.into_iter().chain(self.released)
+    }
+
+    /// The drop cause, if the packet was lost.
+    pub fn dropped(&self) -> Option<DropCause> {
+        match self.outcome {
+            Outcome::Dropped(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// A simplex link direction with its queue, error model and optional ARQ and reordering.
 #[derive(Clone, Debug)]
 pub struct Link {
     params: LinkParams,
     up: bool,
     queue: DropTailQueue,
     error: ErrorModel,
-    on_wire: Option<Packet>,
-    /// Packets that finished serialization (lost or not).
+    arq: Option<Arq>,
+    reorder: Option<Reorder>,
+    /// The frame being serialized and its attempt number (1-based).
+    on_wire: Option<(Packet, u32)>,
+    /// Frames whose fate was decided (delivered, held or lost), each counted once.
     pub packets_sent: u64,
+    /// Serializations, ARQ retries included.
+    pub attempts: u64,
 }
 
 impl Link {
-    /// A link direction, up, idle, with an empty queue.
+    /// A link direction, up, idle, with an empty queue, no ARQ and no reordering.
     pub fn new(params: LinkParams, limit: QueueLimit, error: ErrorModel) -> Self {
-        Link { params, up: true, queue: DropTailQueue::new(limit), error, on_wire: None, packets_sent: 0 }
+        Link {
+            params,
+            up: true,
+            queue: DropTailQueue::new(limit),
+            error,
+            arq: None,
+            reorder: None,
+            on_wire: None,
+            packets_sent: 0,
+            attempts: 0,
+        }
+    }
+
+    /// The link direction called `name` with its models built from their configurations,
+    /// each drawing from its own stream (`link/<name>/error`, `link/<name>/arq`,
+    /// `link/<name>/reorder`), so enabling one never changes another's draws.
+    pub fn build(
+        name: &str,
+        params: LinkParams,
+        limit: QueueLimit,
+        error: &ErrorModelConfig,
+        arq: Option<&ArqConfig>,
+        reorder: Option<&ReorderConfig>,
+        streams: &RngStreams,
+    ) -> Self {
+        let mut link = Link::new(params, limit, ErrorModel::new(error, streams, name));
+        link.arq = arq.map(|c| Arq::new(c, streams, name));
+        link.reorder = reorder.map(|c| Reorder::new(c, streams, name));
+        link
+    }
+
+    /// Add a link-layer ARQ.
+    pub fn with_arq(mut self, arq: Arq) -> Self {
+        self.arq = Some(arq);
+        self
+    }
+
+    /// Add a reordering model.
+    pub fn with_reorder(mut self, reorder: Reorder) -> Self {
+        self.reorder = Some(reorder);
+        self
     }
 
     /// Current rate and delay.
@@ -64,7 +160,8 @@ impl Link {
         self.params
     }
 
-    /// Change rate and/or delay; applies to serializations that start afterwards.
+    /// Change rate and/or delay; applies to serializations (and ARQ attempts) that start
+    /// afterwards.
     pub fn set_params(&mut self, params: LinkParams) {
         self.params = params;
     }
@@ -75,7 +172,8 @@ impl Link {
     }
 
     /// Bring the link up or down. While down, every packet offered to it or finishing
-    /// serialization on it is dropped with [`DropCause::LinkDown`].
+    /// serialization (or an ARQ attempt) on it is dropped with [`DropCause::LinkDown`].
+    /// Packets already propagating, or held by the reordering model, are not affected.
     pub fn set_up(&mut self, up: bool) {
         self.up = up;
     }
@@ -85,14 +183,18 @@ impl Link {
         self.queue.len()
     }
 
+    fn serialization(&self, pkt: &Packet) -> SimDuration {
+        self.params.rate.serialization(pkt.size as u64)
+    }
+
     /// A packet arrives at the link at `now`.
     pub fn offer(&mut self, now: SimTime, pkt: Packet) -> Offer {
         if !self.up {
             return Offer::Dropped(DropCause::LinkDown);
         }
         if self.on_wire.is_none() {
-            self.on_wire = Some(pkt);
-            return Offer::Transmitting(now + self.params.rate.serialization(pkt.size as u64));
+            self.on_wire = Some((pkt, 1));
+            return Offer::Transmitting(now + self.serialization(&pkt));
         }
         match self.queue.push(pkt) {
             Ok(()) => Offer::Queued,
@@ -100,26 +202,68 @@ impl Link {
         }
     }
 
-    /// The serialization in progress ends at `now`: decide the packet's fate and start the next.
+    /// The serialization in progress ends at `now`: decide the packet's fate and start the
+    /// next serialization (a retry of the same frame, or the head of the queue).
     ///
     /// # Panics
     /// If nothing was being serialized (a world bookkeeping bug).
     pub fn finish_transmission(&mut self, now: SimTime) -> Finished {
-        let packet = self.on_wire.take().expect("finish_transmission on an idle link");
-        self.packets_sent += 1;
-        let outcome = if !self.up {
-            Err(DropCause::LinkDown)
-        } else if self.error.drops(now, &packet) {
-            Err(DropCause::ErrorModel)
-        } else {
-            Ok(now + self.params.delay)
+        let (packet, attempt) = self.on_wire.take().expect("finish_transmission on an idle link");
+        self.attempts += 1;
+        let mut f = Finished {
+            packet,
+            outcome: Outcome::Retrying,
+            attempts: attempt,
+            released: None,
+            next_done: None,
+            wake: None,
         };
-        let next_done = self.queue.pop().map(|next| {
-            let done = now + self.params.rate.serialization(next.size as u64);
-            self.on_wire = Some(next);
-            done
+        let lost = if !self.up {
+            Some(DropCause::LinkDown)
+        } else {
+            let error_lost = self.error.drops(now, &packet);
+            match self.arq.as_mut().map(|a| a.after_attempt(attempt, error_lost)) {
+                None => error_lost.then_some(DropCause::ErrorModel),
+                Some(AttemptResult::Delivered) => None,
+                Some(AttemptResult::GiveUp) => Some(DropCause::ErrorModel),
+                Some(AttemptResult::Retry(wait)) => {
+                    f.next_done = Some(now + wait + self.serialization(&packet));
+                    self.on_wire = Some((packet, attempt + 1));
+                    return f;
+                }
+            }
+        };
+        self.packets_sent += 1;
+        let delay = self.params.delay;
+        f.outcome = match lost {
+            Some(cause) => Outcome::Dropped(cause),
+            None => match self.reorder.as_mut() {
+                None => Outcome::Arrives(now + delay),
+                Some(r) => {
+                    let ser = self.params.rate.serialization(packet.size as u64);
+                    let ro = r.on_delivered(now, packet, delay, ser);
+                    f.released = ro.released;
+                    f.wake = ro.wake;
+                    if ro.held {
+                        Outcome::Held
+                    } else {
+                        Outcome::Arrives(now + delay)
+                    }
+                }
+            },
+        };
+        f.next_done = self.queue.pop().map(|next| {
+            self.on_wire = Some((next, 1));
+            now + self.serialization(&next)
         });
-        Finished { outcome, packet, next_done }
+        f
+    }
+
+    /// A wake-up the link asked for (in [`Finished::wake`]) is due at `now`: returns a held
+    /// packet released by its timeout, if any. Stale wake-ups return `None`.
+    pub fn wake(&mut self, now: SimTime) -> Option<Delivery> {
+        let delay = self.params.delay;
+        self.reorder.as_mut()?.wake(now, delay)
     }
 }
 
@@ -142,7 +286,7 @@ mod tests {
         assert_eq!(l.offer(t0, pkt(1, 1500)), Offer::Queued);
         assert_eq!(l.offer(t0, pkt(2, 1500)), Offer::Dropped(DropCause::QueueOverflow));
         let f = l.finish_transmission(SimTime(1_875_000));
-        assert_eq!(f.outcome, Ok(SimTime(1_875_000 + 9_000_000)));
+        assert_eq!(f.outcome, Outcome::Arrives(SimTime(1_875_000 + 9_000_000)));
         assert_eq!(f.next_done, Some(SimTime(3_750_000)));
         let f = l.finish_transmission(SimTime(3_750_000));
         assert_eq!(f.packet.uid, 1);

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use vhsim_core::{Rate, SimDuration, SimTime};
-use vhsim_net::{ErrorModelConfig, QueueLimit};
+use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig};
 use vhsim_tcp::{SinkConfig, TcpConfig};
 
 /// How much of a run is recorded.
@@ -69,8 +69,15 @@ pub struct LinkModel {
     pub delay: SimDuration,
     /// Queue capacity (> 0).
     pub queue: QueueLimit,
-    /// Error model.
+    /// Error model (per transmission attempt when `arq` is set).
     pub error: ErrorModelConfig,
+    /// Link-layer ARQ (`None` = none). Left out of the JSON when `None`, so scenarios without
+    /// it keep their canonical JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arq: Option<ArqConfig>,
+    /// Reordering model (`None` = none); left out of the JSON when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reorder: Option<ReorderConfig>,
 }
 
 /// The application feeding a sender.

@@ -4,7 +4,7 @@ use crate::flow::Flow;
 use crate::trace::{GoodputSeries, PacketTrace, TimeSeries, Traces};
 use crate::world::World;
 use vhsim_core::RngStreams;
-use vhsim_net::{ErrorModel, Link, LinkParams};
+use vhsim_net::{Link, LinkParams};
 use vhsim_scenario::{AppModel, Detail, Scenario};
 use vhsim_tcp::{AckInfo, TcpSender, TcpSink};
 
@@ -15,10 +15,10 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
         .links
         .iter()
         .map(|l| {
-            // Each error model draws from the stream named after its link direction, so adding
-            // a link or a flow never changes another link's losses.
-            let rng = streams.stream(&format!("link/{}/error", l.name));
-            Link::new(LinkParams { rate: l.rate, delay: l.delay }, l.queue, ErrorModel::new(&l.error, rng))
+            // Each model draws from streams named after its link direction (`link/<name>/error`,
+            // `/arq`, `/reorder`), so adding a link or a flow never changes another link's draws.
+            let params = LinkParams { rate: l.rate, delay: l.delay };
+            Link::build(&l.name, params, l.queue, &l.error, l.arq.as_ref(), l.reorder.as_ref(), &streams)
         })
         .collect();
     let flows = scenario

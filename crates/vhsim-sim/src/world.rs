@@ -16,6 +16,8 @@ use vhsim_scenario::{Action, Scenario};
 pub enum Event {
     /// A link direction finished serializing its current packet.
     TxDone(u32),
+    /// A link direction asked to be woken up (e.g. a reordering hold timeout).
+    LinkWake(u32),
     /// A packet arrives at a node.
     Arrive(u32, Packet),
     /// A flow's sender may have a timer due.
@@ -92,6 +94,12 @@ impl World {
     fn handle(&mut self, ev: Event) {
         match ev {
             Event::TxDone(l) => self.on_tx_done(l),
+            Event::LinkWake(l) => {
+                if let Some(d) = self.links[l as usize].wake(self.now) {
+                    let to = self.scenario.links[l as usize].to;
+                    self.queue.push(d.at, EventClass::Packet, Event::Arrive(to, d.packet));
+                }
+            }
             Event::Arrive(node, pkt) => self.on_arrive(node, pkt),
             Event::SenderTimer(f) => self.on_sender_timer(f),
             Event::SinkTimer(f) => self.on_sink_timer(f),
@@ -146,12 +154,16 @@ impl World {
         if let Some(done) = f.next_done {
             self.queue.push(done, EventClass::Packet, Event::TxDone(l));
         }
-        match f.outcome {
-            Ok(arrival) => {
-                let to = self.scenario.links[l as usize].to;
-                self.queue.push(arrival, EventClass::Packet, Event::Arrive(to, f.packet));
-            }
-            Err(cause) => self.record_drop(l, &f.packet, cause),
+        if let Some(t) = f.wake {
+            // Timer class: after the packet events of the same time (vhsim-net `link` docs).
+            self.queue.push(t, EventClass::Timer, Event::LinkWake(l));
+        }
+        let to = self.scenario.links[l as usize].to;
+        for d in f.arrivals() {
+            self.queue.push(d.at, EventClass::Packet, Event::Arrive(to, d.packet));
+        }
+        if let Some(cause) = f.dropped() {
+            self.record_drop(l, &f.packet, cause);
         }
     }
 

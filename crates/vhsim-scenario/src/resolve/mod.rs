@@ -4,6 +4,7 @@
 //! timeline, metrics. The first error found is returned.
 
 mod flows;
+mod link_models;
 mod timeline;
 mod topology;
 mod transport;

@@ -6,13 +6,13 @@
 //! outgoing directions in id order; the first path found wins) gives shortest-hop first hops;
 //! then the nodes' explicit `routes` replace the automatic entry for their destinations.
 
+use super::link_models;
 use crate::error::{err, join, list, Result};
 use crate::model::{LinkModel, NodeModel};
-use crate::schema::{DirectionSpec, ErrorKind, ErrorSpec, LinkSpec, NodeSpec};
+use crate::schema::{DirectionSpec, LinkSpec, NodeSpec};
 use crate::units::AmountKind;
 use indexmap::IndexMap;
 use std::collections::VecDeque;
-use vhsim_core::{Rate, SimDuration};
 use vhsim_net::{ErrorModelConfig, QueueLimit};
 
 /// The resolved network plus the name lookups later stages need.
@@ -161,23 +161,25 @@ fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -
     let mut ids = Vec::new();
     for (dir, from, to, over) in ends {
         let dir_path = join(&path, dir);
-        let (rate, delay, queue, error) = direction(spec, over, &path, &dir_path, flow_names)?;
         let name = if dir.is_empty() { name.to_owned() } else { format!("{name}/{dir}") };
         ids.push(topo.links.len() as u32);
-        topo.links.push(LinkModel { name, from, to, rate, delay, queue, error });
+        topo.links.push(direction((name, from, to), spec, over, &path, &dir_path, flow_names)?);
     }
     Ok(ids)
 }
 
-/// One direction's rate, delay, queue and error model: the direction table's value if given,
-/// else the link's, else the default. Errors point at the key the value came from.
+/// One direction `name` (`from` -> `to`) with its rate, delay, queue, error model, ARQ and
+/// reordering: the
+/// direction table's value if given, else the link's, else the default. Errors point at the key
+/// the value came from.
 fn direction(
+    (name, from, to): (String, u32, u32),
     spec: &LinkSpec,
     over: Option<&DirectionSpec>,
     path: &str,
     dir_path: &str,
     flow_names: &[&str],
-) -> Result<(Rate, SimDuration, QueueLimit, ErrorModelConfig)> {
+) -> Result<LinkModel> {
     let missing = |key: &str| {
         let msg = format!(
             "missing field `{key}` (give `{key}`, or on a duplex link `forward.{key}` and `reverse.{key}`)"
@@ -200,64 +202,22 @@ fn direction(
         ),
         Some(AmountKind::Bytes(b)) => QueueLimit::Bytes(b),
     };
-    let error = match over.and_then(|d| d.error.as_ref()) {
-        Some(e) => error_model(e, &join(dir_path, "error"), flow_names)?,
-        None => match &spec.error {
-            Some(e) => error_model(e, &join(path, "error"), flow_names)?,
-            None => ErrorModelConfig::None,
-        },
+    // Each model: the direction's spec if given, else the link's (with the path it came from).
+    let pick = |d: Option<&DirectionSpec>, key: &str, f: fn(&DirectionSpec) -> bool| match d {
+        Some(d) if f(d) => join(dir_path, key),
+        _ => join(path, key),
     };
-    Ok((rate, delay, queue, error))
-}
-
-/// Resolve an error model at `path`, checking that its fields fit its kind.
-fn error_model(e: &ErrorSpec, path: &str, flow_names: &[&str]) -> Result<ErrorModelConfig> {
-    let fields = [
-        ("p", e.p.is_some(), ErrorKind::Bernoulli),
-        ("flow", e.flow.is_some(), ErrorKind::DropList),
-        ("seqs", e.seqs.is_some(), ErrorKind::DropList),
-        ("copies", e.copies.is_some(), ErrorKind::DropList),
-    ];
-    for (key, present, kind) in fields {
-        if present && kind != e.kind {
-            let k = if kind == ErrorKind::Bernoulli { "bernoulli" } else { "drop_list" };
-            return Err(err(join(path, key), format!("`{key}` is only allowed with kind = \"{k}\"")));
-        }
-    }
-    Ok(match e.kind {
-        ErrorKind::None => ErrorModelConfig::None,
-        ErrorKind::Bernoulli => {
-            let p = e.p.ok_or_else(|| {
-                err(
-                    join(path, "p"),
-                    "missing field `p` (kind = \"bernoulli\" needs a loss probability in [0, 1])",
-                )
-            })?;
-            if !(0.0..=1.0).contains(&p) {
-                return Err(err(
-                    join(path, "p"),
-                    format!("{p} is not a probability; expected a number in [0, 1]"),
-                ));
-            }
-            ErrorModelConfig::Bernoulli { p }
-        }
-        ErrorKind::DropList => {
-            let missing = |k: &str| {
-                err(
-                    join(path, k),
-                    format!("missing field `{k}` (kind = \"drop_list\" needs `flow` and `seqs`)"),
-                )
-            };
-            let flow_name = e.flow.as_deref().ok_or_else(|| missing("flow"))?;
-            let flow = flow_names.iter().position(|f| *f == flow_name).ok_or_else(|| {
-                err(join(path, "flow"), format!("unknown flow `{flow_name}` (flows: {})", list(flow_names)))
-            })?;
-            let seqs = e.seqs.clone().ok_or_else(|| missing("seqs"))?;
-            let copies = e.copies.unwrap_or(1);
-            if copies == 0 {
-                return Err(err(join(path, "copies"), "must be at least 1 (the original transmission)"));
-            }
-            ErrorModelConfig::DropList { flow: flow as u32, seqs, copies }
-        }
-    })
+    let error = match over.and_then(|d| d.error.as_ref()).or(spec.error.as_ref()) {
+        Some(e) => link_models::error_model(e, &pick(over, "error", |d| d.error.is_some()), flow_names)?,
+        None => ErrorModelConfig::None,
+    };
+    let arq = match over.and_then(|d| d.arq.as_ref()).or(spec.arq.as_ref()) {
+        Some(a) => link_models::arq(a, &pick(over, "arq", |d| d.arq.is_some()))?,
+        None => None,
+    };
+    let reorder = match over.and_then(|d| d.reorder.as_ref()).or(spec.reorder.as_ref()) {
+        Some(r) => link_models::reorder(r, &pick(over, "reorder", |d| d.reorder.is_some()))?,
+        None => None,
+    };
+    Ok(LinkModel { name, from, to, rate, delay, queue, error, arq, reorder })
 }
