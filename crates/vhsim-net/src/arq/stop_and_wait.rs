@@ -65,3 +65,23 @@ impl StopAndWait {
         SimDuration::from_nanos(ns.min(max))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vhsim_core::RngStreams;
+
+    #[test]
+    fn the_retry_limit_counts_all_attempts() {
+        // ns-2 mac-802_11.cc drops when *rcount >= thresh: with LongRetryLimit_ 4 a frame is
+        // sent at most 4 times (protocol-facts §12).
+        let d = SimDuration::from_micros(300);
+        let mut a = StopAndWait::new(1.0, 4, d, SimDuration::ZERO, RngStreams::new(1).stream("arq"));
+        let steps: Vec<AttemptResult> = (1..=4).map(|k| a.after_attempt(k, false)).collect();
+        let r = AttemptResult::Retry(d);
+        assert_eq!(steps, [r, r, r, AttemptResult::GiveUp]);
+        let mut once = StopAndWait::new(0.0, 1, d, SimDuration::ZERO, RngStreams::new(1).stream("arq"));
+        assert_eq!(once.after_attempt(1, true), AttemptResult::GiveUp);
+        assert_eq!(once.after_attempt(1, false), AttemptResult::Delivered);
+    }
+}
