@@ -311,6 +311,32 @@ def schema_cmd(out_file) -> None:
 
 
 # ------------------------------------------------------------------------- bench
+@cli.group("check")
+def check_group() -> None:
+    """Check the simulator against analytic models.
+
+    \b
+    Examples:
+      vhsim check pftk               # NewReno vs the PFTK model, 5 seeds x 600 s per loss rate
+      vhsim check pftk --scheme sack --seeds 3
+    """
+
+
+@check_group.command("pftk")
+@click.option("--scheme", default="newreno", show_default=True, help="Sender preset to check.")
+@click.option("--seeds", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Replications (seeds 1..N) averaged per loss rate.")
+def check_pftk_cmd(scheme: str, seeds: int) -> None:
+    """Goodput under Bernoulli loss beside the PFTK and Mathis models (Markdown table).
+
+    One bulk flow over a 100 Mb/s link with 50 ms one-way delay and loss p in
+    {0.5%, 1%, 2%, 5%} on the data direction; see vhsim.validation.
+    """
+    from .validation import pftk_markdown, pftk_table
+
+    click.echo(pftk_markdown(pftk_table(seeds=seeds, scheme=scheme)))
+
+
 @cli.command("bench")
 @click.option("--quick", is_flag=True, help="Shorten every scenario to 30 s of simulated time.")
 @click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,

@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported on first use: `import vhsim` stays fast
+    import pandas as pd
 
 __all__ = ["Result", "read_result", "DROP_CAUSES", "CODED_COLUMNS"]
 
@@ -105,6 +107,8 @@ class Result:
         Drop counters are flattened to ``drops_<cause>`` and per-window
         goodputs to ``goodput_kbps_<window>``.
         """
+        import pandas as pd
+
         rows = []
         names = []
         for name, metrics in self.summary.get("flows", {}).items():
@@ -132,6 +136,8 @@ class Result:
     @property
     def links(self) -> pd.DataFrame:
         """One row per link direction (``<link>/<forward|reverse>``)."""
+        import pandas as pd
+
         rows, names = [], []
         for name, metrics in self.summary.get("links", {}).items():
             row: dict[str, Any] = {"packets_sent": metrics.get("packets_sent", 0)}
@@ -157,6 +163,8 @@ class Result:
         Tables: ``goodput`` (always), ``timeseries`` (detail >= timeseries),
         ``packets`` (detail = packets).
         """
+        import pandas as pd
+
         cols = self.arrays(name)
         data: dict[str, Any] = {}
         for col, arr in cols.items():
@@ -231,6 +239,8 @@ class Result:
 
 
 def _categorical(arr: np.ndarray, names: list[str], col: str) -> pd.Categorical:
+    import pandas as pd
+
     codes = np.asarray(arr)
     if codes.dtype.kind not in "iu":
         raise TypeError(f"column {col!r} should hold integer codes, has dtype {codes.dtype}")
@@ -241,6 +251,8 @@ def _categorical(arr: np.ndarray, names: list[str], col: str) -> pd.Categorical:
 
 
 def _unique(names: list[str], col: str) -> pd.Index:
+    import pandas as pd
+
     idx = pd.Index(names, dtype=object)
     if not idx.is_unique:
         raise ValueError(f"code list for {col!r} has duplicate names: {names}")
@@ -249,6 +261,8 @@ def _unique(names: list[str], col: str) -> pd.Index:
 
 def read_result(directory: str | os.PathLike[str]) -> Result:
     """Read a folder written by :meth:`Result.save` (or ``vhsim run --out``)."""
+    import pandas as pd
+
     import pyarrow.parquet as pq
 
     src = Path(directory)
