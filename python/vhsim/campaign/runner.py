@@ -1,0 +1,260 @@
+"""Executing a campaign: inline, on a local process pool, or on a Dask cluster.
+
+Workers only simulate: :func:`execute_run` takes the scenario text, overrides and seed and
+returns the summary (and the traces when asked).  The process that called
+:func:`run_campaign` is the only one that writes to the campaign folder, so the store works
+the same whatever the backend -- including Dask workers on other machines that do not see
+the folder -- and the result table cannot depend on the backend or the number of workers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from .axes import CampaignError
+from .spec import CampaignSpec, PlannedRun
+from .store import LOCK_FILE, Campaign
+
+__all__ = ["run_campaign", "execute_run", "SweepReport", "default_workers"]
+
+# A task is plain data so that it pickles cheaply for any backend:
+# (run_id, scenario_text, overrides, scenario_path, seed, detail)
+Task = tuple[str, str, tuple[tuple[str, str], ...], "str | None", int, str]
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    with contextlib.suppress(AttributeError):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def execute_run(task: Task) -> dict[str, Any]:
+    """Run one simulation (in a worker).  Never raises: failures come back as data."""
+    from .._native import SimulationError
+    from ..scenario import Scenario
+
+    run_id, text, overrides, path, seed, detail = task
+    try:
+        result = Scenario(text, overrides, path).run(seed=seed, detail=detail)
+    except SimulationError as err:
+        return {"run_id": run_id, "ok": False, "error": f"simulation failed: {err}"}
+    except Exception as err:  # noqa: BLE001 - a worker must report, not die
+        return {"run_id": run_id, "ok": False, "error": f"{type(err).__name__}: {err}"}
+    return {"run_id": run_id, "ok": True, "summary": result.summary,
+            "result": result if detail != "summary" else None}
+
+
+@dataclass
+class SweepReport:
+    """What a sweep did."""
+
+    campaign: Campaign
+    total: int
+    already_done: int
+    executed: int = 0
+    failed: list[tuple[PlannedRun, str]] = field(default_factory=list)
+    wall_s: float = 0.0
+    backend: str = "inline"
+
+    @property
+    def done(self) -> int:
+        return self.already_done + self.executed
+
+    def line(self) -> str:
+        failed = f", {len(self.failed)} failed" if self.failed else ""
+        return (f"campaign {self.campaign.path}: {self.done}/{self.total} runs done "
+                f"({self.executed} run now on {self.backend}, {self.already_done} already stored{failed}) "
+                f"in {self.wall_s:.1f} s")
+
+
+# --------------------------------------------------------------------------- backends
+def _inline(tasks: list[Task], workers: int) -> Iterator[dict]:
+    for task in tasks:
+        yield execute_run(task)
+
+
+def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
+    import multiprocessing
+
+    # forkserver: workers do not inherit the parent's threads (the progress bar's
+    # refresher), which fork() would copy in an arbitrary state.
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    # A few tasks queued per worker keeps the workers busy without holding every task
+    # (and, with traces, every result) in memory at once.
+    window = workers * 4
+    pending = iter(tasks)
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        in_flight = set()
+        for task in pending:
+            in_flight.add(executor.submit(execute_run, task))
+            if len(in_flight) >= window:
+                break
+        while in_flight:
+            finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()  # BrokenProcessPool if a worker died
+                for task in pending:
+                    in_flight.add(executor.submit(execute_run, task))
+                    break
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _dask(address: str) -> Callable[[list[Task], int], Iterator[dict]]:
+    def backend(tasks: list[Task], workers: int) -> Iterator[dict]:
+        try:
+            from distributed import Client, LocalCluster, as_completed
+        except ImportError:
+            raise CampaignError("--dask needs dask.distributed: pip install 'vhsim[dask]'") from None
+        import logging
+
+        with contextlib.ExitStack() as stack:
+            if address == "local":
+                cluster = stack.enter_context(LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR))
+                client = stack.enter_context(Client(cluster))
+            else:
+                client = stack.enter_context(Client(address))
+            # Keys are the run ids: a task resubmitted by a second client is the same task.
+            futures = client.map(execute_run, tasks, key=[f"vhsim-run-{t[0]}" for t in tasks], pure=False)
+            try:
+                for future in as_completed(futures):
+                    yield future.result()
+                    future.release()
+            finally:
+                client.cancel(futures)
+
+    return backend
+
+
+def _pick_backend(workers: int, dask: str | None) -> tuple[str, Callable[[list[Task], int], Iterator[dict]]]:
+    if dask == "local":
+        return f"a dask LocalCluster of {workers} workers", _dask(dask)
+    if dask:
+        return f"dask scheduler {dask}", _dask(dask)
+    if workers <= 1:
+        return "1 process", _inline
+    return f"{workers} local processes", _process_pool
+
+
+# ---------------------------------------------------------------------------- locking
+@contextlib.contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """One sweep per folder at a time (the lock dies with its process, even on SIGKILL)."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / LOCK_FILE, "a+") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CampaignError(f"campaign {folder} is being run by another process; wait for it to finish") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+# ----------------------------------------------------------------------------- progress
+class _Progress:
+    """A rich progress bar on stderr (runs done/total, failures, ETA), or nothing."""
+
+    def __init__(self, enabled: bool, total: int, done: int, label: str) -> None:
+        self._bar = None
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+
+        self._bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("runs, [red]{task.fields[failed]} failed"), TimeElapsedColumn(),
+            TextColumn("ETA"), TimeRemainingColumn(),
+            console=Console(stderr=True), transient=False)
+        self._bar.start()
+        self._task = self._bar.add_task(label, total=total, completed=done, failed=0)
+
+    def advance(self, failed: int) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, failed=failed)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+# ---------------------------------------------------------------------------- the sweep
+def run_campaign(
+    spec: CampaignSpec,
+    folder: str | os.PathLike[str],
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    rerun_other_versions: bool = False,
+    progress: bool | None = None,
+    on_run: Callable[[PlannedRun, bool], None] | None = None,
+) -> SweepReport:
+    """Run the missing runs of ``spec`` into ``folder`` and return a :class:`SweepReport`.
+
+    Every configuration is validated first (:class:`CampaignError` names the axis).  Runs
+    already committed in the folder are skipped; each finished run is committed at once,
+    so an interruption (Ctrl-C, SIGKILL, a dead worker) loses no finished run.
+    ``workers``: local processes (default: all cores; 1 runs in this process).
+    ``dask``: ``"local"`` for a dask.distributed LocalCluster of ``workers`` processes, or
+    a scheduler address such as ``"tcp://10.0.0.5:8786"``.  ``progress``: show a progress
+    bar on stderr (default: when stderr is a terminal).
+    """
+    from .. import __version__ as version
+
+    started = time.perf_counter()
+    folder = Path(folder)
+    spec.plan(version)  # validate everything before touching the folder
+    workers = default_workers() if workers is None else max(1, int(workers))
+    with _folder_lock(folder):
+        campaign = Campaign.prepare(folder, spec, version, rerun_other_versions=rerun_other_versions)
+        campaign.clean_temporary_files()
+        plan = campaign.plan(version)
+        todo = campaign.missing(version)
+        report = SweepReport(campaign, total=len(plan), already_done=len(plan) - len(todo))
+        label, backend = _pick_backend(min(workers, max(1, len(todo))) if not dask else workers, dask)
+        report.backend = label
+        if progress is None:
+            progress = sys.stderr.isatty()
+        bar = _Progress(bool(progress) and bool(todo), report.total, report.already_done, f"sweep {folder.name}")
+        by_id = {run.run_id: run for run in todo}
+        tasks: list[Task] = [(r.run_id, spec.scenario_text, r.overrides, spec.scenario_path, r.seed, spec.detail)
+                             for r in todo]
+        try:
+            if tasks:
+                for outcome in backend(tasks, workers):
+                    run = by_id[outcome["run_id"]]
+                    if outcome["ok"]:
+                        campaign.commit(run, outcome["summary"], outcome.get("result"), version)
+                        report.executed += 1
+                    else:
+                        campaign.record_failure(run, outcome["error"])
+                        report.failed.append((run, outcome["error"]))
+                    bar.advance(len(report.failed))
+                    if on_run is not None:
+                        on_run(run, bool(outcome["ok"]))
+        finally:
+            bar.close()
+            report.wall_s = time.perf_counter() - started
+            # Keep results.parquet current even after an interruption (errors here must
+            # not hide the interruption itself).
+            with contextlib.suppress(Exception):
+                campaign.results()
+    return report
+

@@ -1,0 +1,323 @@
+"""Campaign definitions: a base scenario, axes, replications, seeds; and the runs they imply.
+
+A :class:`CampaignSpec` is pure data (it round-trips through ``campaign.json``).
+:meth:`CampaignSpec.plan` validates every configuration against the scenario schema and
+returns the list of :class:`PlannedRun` -- each with its seed and run id -- before anything
+is executed, so a typo in the last axis value is reported before the first run starts.
+
+Run identity: ``run_id = sha256(canonical JSON of {resolved scenario with the run's seed,
+vhsim version})``.  The output ``detail`` is left out of the resolved scenario for the hash,
+because it changes what is recorded, not what is simulated.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import itertools
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Sequence
+
+from .._native import ScenarioError
+from ..scenario import DETAILS, Scenario
+from .axes import Axis, AxisValue, CampaignError, axis_from_toml, parse_cli_axis, toml_literal
+
+__all__ = ["CampaignSpec", "Configuration", "PlannedRun", "run_identity", "seed_for"]
+
+# Seeds of unpaired campaigns are hashes; keep them well inside u64 (and JSON-safe as ints).
+_SEED_BITS = 62
+
+CAMPAIGN_FILE_KEYS = (
+    "scenario", "replications", "seed", "paired_seeds", "zip", "detail", "metrics", "folder", "set", "axes",
+)
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One point of the parameter grid: its index in sweep order and one value per axis."""
+
+    index: int
+    values: tuple[AxisValue, ...]
+
+    def overrides(self, axes: Sequence[Axis]) -> tuple[tuple[str, str], ...]:
+        return tuple((a.key, v.override) for a, v in zip(axes, self.values))
+
+    def labels(self, axes: Sequence[Axis]) -> dict[str, str]:
+        return {a.key: v.label for a, v in zip(axes, self.values)}
+
+    def describe(self, axes: Sequence[Axis]) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.labels(axes).items()) or "(no axes)"
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One simulation to have in the store: configuration x replication."""
+
+    config: int
+    rep: int
+    seed: int
+    run_id: str
+    overrides: tuple[tuple[str, str], ...]  # fixed overrides, then one per axis
+    labels: dict[str, str] = field(hash=False, compare=False)
+
+
+def run_identity(resolved: dict, version: str) -> str:
+    """sha256 hex digest identifying one run (resolved scenario incl. seed, vhsim version)."""
+    scenario = {k: v for k, v in resolved.items() if k != "detail"}
+    payload = json.dumps({"scenario": scenario, "vhsim_version": version},
+                         sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def seed_for(base_seed: int, rep: int, paired: bool, labels: dict[str, str] | None = None) -> int:
+    """Seed of replication ``rep``.
+
+    Paired (default): ``base_seed + rep`` for every configuration (common random numbers,
+    so comparisons between configurations are paired).  Unpaired: a hash of
+    (base seed, configuration labels, rep), different for every configuration.
+    """
+    if paired:
+        return base_seed + rep
+    key = json.dumps([base_seed, labels or {}, rep], sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - _SEED_BITS)
+
+
+@dataclass(frozen=True)
+class CampaignSpec:
+    """What a campaign runs.  See docs/campaigns.md for the TOML form."""
+
+    scenario_text: str
+    scenario_path: str | None = None
+    fixed: tuple[tuple[str, str], ...] = ()
+    axes: tuple[Axis, ...] = ()
+    zip_axes: bool = False
+    replications: int = 1
+    seed: int | None = None  # base seed; None = the scenario's own `seed`
+    paired_seeds: bool = True
+    detail: str = "summary"
+    metrics: tuple[str, ...] = ()  # fnmatch patterns of result columns to keep; empty = all
+
+    def __post_init__(self) -> None:
+        if self.replications < 1:
+            raise CampaignError(f"replications must be at least 1, got {self.replications}")
+        if self.seed is not None and self.seed < 0:
+            raise CampaignError(f"seed must be a non-negative integer, got {self.seed}")
+        if self.detail not in DETAILS:
+            raise CampaignError(f"detail must be one of {', '.join(DETAILS)}, got {self.detail!r}")
+        keys = [a.key for a in self.axes]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise CampaignError(f"axis {key} is given twice")
+        if self.zip_axes and self.axes:
+            lengths = {a.key: len(a.values) for a in self.axes}
+            if len(set(lengths.values())) > 1:
+                detail = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+                raise CampaignError(f"--zip needs axes of equal length: {detail}")
+
+    # -- construction ------------------------------------------------------------
+    @classmethod
+    def from_cli(
+        cls,
+        scenario_path: str,
+        params: Sequence[str],
+        fixed: Sequence[tuple[str, str]] = (),
+        **options: Any,
+    ) -> "CampaignSpec":
+        """From ``vhsim sweep SCENARIO -p KEY=V1,V2 ...`` arguments."""
+        text = _read_scenario(scenario_path)
+        axes = tuple(parse_cli_axis(p) for p in params)
+        return cls(text, os.fspath(scenario_path), tuple(fixed), axes, **options)
+
+    @classmethod
+    def from_toml_file(cls, path: str | os.PathLike[str]) -> tuple["CampaignSpec", str | None]:
+        """From a campaign TOML file; returns the spec and the file's ``folder`` (or None)."""
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise FileNotFoundError(f"campaign file not found: {os.fspath(path)}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise CampaignError(f"{path}: not valid TOML: {err}") from None
+        return cls.from_toml_dict(data, base_dir=path.parent, origin=os.fspath(path))
+
+    @classmethod
+    def from_toml_dict(
+        cls, data: dict, base_dir: str | os.PathLike[str] = ".", origin: str = "campaign file"
+    ) -> tuple["CampaignSpec", str | None]:
+        unknown = sorted(set(data) - set(CAMPAIGN_FILE_KEYS))
+        if unknown:
+            raise CampaignError(f"{origin}: unknown key {unknown[0]!r} (known: {', '.join(CAMPAIGN_FILE_KEYS)})")
+        if "scenario" not in data:
+            raise CampaignError(f"{origin}: missing `scenario` (path of the base scenario, relative to the campaign file)")
+        scenario_path = Path(base_dir) / str(data["scenario"])
+        text = _read_scenario(scenario_path)
+        fixed = tuple((str(k), toml_literal(v)) for k, v in _expect_table(data, "set", origin).items())
+        axes = tuple(axis_from_toml(k, v) for k, v in _flatten_axes(_expect_table(data, "axes", origin)).items())
+        metrics = data.get("metrics", [])
+        if isinstance(metrics, str):
+            metrics = [metrics]
+        options = dict(
+            zip_axes=_expect(data, "zip", bool, False, origin),
+            replications=_expect(data, "replications", int, 1, origin),
+            seed=_expect(data, "seed", int, None, origin),
+            paired_seeds=_expect(data, "paired_seeds", bool, True, origin),
+            detail=_expect(data, "detail", str, "summary", origin),
+            metrics=tuple(str(m) for m in metrics),
+        )
+        folder = data.get("folder")
+        return cls(text, os.fspath(scenario_path), fixed, axes, **options), (None if folder is None else str(folder))
+
+    def with_options(self, **changes: Any) -> "CampaignSpec":
+        """A copy with some fields replaced (None values are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    # -- persistence ---------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "scenario_text": self.scenario_text,
+            "scenario_path": self.scenario_path,
+            "fixed": [list(kv) for kv in self.fixed],
+            "axes": [a.to_json() for a in self.axes],
+            "zip_axes": self.zip_axes,
+            "replications": self.replications,
+            "seed": self.seed,
+            "paired_seeds": self.paired_seeds,
+            "detail": self.detail,
+            "metrics": list(self.metrics),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CampaignSpec":
+        return cls(
+            scenario_text=data["scenario_text"],
+            scenario_path=data.get("scenario_path"),
+            fixed=tuple((str(k), str(v)) for k, v in data.get("fixed", [])),
+            axes=tuple(Axis.from_json(a) for a in data.get("axes", [])),
+            zip_axes=bool(data.get("zip_axes", False)),
+            replications=int(data.get("replications", 1)),
+            seed=data.get("seed"),
+            paired_seeds=bool(data.get("paired_seeds", True)),
+            detail=str(data.get("detail", "summary")),
+            metrics=tuple(data.get("metrics", [])),
+        )
+
+    def digest(self) -> str:
+        """sha256 of the definition (which runs, which columns): keys the consolidated table."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    # -- the grid ------------------------------------------------------------------
+    def base_scenario(self) -> Scenario:
+        return Scenario(self.scenario_text, self.fixed, self.scenario_path)
+
+    def configurations(self) -> list[Configuration]:
+        """Grid points in sweep order: Cartesian product (last axis fastest), or zipped."""
+        if not self.axes:
+            return [Configuration(0, ())]
+        if self.zip_axes:
+            combos = zip(*(a.values for a in self.axes))
+        else:
+            combos = itertools.product(*(a.values for a in self.axes))
+        return [Configuration(i, tuple(c)) for i, c in enumerate(combos)]
+
+    @property
+    def size(self) -> int:
+        return len(self.configurations()) * self.replications
+
+    def base_seed(self) -> int:
+        if self.seed is not None:
+            return self.seed
+        return int(self._resolve(self.base_scenario(), "the base scenario").get("seed", 1))
+
+    def plan(self, version: str) -> list[PlannedRun]:
+        """Validate every configuration and list the runs, replication-major.
+
+        Replication-major order (all configurations of rep 0, then rep 1, ...) means an
+        interrupted campaign holds complete early replications rather than some
+        configurations fully and others not at all.  Raises :class:`CampaignError`
+        naming the axis (or the configuration) on the first invalid value.
+        """
+        base = self.base_scenario()
+        self._resolve(base, "the base scenario" + (" with its --set overrides" if self.fixed else ""))
+        # One axis value at a time first: the error then names exactly the offending axis.
+        for axis in self.axes:
+            for value in axis.values:
+                self._resolve(base.set(axis.key, value.override), f"axis {axis.key}, value {value.label!r}")
+        base_seed = self.base_seed()
+        configs = self.configurations()
+        resolved = []
+        for config in configs:
+            scenario = Scenario(self.scenario_text, self.fixed + config.overrides(self.axes), self.scenario_path)
+            resolved.append(self._resolve(scenario, f"configuration {config.index} ({config.describe(self.axes)})"))
+        runs = []
+        for rep in range(self.replications):
+            for config, res in zip(configs, resolved):
+                labels = config.labels(self.axes)
+                seed = seed_for(base_seed, rep, self.paired_seeds, labels)
+                run_id = run_identity({**res, "seed": seed}, version)
+                runs.append(PlannedRun(config.index, rep, seed, run_id, self.fixed + config.overrides(self.axes), labels))
+        return runs
+
+    @staticmethod
+    def _resolve(scenario: Scenario, what: str) -> dict:
+        try:
+            return scenario.resolved()
+        except ScenarioError as err:
+            raise CampaignError(f"{what}: {err}") from None
+
+    def metric_selected(self, column: str) -> bool:
+        return not self.metrics or any(fnmatch.fnmatchcase(column, pattern) for pattern in self.metrics)
+
+    def describe(self) -> str:
+        """One line: scenario, axes and their sizes, replications, seeds."""
+        name = Path(self.scenario_path).stem if self.scenario_path else "scenario"
+        axes = " x ".join(f"{a.key} ({len(a.values)})" for a in self.axes) or "no axes"
+        mode = "zipped" if self.zip_axes and len(self.axes) > 1 else ""
+        seeds = "paired seeds" if self.paired_seeds else "unpaired seeds"
+        return f"{name}: {axes}{' ' + mode if mode else ''}, {self.replications} replications, {seeds}"
+
+
+def _read_scenario(path: str | os.PathLike[str]) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"scenario file not found: {os.fspath(path)}") from None
+    except IsADirectoryError:
+        raise IsADirectoryError(f"scenario path is a directory, not a file: {os.fspath(path)}") from None
+
+
+def _expect(data: dict, key: str, kind: type, default: Any, origin: str) -> Any:
+    value = data.get(key, default)
+    if value is default:
+        return value
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        raise CampaignError(f"{origin}: `{key}` must be a {kind.__name__}, got {value!r}")
+    return value
+
+
+def _expect_table(data: dict, key: str, origin: str) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise CampaignError(f'{origin}: `{key}` must be a table such as [{key}] with "dotted.key" = value lines')
+    return value
+
+
+def _flatten_axes(table: dict, prefix: str = "") -> dict:
+    """Accept both ``"flows.bulk.scheme" = [...]`` and the unquoted ``flows.bulk.scheme = [...]``.
+
+    An axis value is a list or a range string, never a table, so a nested table can only
+    come from an unquoted dotted key and is flattened back into one.
+    """
+    flat: dict = {}
+    for key, value in table.items():
+        full = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict):
+            flat.update(_flatten_axes(value, full))
+        else:
+            flat[full] = value
+    return flat
