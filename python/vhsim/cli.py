@@ -391,6 +391,230 @@ def _bench_with_progress(bench, paths, repeat: int, quick: bool):
         return bench.run_bench(paths, repeat=repeat, quick=quick, on_run=on_run)
 
 
+# ------------------------------------------------------------------------- sweep
+def _campaign_fail(ctx: click.Context, err: Exception) -> None:
+    """Campaign input errors are bad input (exit 2), reported like scenario errors."""
+    _fail(ctx, err, EXIT_INPUT)
+
+
+@cli.command("sweep")
+@click.argument("scenario", required=False, type=click.Path(dir_okay=False, path_type=str))
+@click.option("-f", "--file", "campaign_file", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Campaign TOML file (base scenario, axes, replications, ...); see docs/campaigns.md.")
+@click.option("-p", "--param", "params", metavar="KEY=V1,V2,...", multiple=True,
+              help="An axis: a scenario key and its values, comma-separated; an item may be "
+                   "range(START,STOP,STEP) with units, e.g. -p timeline[0].at=range(1s,20s,100ms). Repeatable.")
+@_set_option
+@click.option("--zip", "zip_axes", is_flag=True, default=None,
+              help="Pair the axes element-wise (all of equal length) instead of their Cartesian product.")
+@click.option("-r", "--reps", type=click.IntRange(min=1), default=None,
+              help="Replications per configuration (default 1, or the campaign file's).")
+@click.option("-c", "--campaign", "folder", type=click.Path(file_okay=False, path_type=str), default=None,
+              help="Campaign folder (default: the file's `folder`, else out/campaigns/<scenario stem>). "
+                   "An existing folder is resumed: only missing runs execute.")
+@click.option("-w", "--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores; 1 runs in this process).")
+@click.option("--dask", "dask_address", metavar="ADDRESS|local", default=None,
+              help="Run on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' for a "
+                   "LocalCluster of --workers processes. Needs: pip install 'vhsim[dask]'.")
+@click.option("--paired-seeds/--no-paired-seeds", "paired", default=None,
+              help="Paired (default): replication k has seed BASE+k in every configuration. "
+                   "Unpaired: seeds are hashes of (configuration, k).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Base seed (default: the scenario's `seed`).")
+@click.option("--detail", type=click.Choice(["summary", "timeseries", "packets"]), default=None,
+              help="Traces to keep per run under DIR/traces/<run id>/ (default summary: none).")
+@click.option("--metric", "metrics", metavar="PATTERN", multiple=True,
+              help="Keep only result columns matching this glob, e.g. 'bulk.*' (repeatable; default all).")
+@click.option("--rerun-other-versions", is_flag=True,
+              help="The folder holds runs of another vhsim version: run the campaign again with this "
+                   "version (the old runs stay in DIR/runs/<version>/).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--dry-run", is_flag=True, help="Validate and print the plan; run nothing.")
+@click.pass_context
+def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zip_axes, reps, folder, workers,
+              dask_address, paired, seed, detail, metrics, rerun_other_versions, progress, dry_run) -> None:
+    """Run a campaign: SCENARIO over axes x replications, into a resumable folder.
+
+    Every configuration is validated before the first run.  A run's id is a
+    hash of its resolved scenario, seed and the vhsim version; runs already in
+    the folder are skipped, and each finished run is committed at once, so an
+    interrupted sweep (Ctrl-C, kill -9) resumes where it stopped when the same
+    command is run again (or just `vhsim sweep --campaign DIR`).
+
+    \b
+    Examples:
+      vhsim sweep scenarios/examples/loss-sweep.toml -p flows.bulk.scheme=reno,newreno,sack
+            -p links.access.forward.error.p=0.005,0.01,0.02,0.05 --reps 10 --campaign out/loss
+      vhsim sweep my.toml -p 'timeline[0].at=range(1s,20s,100ms)' --reps 5 -c out/instants
+      vhsim sweep my.toml -p links.access.rate=1Mbps,2Mbps -p links.access.queue=10pkt,20pkt --zip
+      vhsim sweep --file campaign.toml --workers 8
+      vhsim sweep --campaign out/loss                  # resume with the stored definition
+      vhsim sweep --file campaign.toml --dask tcp://scheduler:8786
+    """
+    from .campaign import Campaign, CampaignError, CampaignSpec, run_campaign
+    from .campaign.axes import parse_cli_axis
+
+    try:
+        options = dict(zip_axes=zip_axes, replications=reps, paired_seeds=paired, seed=seed, detail=detail,
+                       metrics=tuple(metrics) or None)
+        if scenario and campaign_file:
+            raise click.UsageError("give a SCENARIO or --file, not both")
+        if campaign_file:
+            spec, file_folder = CampaignSpec.from_toml_file(campaign_file)
+            extra = [parse_cli_axis(p) for p in params]
+            keys = {a.key for a in extra}
+            spec = spec.with_options(axes=tuple(a for a in spec.axes if a.key not in keys) + tuple(extra),
+                                     fixed=spec.fixed + tuple(overrides), **options)
+            folder = folder or file_folder or os.fspath(Path("out") / "campaigns" / Path(campaign_file).stem)
+        elif scenario:
+            spec = CampaignSpec.from_cli(scenario, params, overrides,
+                                         **{k: v for k, v in options.items() if v is not None})
+            folder = folder or os.fspath(Path("out") / "campaigns" / Path(scenario).stem)
+        elif folder and (Path(folder) / "campaign.json").is_file():
+            if params or overrides:
+                raise click.UsageError("-p/--set change a campaign: give the SCENARIO or --file as well")
+            spec = Campaign(folder).spec.with_options(**options)
+        else:
+            raise click.UsageError("give a SCENARIO, a --file, or an existing --campaign folder to resume")
+        if dry_run:
+            from . import __version__
+
+            plan = spec.plan(__version__)
+            done = 0
+            if (Path(folder) / "campaign.json").is_file():
+                done_ids = Campaign(folder).done_ids(__version__)
+                done = sum(1 for r in plan if r.run_id in done_ids)
+            click.echo(f"{spec.describe()}: {len(spec.configurations())} configurations, {len(plan)} runs, "
+                       f"{done} already in {folder}")
+            return
+        click.echo(f"sweep {spec.describe()} -> {folder}", err=True)
+        try:
+            report = run_campaign(spec, folder, workers=workers, dask=dask_address,
+                                  rerun_other_versions=rerun_other_versions, progress=progress)
+        except KeyboardInterrupt:
+            stored = Campaign(folder).status() if (Path(folder) / "campaign.json").is_file() else None
+            note = f"{stored['done']}/{stored['total']} runs stored" if stored else "nothing stored"
+            _fail(ctx, f"interrupted ({note}); run the same command again to resume", 130)
+            return
+    except CampaignError as err:
+        _campaign_fail(ctx, err)
+        return
+    except RuntimeError as err:  # e.g. BrokenProcessPool: a worker process died
+        if isinstance(err, SimulationError):
+            raise
+        _fail(ctx, f"{err}; finished runs are stored, run the same command again to resume", EXIT_SIM)
+        return
+    click.echo(report.line())
+    click.echo(f"results: {Path(folder) / 'results.parquet'} (vhsim.campaign.open({folder!r}).results())")
+    if report.failed:
+        for run, message in report.failed[:5]:
+            click.echo(f"error: run {run.run_id[:12]} ({', '.join(f'{k}={v}' for k, v in run.labels.items())}, "
+                       f"seed {run.seed}): {_one_line(message)}", err=True)
+        more = len(report.failed) - 5
+        if more > 0:
+            click.echo(f"error: ... and {more} more failed runs (see {Path(folder) / 'failures'})", err=True)
+        ctx.exit(EXIT_SIM)
+
+
+# ------------------------------------------------------------------------ export
+@cli.command("export")
+@click.argument("campaign_dir", type=click.Path(file_okay=False, path_type=str))
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Write the result table as CSV ('-' for stdout).")
+@click.option("--parquet", "parquet_file", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Write the result table as a Parquet file.")
+@click.option("--version", "version", default=None,
+              help="Runs of this vhsim version (default: the campaign's active version).")
+@click.pass_context
+def export_cmd(ctx: click.Context, campaign_dir: str, csv_file, parquet_file, version) -> None:
+    """Export a campaign's result table (one row per run) as CSV or Parquet.
+
+    \b
+    Examples:
+      vhsim export out/loss --csv loss.csv
+      vhsim export out/loss --csv - | head
+      vhsim export out/loss --parquet loss.parquet
+    """
+    from .campaign import CampaignError, open_campaign
+
+    if not csv_file and not parquet_file:
+        raise click.UsageError("say where to write: --csv FILE (or -) and/or --parquet FILE")
+    try:
+        df = open_campaign(campaign_dir).results(version=version)
+    except CampaignError as err:
+        _campaign_fail(ctx, err)
+        return
+    if csv_file == "-":
+        click.echo(df.to_csv(index=False), nl=False)
+    elif csv_file:
+        Path(csv_file).parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(csv_file, index=False)
+        click.echo(f"wrote {csv_file} ({len(df)} runs, {len(df.columns)} columns)", err=True)
+    if parquet_file:
+        Path(parquet_file).parent.mkdir(parents=True, exist_ok=True)
+        df.to_parquet(parquet_file, index=False)
+        click.echo(f"wrote {parquet_file} ({len(df)} runs, {len(df.columns)} columns)", err=True)
+
+
+# --------------------------------------------------------------------- reproduce
+@cli.command("reproduce")
+@click.argument("paper", required=False)
+@click.option("--figure", "figure", metavar="ID", default=None, help="Only this figure (default: all).")
+@click.option("--quick", is_flag=True, help="Reduced campaigns (fewer replications and points), for CI.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=None,
+              help="Output folder (default: out/reproduce/PAPER, or out/reproduce/PAPER-quick).")
+@click.option("-w", "--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: all cores).")
+@click.option("--dask", "dask_address", metavar="ADDRESS|local", default=None, help="Run on a Dask cluster.")
+@click.option("--rerun-other-versions", is_flag=True, help="Redo campaigns stored by another vhsim version.")
+@click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
+@click.option("--list", "list_papers", is_flag=True, help="List registered papers and their figures.")
+@click.pass_context
+def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, dask_address, rerun_other_versions,
+                  progress, list_papers) -> None:
+    """Reproduce a paper's figures: run their campaigns, plot, and write report.md.
+
+    The report sets each of the paper's claims beside our numbers, with a
+    computed verdict (holds / does not hold).  Campaign folders are kept under
+    OUT/<figure>/campaign and resumed on the next call.
+
+    \b
+    Examples:
+      vhsim reproduce --list
+      vhsim reproduce demo --quick            # about 10 s; out/reproduce/demo-quick/report.md
+      vhsim reproduce demo --workers 2 --out out/demo
+    """
+    from .campaign import CampaignError
+    from .campaign.reproduce import papers, reproduce, verdict_word
+
+    if list_papers:
+        for name, p in papers().items():
+            click.echo(f"{name}  {p.title}")
+            for fig in p.figures:
+                click.echo(f"  --figure {fig.id}  {fig.title}")
+        return
+    if not paper:
+        raise click.UsageError("name a PAPER (see vhsim reproduce --list)")
+    try:
+        outcome = reproduce(paper, figure, quick=quick, out=out_dir, workers=workers, dask=dask_address,
+                            progress=progress, rerun_other_versions=rerun_other_versions,
+                            on_figure=lambda f: click.echo(f"figure {f.id}: {f.title}", err=True))
+    except CampaignError as err:
+        _campaign_fail(ctx, err)
+        return
+    for fig in outcome.figures:
+        click.echo(f"{fig.figure.id}: {fig.sweep.line()}")
+        for claim, holds, _numbers in fig.verdicts:
+            click.echo(f"  {verdict_word(holds)}: {claim.text}")
+        for path in fig.files:
+            click.echo(f"  wrote {path}")
+    click.echo(f"report: {outcome.report}")
+    if outcome.failed_runs:
+        _fail(ctx, f"{outcome.failed_runs} runs failed; see the campaigns' failures/ folders", EXIT_SIM)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (``vhsim``)."""
     cli.main(args=list(argv) if argv is not None else None, prog_name="vhsim")

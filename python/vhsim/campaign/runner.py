@@ -81,6 +81,25 @@ def _inline(tasks: list[Task], workers: int) -> Iterator[dict]:
         yield execute_run(task)
 
 
+def _exit_with_parent() -> None:
+    """Worker initializer: exit when the process that started us dies.
+
+    A pool worker blocks on its task queue forever if the sweep is killed with SIGKILL
+    (the queue's pipe stays open in the other workers), so it watches its parent instead.
+    """
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="vhsim-parent-watch", daemon=True).start()
+
+
 def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
     import multiprocessing
 
@@ -92,7 +111,7 @@ def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
     # (and, with traces, every result) in memory at once.
     window = workers * 4
     pending = iter(tasks)
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_exit_with_parent)
     try:
         in_flight = set()
         for task in pending:

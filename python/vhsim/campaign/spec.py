@@ -17,10 +17,14 @@ import hashlib
 import itertools
 import json
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 from .._native import ScenarioError
 from ..scenario import DETAILS, Scenario
@@ -279,7 +283,8 @@ class CampaignSpec:
         axes = " x ".join(f"{a.key} ({len(a.values)})" for a in self.axes) or "no axes"
         mode = "zipped" if self.zip_axes and len(self.axes) > 1 else ""
         seeds = "paired seeds" if self.paired_seeds else "unpaired seeds"
-        return f"{name}: {axes}{' ' + mode if mode else ''}, {self.replications} replications, {seeds}"
+        reps = f"{self.replications} replication{'s' if self.replications != 1 else ''}"
+        return f"{name}: {axes}{' ' + mode if mode else ''}, {reps}, {seeds}"
 
 
 def _read_scenario(path: str | os.PathLike[str]) -> str:
