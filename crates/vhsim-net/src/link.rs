@@ -97,6 +97,7 @@ impl Finished {
 pub struct Link {
     params: LinkParams,
     up: bool,
+    paused: bool,
     queue: DropTailQueue,
     error: ErrorModel,
     arq: Option<Arq>,
@@ -115,6 +116,7 @@ impl Link {
         Link {
             params,
             up: true,
+            paused: false,
             queue: DropTailQueue::new(limit),
             error,
             arq: None,
@@ -178,6 +180,31 @@ impl Link {
         self.up = up;
     }
 
+    /// Whether the link is paused.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Pause the link (Lim & Jang's "pause" handover: nothing moves, nothing is lost). While
+    /// paused, offered packets wait in the queue (a full queue still drops) and no new
+    /// serialization starts; a serialization already under way finishes. The world holds the
+    /// packets that were propagating when the pause began (vhsim-sim `handover`).
+    pub fn pause(&mut self) {
+        self.paused = true;
+    }
+
+    /// End a pause at `now`: if idle, start serializing the head of the queue and return when
+    /// that ends.
+    pub fn resume(&mut self, now: SimTime) -> Option<SimTime> {
+        self.paused = false;
+        if self.on_wire.is_some() {
+            return None;
+        }
+        let next = self.queue.pop()?;
+        self.on_wire = Some((next, 1));
+        Some(now + self.serialization(&next))
+    }
+
     /// Packets waiting in the queue.
     pub fn queue_len(&self) -> usize {
         self.queue.len()
@@ -192,7 +219,7 @@ impl Link {
         if !self.up {
             return Offer::Dropped(DropCause::LinkDown);
         }
-        if self.on_wire.is_none() {
+        if self.on_wire.is_none() && !self.paused {
             self.on_wire = Some((pkt, 1));
             return Offer::Transmitting(now + self.serialization(&pkt));
         }
@@ -252,6 +279,9 @@ impl Link {
                 }
             },
         };
+        if self.paused {
+            return f;
+        }
         f.next_done = self.queue.pop().map(|next| {
             self.on_wire = Some((next, 1));
             now + self.serialization(&next)
@@ -291,6 +321,21 @@ mod tests {
         let f = l.finish_transmission(SimTime(3_750_000));
         assert_eq!(f.packet.uid, 1);
         assert_eq!(f.next_done, None);
+    }
+
+    #[test]
+    fn a_paused_link_queues_and_resumes_without_loss() {
+        let params = LinkParams { rate: Rate::mbps(8), delay: SimDuration::from_millis(1) };
+        let mut l = Link::new(params, QueueLimit::Packets(10), ErrorModel::None);
+        assert_eq!(l.offer(SimTime::ZERO, pkt(0, 1000)), Offer::Transmitting(SimTime(1_000_000)));
+        l.pause();
+        assert_eq!(l.offer(SimTime(10), pkt(1, 1000)), Offer::Queued);
+        // The frame on the wire finishes; nothing new starts while paused.
+        let f = l.finish_transmission(SimTime(1_000_000));
+        assert_eq!(f.outcome, Outcome::Arrives(SimTime(2_000_000)));
+        assert_eq!(f.next_done, None);
+        assert_eq!(l.resume(SimTime(5_000_000)), Some(SimTime(6_000_000)));
+        assert_eq!(l.finish_transmission(SimTime(6_000_000)).packet.uid, 1);
     }
 
     #[test]

@@ -42,6 +42,65 @@ pub struct Scenario {
     pub detail: Detail,
     /// What metrics to compute.
     pub metrics: MetricsModel,
+    /// The mobile node, if the scenario has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<MobileModel>,
+}
+
+/// The mobile node and the routes of each of its interfaces.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MobileModel {
+    /// The mobile node.
+    pub node: u32,
+    /// Where the interfaces' paths part.
+    pub anchor: u32,
+    /// Index of the interface in use at the start.
+    pub initial: u32,
+    /// Interfaces, in file order.
+    pub interfaces: Vec<InterfaceModel>,
+}
+
+/// One interface of the mobile node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InterfaceModel {
+    /// Name from the file.
+    pub name: String,
+    /// Direction ids of the access link.
+    pub access: Vec<u32>,
+    /// The access link's direction towards the MN (its rate and delay are what notifications
+    /// report).
+    pub downlink: u32,
+    /// `routes[node][dst]`: every node's first hops while this interface is in use.
+    pub routes: Vec<Vec<Option<u32>>>,
+}
+
+/// How a handover happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HandoverKind {
+    /// New packets take the new interface at once; packets on the old path still arrive.
+    MakeBeforeBreak,
+    /// The old access link drops everything in both directions for `gap`.
+    BreakBeforeMake {
+        /// Length of the outage.
+        gap: SimDuration,
+    },
+    /// Nothing moves on the old access link for `duration`; nothing is lost.
+    Pause {
+        /// Length of the pause.
+        duration: SimDuration,
+    },
+}
+
+impl HandoverKind {
+    /// Time from the start of the handover until traffic takes the new interface.
+    pub fn outage(&self) -> SimDuration {
+        match *self {
+            HandoverKind::MakeBeforeBreak => SimDuration::ZERO,
+            HandoverKind::BreakBeforeMake { gap } => gap,
+            HandoverKind::Pause { duration } => duration,
+        }
+    }
 }
 
 /// A node and its static routes.
@@ -143,6 +202,18 @@ pub enum Action {
         /// New delay, if given.
         delay: Option<SimDuration>,
     },
+    /// Move the mobile node from interface `from` to interface `to`.
+    Handover {
+        /// How.
+        #[serde(flatten)]
+        kind: HandoverKind,
+        /// Interface index in use before.
+        from: u32,
+        /// Interface index in use after.
+        to: u32,
+        /// Delay of the cross-layer notification after the handover completes.
+        notify_delay: SimDuration,
+    },
 }
 
 /// Metrics settings.
@@ -152,6 +223,12 @@ pub struct MetricsModel {
     pub goodput_interval: SimDuration,
     /// Named time windows `[start, end)` over which goodput is reported in the summary.
     pub windows: Vec<GoodputWindow>,
+    /// Length W of the windows before and after each handover (goodput and throughput over
+    /// `[start - W, start)` and `[done, done + W)`; RTOs and spurious retransmissions over
+    /// `[start, done + W)`).
+    pub handover_window: SimDuration,
+    /// n of the "time until n new segments are acknowledged" index (Daniel & Kojo: 100).
+    pub handover_packets: u64,
 }
 
 /// A named time window for goodput.

@@ -14,7 +14,7 @@ use schemars::transform::RecursiveTransform;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
-use vhsim_tcp::{NewRenoTimer, RecoveryKind, RttTiming};
+use vhsim_tcp::{HandoverPolicyKind, NewRenoTimer, RecoveryKind, RttTiming};
 
 /// A vhsim scenario: a network of nodes and links, TCP flows over it, and a timeline.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -41,6 +41,8 @@ pub struct ScenarioFile {
     /// Actions at given times, in any order (they are sorted by `at`, ties keep file order).
     #[serde(default)]
     pub timeline: Vec<TimelineSpec>,
+    /// The mobile node and its interfaces (needed for handovers).
+    pub mobile: Option<MobileSpec>,
     /// What is recorded.
     #[serde(default)]
     pub output: OutputSpec,
@@ -320,6 +322,10 @@ pub struct TcpSpec {
     #[serde(default)]
     #[schemars(schema_with = "newreno_timer_schema")]
     pub newreno_timer: Option<NewRenoTimer>,
+    /// Reaction to cross-layer handover notifications (`none`, or `record` to keep them).
+    #[serde(default)]
+    #[schemars(schema_with = "handover_policy_schema")]
+    pub handover: Option<HandoverPolicyKind>,
     /// Lower bound of the RTO.
     pub min_rto: Option<Duration>,
     /// RTO before the first RTT sample (> 0).
@@ -364,6 +370,49 @@ pub enum ActionKind {
     LinkUp,
     /// Change rate and/or delay (fields: link, direction, rate, delay).
     SetLink,
+    /// Move the mobile node to another interface (fields: kind, to, gap, duration,
+    /// notify_delay).
+    Handover,
+}
+
+/// How a handover happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoverKindSpec {
+    /// From `at`, new packets take the new interface; packets on the old path still arrive.
+    MakeBeforeBreak,
+    /// The old access link drops everything for `gap`, then traffic takes the new interface.
+    BreakBeforeMake,
+    /// Nothing moves on the old access link for `duration` (nothing is lost), then traffic
+    /// takes the new interface.
+    Pause,
+}
+
+/// The mobile node: which node moves, where its paths part, and its interfaces.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MobileSpec {
+    /// The mobile node (MN).
+    pub node: String,
+    /// The node where the interfaces' paths part (the access router): its route to the MN
+    /// changes at a handover, as does the MN's own route to everything.
+    pub anchor: String,
+    /// Interface in use at the start.
+    pub initial: String,
+    /// Interfaces by name (at least two).
+    pub interfaces: IndexMap<String, InterfaceSpec>,
+}
+
+/// One interface of the mobile node.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InterfaceSpec {
+    /// The access link of this interface (a link name): it goes down during a
+    /// break-before-make handover and pauses during a pause handover; its rate and delay are
+    /// what cross-layer notifications report.
+    pub access: String,
+    /// The MN's own link on this side (default: `access`, which must then end at the MN).
+    pub attach: Option<String>,
 }
 
 /// Which directions of a link an action applies to.
@@ -387,14 +436,25 @@ pub struct TimelineSpec {
     pub at: Duration,
     /// What happens.
     pub action: ActionKind,
-    /// Name of the link it acts on.
-    pub link: String,
+    /// Name of the link it acts on (link actions).
+    pub link: Option<String>,
     /// Which directions (default both).
     pub direction: Option<DirectionSel>,
     /// set_link: new rate.
     pub rate: Option<RateValue>,
     /// set_link: new delay.
     pub delay: Option<Duration>,
+    /// handover: how it happens.
+    pub kind: Option<HandoverKindSpec>,
+    /// handover: the interface to move to.
+    pub to: Option<String>,
+    /// handover, break_before_make: how long the old access link drops everything (>= 0).
+    pub gap: Option<Duration>,
+    /// handover, pause: how long nothing moves.
+    pub duration: Option<Duration>,
+    /// handover: signalling delay of the cross-layer notification after the handover
+    /// completes (default 0s: it arrives when the handover completes).
+    pub notify_delay: Option<Duration>,
 }
 
 /// Output settings.
@@ -416,6 +476,11 @@ pub struct MetricsSpec {
     /// Named goodput windows: name -> [start, end), with start < end <= duration.
     #[serde(default)]
     pub windows: IndexMap<String, [Duration; 2]>,
+    /// Window before and after each handover for goodput, throughput, RTOs and spurious
+    /// retransmissions (default "10s", > 0).
+    pub handover_window: Option<Duration>,
+    /// n of the time-to-n-acknowledged index after a handover (default 100, >= 1).
+    pub handover_packets: Option<u64>,
 }
 
 /// The JSON Schema of [`ScenarioFile`]. TOML has no null, so the `null` alternatives schemars
@@ -461,6 +526,8 @@ fn names_schema(names: &[&str], description: &str) -> Schema {
 pub(crate) const RECOVERY_NAMES: &[&str] = &["reno", "new_reno", "sack1", "rfc6675"];
 /// Names of [`NewRenoTimer`] variants.
 pub(crate) const NEWRENO_TIMER_NAMES: &[&str] = &["impatient", "slow_but_steady"];
+/// Names of [`HandoverPolicyKind`] variants.
+pub(crate) const HANDOVER_POLICY_NAMES: &[&str] = &["none", "record"];
 /// Names of [`RttTiming`] variants.
 pub(crate) const RTT_TIMING_NAMES: &[&str] = &["one_per_rtt", "every_ack"];
 /// Names of [`crate::model::Detail`] variants.
@@ -471,6 +538,9 @@ fn recovery_schema(_: &mut SchemaGenerator) -> Schema {
 }
 fn newreno_timer_schema(_: &mut SchemaGenerator) -> Schema {
     names_schema(NEWRENO_TIMER_NAMES, "NewReno timer variant.")
+}
+fn handover_policy_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(HANDOVER_POLICY_NAMES, "Reaction to handover notifications.")
 }
 fn rtt_timing_schema(_: &mut SchemaGenerator) -> Schema {
     names_schema(RTT_TIMING_NAMES, "How RTT samples are taken.")
@@ -498,6 +568,7 @@ mod tests {
             assert_eq!(k as usize, i);
         }
         all_parse::<RecoveryKind>(RECOVERY_NAMES);
+        all_parse::<HandoverPolicyKind>(HANDOVER_POLICY_NAMES);
         all_parse::<NewRenoTimer>(NEWRENO_TIMER_NAMES);
         all_parse::<RttTiming>(RTT_TIMING_NAMES);
         all_parse::<crate::model::Detail>(DETAIL_NAMES);

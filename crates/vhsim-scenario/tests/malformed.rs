@@ -53,7 +53,7 @@ const CASES: &[(&str, &str, &str, &str, &str)] = &[
     ("unknown protocol", "to = \"mn\"", "to = \"mn\"\nprotocol = \"udp\"", "flows.bulk.protocol", "unknown variant `udp`, expected `tcp`"),
     ("timeline at the end", "", "[[timeline]]\nat = \"400s\"\naction = \"link_down\"\nlink = \"access\"", "timeline[2].at", "400s is not before the end of the run (duration 300s)"),
     ("timeline unknown link", "", "[[timeline]]\nat = \"1s\"\naction = \"link_up\"\nlink = \"wlan\"", "timeline[2].link", "unknown link `wlan`"),
-    ("timeline unknown action", "", "[[timeline]]\nat = \"1s\"\naction = \"handover\"\nlink = \"access\"", "timeline[2].action", "unknown variant `handover`"),
+    ("timeline unknown action", "", "[[timeline]]\nat = \"1s\"\naction = \"teleport\"\nlink = \"access\"", "timeline[2].action", "unknown variant `teleport`"),
     ("set_link without rate or delay", "", "[[timeline]]\nat = \"1s\"\naction = \"set_link\"\nlink = \"access\"", "timeline[2]", "needs `rate`, `delay` or both"),
     ("rate on link_down", "", "[[timeline]]\nat = \"1s\"\naction = \"link_down\"\nlink = \"access\"\nrate = \"1Mbps\"", "timeline[2].rate", "only allowed with action = \"set_link\""),
     ("missing duration", "duration = \"300s\"", "", "", "missing field `duration`"),

@@ -21,6 +21,7 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
             Link::build(&l.name, params, l.queue, &l.error, l.arq.as_ref(), l.reorder.as_ref(), &streams)
         })
         .collect();
+    let n_handovers = crate::handover::records(scenario).len();
     let flows = scenario
         .flows
         .iter()
@@ -48,6 +49,9 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
                 sink_wakeup: None,
                 last_snapshot: None,
                 ack_scratch: AckInfo::default(),
+                handover_stats: vec![Default::default(); n_handovers],
+                open_handovers: 0,
+                last_delivery: None,
             }
         })
         .collect();

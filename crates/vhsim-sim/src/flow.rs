@@ -1,5 +1,6 @@
 //! One flow as the world holds it: sender, sink, ground truth and counters.
 
+use crate::handover::FlowHandoverStats;
 use crate::trace::SenderSnapshot;
 use crate::truth::{FlowTruth, Label};
 use crate::world::DropCounts;
@@ -44,4 +45,10 @@ pub struct Flow {
     pub last_snapshot: Option<SenderSnapshot>,
     /// Reused ACK buffer (no allocation per ACK).
     pub ack_scratch: AckInfo,
+    /// Measurements around each handover of the run.
+    pub handover_stats: Vec<FlowHandoverStats>,
+    /// Handovers whose indices are not settled yet.
+    pub open_handovers: usize,
+    /// Time of the last in-order delivery.
+    pub last_delivery: Option<SimTime>,
 }

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod flow;
+pub mod handover;
 pub mod summary;
 pub mod trace;
 pub mod truth;

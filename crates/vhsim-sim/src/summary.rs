@@ -1,5 +1,6 @@
 //! The run summary: per-flow and per-link counters, serializable to `summary.json`.
 
+use crate::handover::FlowHandoverStats;
 use crate::world::World;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -30,6 +31,23 @@ pub struct FlowSummary {
     pub drops: BTreeMap<String, u64>,
     /// Goodput (kb/s) in each named window.
     pub windows: BTreeMap<String, f64>,
+    /// Measurements around each handover, in the order of the run's `handovers`.
+    pub handovers: Vec<FlowHandoverStats>,
+}
+
+/// One handover of the run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HandoverSummary {
+    /// Kind (`make_before_break`, `break_before_make`, `pause`).
+    pub kind: String,
+    /// Interface before.
+    pub from: String,
+    /// Interface after.
+    pub to: String,
+    /// Start (s).
+    pub start_s: f64,
+    /// When traffic took the new interface (s).
+    pub done_s: f64,
 }
 
 /// Summary of one link direction.
@@ -64,6 +82,8 @@ pub struct RunSummary {
     pub flows: BTreeMap<String, FlowSummary>,
     /// Per link direction, by name.
     pub links: BTreeMap<String, LinkSummary>,
+    /// Handovers, in time order.
+    pub handovers: Vec<HandoverSummary>,
 }
 
 fn drops_map(counts: &[u64; 4]) -> BTreeMap<String, u64> {
@@ -92,6 +112,24 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 .zip(&f.window_bytes)
                 .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
                 .collect();
+            let w = sc.metrics.handover_window.as_secs_f64();
+            let handovers = world
+                .handovers
+                .iter()
+                .zip(&f.handover_stats)
+                .map(|(h, st)| {
+                    // Windows are clipped to the run: [max(0, start - W), start), [done, min(end, done + W)).
+                    let before = w.min(h.start.as_secs_f64());
+                    let after = w.min(end - h.done.as_secs_f64());
+                    FlowHandoverStats {
+                        goodput_before_kbps: kbps(st.delivered_bytes[0], before),
+                        goodput_after_kbps: kbps(st.delivered_bytes[1], after),
+                        throughput_before_kbps: kbps(st.received_bytes[0], before),
+                        throughput_after_kbps: kbps(st.received_bytes[1], after),
+                        ..st.clone()
+                    }
+                })
+                .collect();
             let summary = FlowSummary {
                 scheme: m.scheme.clone(),
                 goodput_kbps: kbps(delivered, end - m.start.as_secs_f64()),
@@ -104,6 +142,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 fast_retransmits: st.fast_retransmits,
                 drops: drops_map(&f.drops),
                 windows,
+                handovers,
             };
             (m.name.clone(), summary)
         })
@@ -125,5 +164,24 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         delivered_segments: world.flows.iter().map(|f| f.delivered_segments).sum(),
         flows,
         links,
+        handovers: world
+            .handovers
+            .iter()
+            .map(|h| {
+                let iface = |i: u32| sc.mobile.as_ref().map_or_else(String::new, |m| m.interfaces[i as usize].name.clone());
+                let kind = match h.kind {
+                    vhsim_scenario::HandoverKind::MakeBeforeBreak => "make_before_break",
+                    vhsim_scenario::HandoverKind::BreakBeforeMake { .. } => "break_before_make",
+                    vhsim_scenario::HandoverKind::Pause { .. } => "pause",
+                };
+                HandoverSummary {
+                    kind: kind.to_owned(),
+                    from: iface(h.from),
+                    to: iface(h.to),
+                    start_s: h.start.as_secs_f64(),
+                    done_s: h.done.as_secs_f64(),
+                }
+            })
+            .collect(),
     }
 }

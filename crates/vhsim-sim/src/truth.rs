@@ -11,6 +11,7 @@
 //! in flight; the rest are resolved at the end of the run. Memory stays O(window).
 
 use std::collections::VecDeque;
+use vhsim_core::SimTime;
 
 /// A retransmission awaiting its label.
 #[derive(Clone, Copy, Debug)]
@@ -18,6 +19,7 @@ struct PendingRetx {
     tx_index: u32,
     from_rto: bool,
     trace_row: Option<u32>,
+    sent_at: SimTime,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -35,6 +37,10 @@ pub struct Label {
     pub trace_row: Option<u32>,
     /// True if spurious.
     pub spurious: bool,
+    /// When the retransmission was sent.
+    pub sent_at: SimTime,
+    /// Whether a timeout triggered it.
+    pub from_rto: bool,
 }
 
 /// Counters of resolved labels.
@@ -65,13 +71,13 @@ impl FlowTruth {
     }
 
     /// A copy of `seq` is sent; returns its transmission index (0 = original).
-    pub fn on_send(&mut self, seq: u64, from_rto: bool, trace_row: Option<u32>) -> u32 {
+    pub fn on_send(&mut self, seq: u64, from_rto: bool, trace_row: Option<u32>, sent_at: SimTime) -> u32 {
         let Some(s) = self.slot(seq) else { return u32::MAX };
         let k = s.sent;
         s.sent += 1;
         s.in_flight += 1;
         if k > 0 {
-            s.retx.push(PendingRetx { tx_index: k, from_rto, trace_row });
+            s.retx.push(PendingRetx { tx_index: k, from_rto, trace_row, sent_at });
         }
         k
     }
@@ -124,7 +130,7 @@ impl FlowTruth {
                     self.counts.spurious_rtos += 1;
                 }
             }
-            labels.push(Label { trace_row: r.trace_row, spurious });
+            labels.push(Label { trace_row: r.trace_row, spurious, sent_at: r.sent_at, from_rto: r.from_rto });
         }
     }
 }
@@ -137,12 +143,12 @@ mod tests {
     fn retransmission_of_a_lost_segment_is_necessary() {
         let mut t = FlowTruth::default();
         let mut labels = vec![];
-        assert_eq!(t.on_send(0, false, None), 0);
+        assert_eq!(t.on_send(0, false, None, SimTime::ZERO), 0);
         t.on_drop(0, 0);
-        assert_eq!(t.on_send(0, true, Some(7)), 1);
+        assert_eq!(t.on_send(0, true, Some(7), SimTime(5)), 1);
         t.on_delivered(0);
         t.settle(1, &mut labels);
-        assert_eq!(labels, vec![Label { trace_row: Some(7), spurious: false }]);
+        assert_eq!(labels, vec![Label { trace_row: Some(7), spurious: false, sent_at: SimTime(5), from_rto: true }]);
         assert_eq!(t.counts, TruthCounts::default());
     }
 
@@ -150,8 +156,8 @@ mod tests {
     fn retransmission_of_a_delayed_segment_is_spurious_and_so_is_its_rto() {
         let mut t = FlowTruth::default();
         let mut labels = vec![];
-        t.on_send(0, false, None);
-        t.on_send(0, true, None);
+        t.on_send(0, false, None, SimTime::ZERO);
+        t.on_send(0, true, None, SimTime::ZERO);
         t.on_delivered(0);
         t.settle(1, &mut labels); // second copy still in flight: not settled yet
         assert!(labels.is_empty());
@@ -165,11 +171,11 @@ mod tests {
     fn unresolved_copies_are_resolved_at_the_end() {
         let mut t = FlowTruth::default();
         let mut labels = vec![];
-        t.on_send(3, false, None);
+        t.on_send(3, false, None, SimTime::ZERO);
         t.on_drop(3, 0);
-        t.on_send(3, false, None);
+        t.on_send(3, false, None, SimTime::ZERO);
         t.on_drop(3, 1);
-        t.on_send(3, false, None);
+        t.on_send(3, false, None, SimTime::ZERO);
         t.finish(&mut labels);
         assert_eq!(labels.iter().filter(|l| l.spurious).count(), 0);
         assert_eq!(labels.len(), 2);

@@ -18,7 +18,7 @@ pub enum Event {
     TxDone(u32),
     /// A link direction asked to be woken up (e.g. a reordering hold timeout).
     LinkWake(u32),
-    /// A packet arrives at a node.
+    /// A packet arrives at the far end of a link direction.
     Arrive(u32, Packet),
     /// A flow's sender may have a timer due.
     SenderTimer(u32),
@@ -30,6 +30,11 @@ pub enum Event {
     FlowStop(u32),
     /// Timeline entry `i` of the scenario.
     Timeline(u32),
+    /// Handover `i` (index into the world's handovers) completes: traffic takes the new
+    /// interface.
+    HandoverDone(u32),
+    /// The cross-layer notification of handover `i` reaches the senders.
+    HandoverNotice(u32),
 }
 
 /// Drop counters by cause.
@@ -41,9 +46,16 @@ pub struct World {
     pub(crate) queue: EventQueue<Event>,
     pub(crate) links: Vec<Link>,
     pub(crate) link_drops: Vec<DropCounts>,
-    /// `routes[node * n_nodes + dst]` = link to leave on.
-    routes: Vec<Option<u32>>,
-    n_nodes: usize,
+    /// `tables[i][node * n_nodes + dst]` = link to leave on while interface `i` is in use
+    /// (one table without a mobile node).
+    tables: Vec<Vec<Option<u32>>>,
+    /// Routing table in use.
+    pub(crate) active: usize,
+    pub(crate) n_nodes: usize,
+    /// Packets that reached the far end of a paused link, held until it resumes.
+    pub(crate) held: Vec<Vec<Packet>>,
+    /// Handovers of the run, in time order, with their progress.
+    pub(crate) handovers: Vec<crate::handover::HandoverRecord>,
     pub(crate) flows: Vec<Flow>,
     pub(crate) traces: Traces,
     next_uid: u64,
@@ -55,12 +67,17 @@ impl World {
     /// Assemble a world; `flows` and `links` are built by [`crate::build`].
     pub(crate) fn new(scenario: Scenario, links: Vec<Link>, flows: Vec<Flow>, traces: Traces) -> Self {
         let n_nodes = scenario.nodes.len();
-        let mut routes = vec![None; n_nodes * n_nodes];
-        for (i, node) in scenario.nodes.iter().enumerate() {
-            for (d, r) in node.routes.iter().enumerate() {
-                routes[i * n_nodes + d] = *r;
-            }
-        }
+        let flatten = |rows: &mut dyn Iterator<Item = &Vec<Option<u32>>>| -> Vec<Option<u32>> {
+            rows.flat_map(|r| r.iter().copied()).collect()
+        };
+        let (tables, active) = match &scenario.mobile {
+            Some(m) => (
+                m.interfaces.iter().map(|i| flatten(&mut i.routes.iter())).collect(),
+                m.initial as usize,
+            ),
+            None => (vec![flatten(&mut scenario.nodes.iter().map(|n| &n.routes))], 0),
+        };
+        let handovers = crate::handover::records(&scenario);
         let mut queue = EventQueue::new();
         for (i, f) in scenario.flows.iter().enumerate() {
             queue.push(f.start, EventClass::Timeline, Event::FlowStart(i as u32));
@@ -73,7 +90,23 @@ impl World {
         }
         let link_drops = vec![[0; 4]; links.len()];
         let goodput_interval = scenario.metrics.goodput_interval.0.max(1);
-        World { scenario, queue, links, link_drops, routes, n_nodes, flows, traces, next_uid: 0, goodput_interval, now: SimTime::ZERO }
+        let held = vec![Vec::new(); links.len()];
+        World {
+            scenario,
+            queue,
+            links,
+            link_drops,
+            tables,
+            active,
+            n_nodes,
+            held,
+            handovers,
+            flows,
+            traces,
+            next_uid: 0,
+            goodput_interval,
+            now: SimTime::ZERO,
+        }
     }
 
     /// Run until the scenario's duration; returns the number of events processed.
@@ -96,11 +129,23 @@ impl World {
             Event::TxDone(l) => self.on_tx_done(l),
             Event::LinkWake(l) => {
                 if let Some(d) = self.links[l as usize].wake(self.now) {
-                    let to = self.scenario.links[l as usize].to;
-                    self.queue.push(d.at, EventClass::Packet, Event::Arrive(to, d.packet));
+                    self.queue.push(d.at, EventClass::Packet, Event::Arrive(l, d.packet));
                 }
             }
-            Event::Arrive(node, pkt) => self.on_arrive(node, pkt),
+            Event::Arrive(link, pkt) => {
+                // A down link also loses what was propagating on it (Daniel & Kojo §3: the
+                // error model at the far end of the old access link drops packets in transit).
+                if !self.links[link as usize].is_up() {
+                    self.record_drop(link, &pkt, DropCause::LinkDown);
+                } else if self.links[link as usize].is_paused() {
+                    self.held[link as usize].push(pkt);
+                } else {
+                    let node = self.scenario.links[link as usize].to;
+                    self.on_arrive(node, pkt);
+                }
+            }
+            Event::HandoverDone(h) => self.on_handover_done(h),
+            Event::HandoverNotice(h) => self.on_handover_notice(h),
             Event::SenderTimer(f) => self.on_sender_timer(f),
             Event::SinkTimer(f) => self.on_sink_timer(f),
             Event::FlowStart(f) => {
@@ -119,6 +164,7 @@ impl World {
     fn on_timeline(&mut self, i: u32) {
         let action = self.scenario.timeline[i as usize].action.clone();
         match action {
+            Action::Handover { .. } => self.on_handover_start(i),
             Action::LinkDown { links } => links.iter().for_each(|&l| self.links[l as usize].set_up(false)),
             Action::LinkUp { links } => links.iter().for_each(|&l| self.links[l as usize].set_up(true)),
             Action::SetLink { links, rate, delay } => {
@@ -131,8 +177,8 @@ impl World {
         }
     }
 
-    fn route(&self, node: u32, dst: u32) -> Option<u32> {
-        self.routes[node as usize * self.n_nodes + dst as usize]
+    pub(crate) fn route(&self, node: u32, dst: u32) -> Option<u32> {
+        self.tables[self.active][node as usize * self.n_nodes + dst as usize]
     }
 
     /// Hand `pkt` to the link leading from `node` towards its destination.
@@ -158,9 +204,8 @@ impl World {
             // Timer class: after the packet events of the same time (vhsim-net `link` docs).
             self.queue.push(t, EventClass::Timer, Event::LinkWake(l));
         }
-        let to = self.scenario.links[l as usize].to;
         for d in f.arrivals() {
-            self.queue.push(d.at, EventClass::Packet, Event::Arrive(to, d.packet));
+            self.queue.push(d.at, EventClass::Packet, Event::Arrive(l, d.packet));
         }
         if let Some(cause) = f.dropped() {
             self.record_drop(l, &f.packet, cause);
@@ -205,6 +250,9 @@ impl World {
                 let una = fl.sender.core().snd_una;
                 fl.truth.settle(una, &mut fl.labels);
                 self.apply_labels(pkt.flow);
+                if !self.handovers.is_empty() {
+                    self.settle_handover_indices(pkt.flow, false);
+                }
                 self.pump_sender(pkt.flow);
             }
         }
@@ -225,6 +273,11 @@ impl World {
                     *acc += bytes;
                 }
             }
+        }
+        if !self.handovers.is_empty() {
+            let seg = self.flows[f as usize].segment_size;
+            self.note_handover_bytes(f, seg, r.delivered * seg);
+            self.settle_handover_indices(f, r.delivered > 0);
         }
         if let Some(p) = self.traces.packets.as_mut() {
             p.push(now, f, PacketEvent::Receive, seq, None, 0);
@@ -264,7 +317,11 @@ impl World {
             fl.sender_wakeup = None;
         }
         if fl.sender.next_timeout().is_some_and(|d| d <= now) {
+            let rtos = fl.sender.stats().rto_count;
             fl.sender.on_timeout(now);
+            if fl.sender.stats().rto_count > rtos && !self.handovers.is_empty() {
+                self.note_rto(f);
+            }
             self.pump_sender(f);
         } else {
             self.sync_sender_timer(f);
@@ -284,7 +341,7 @@ impl World {
     }
 
     /// Send everything the sender allows now, then record its state and arm its timer.
-    fn pump_sender(&mut self, f: u32) {
+    pub(crate) fn pump_sender(&mut self, f: u32) {
         let now = self.now;
         if !self.flows[f as usize].started {
             return;
@@ -293,7 +350,7 @@ impl World {
             let fl = &mut self.flows[f as usize];
             let retx = tx.cause.is_retransmission();
             let row = self.traces.packets.as_ref().map(|p| p.time_ns.len() as u32);
-            let tx_index = fl.truth.on_send(tx.seq, tx.cause == vhsim_tcp::TxCause::Rto, row);
+            let tx_index = fl.truth.on_send(tx.seq, tx.cause == vhsim_tcp::TxCause::Rto, row, now);
             let pkt = Packet {
                 uid: self.next_uid,
                 flow: f,
@@ -305,7 +362,7 @@ impl World {
             self.next_uid += 1;
             if let Some(p) = self.traces.packets.as_mut() {
                 let ev = if retx { PacketEvent::Retransmit } else { PacketEvent::Send };
-                let link = self.routes[pkt.src as usize * self.n_nodes + pkt.dst as usize];
+                let link = self.tables[self.active][pkt.src as usize * self.n_nodes + pkt.dst as usize];
                 p.push(now, f, ev, tx.seq, link, 0);
             }
             self.forward(pkt.src, pkt);
@@ -348,7 +405,15 @@ impl World {
                 }
             }
         }
-        fl.labels.clear();
+        let labels = std::mem::take(&mut fl.labels);
+        if !self.handovers.is_empty() {
+            for l in labels.iter().filter(|l| l.spurious) {
+                self.note_spurious(f, l.sent_at, l.from_rto);
+            }
+        }
+        let mut labels = labels;
+        labels.clear();
+        self.flows[f as usize].labels = labels;
     }
 
     fn sync_sender_timer(&mut self, f: u32) {

@@ -79,6 +79,8 @@ pub enum LossClassifierKind {
 pub enum HandoverPolicyKind {
     /// Ignore notifications.
     None,
+    /// Record notifications without reacting (a test policy).
+    Record,
 }
 
 /// Retransmission-timer settings (RFC 6298 with ns-2's knobs, protocol-facts §1.2).

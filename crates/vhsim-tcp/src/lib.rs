@@ -10,6 +10,7 @@
 
 pub mod cc;
 pub mod config;
+pub mod handover;
 pub mod presets;
 pub mod recovery;
 pub mod rtt;
@@ -18,5 +19,6 @@ pub mod sender;
 pub mod sink;
 
 pub use config::*;
+pub use handover::{AccessLinkInfo, AnyHandoverPolicy, HandoverNotice};
 pub use sender::{AckInfo, CaState, SenderStats, TcpSender, Transmit, TxCause};
 pub use sink::{AckOut, Received, TcpSink};

@@ -10,6 +10,7 @@
 
 use crate::cc::AnyCc;
 use crate::config::{RecoveryKind, TcpConfig};
+use crate::handover::{AnyHandoverPolicy, HandoverNotice};
 use crate::recovery::AnyRecovery;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
@@ -224,6 +225,7 @@ impl SenderCore {
 pub struct TcpSender {
     core: SenderCore,
     recovery: AnyRecovery,
+    handover: AnyHandoverPolicy,
     burst: u32,
 }
 
@@ -252,7 +254,8 @@ impl TcpSender {
             cfg,
         };
         let recovery = AnyRecovery::new(core.cfg.recovery);
-        TcpSender { core, recovery, burst: 0 }
+        let handover = AnyHandoverPolicy::new(core.cfg.handover);
+        TcpSender { core, recovery, handover, burst: 0 }
     }
 
     /// Read access to the shared state.
@@ -415,6 +418,17 @@ impl TcpSender {
         if c.rtx_deadline.is_none() {
             c.restart_timer(now);
         }
+    }
+
+    /// A cross-layer handover notification arrives at `now` (the `HandoverPolicy` axis).
+    pub fn on_handover_notice(&mut self, now: SimTime, notice: &HandoverNotice) {
+        self.burst = 0;
+        self.handover.on_notice(&mut self.core, now, notice);
+    }
+
+    /// The handover policy (e.g. to read what a recording policy kept).
+    pub fn handover_policy(&self) -> &AnyHandoverPolicy {
+        &self.handover
     }
 
     /// Which recovery algorithm runs.

@@ -5,6 +5,7 @@
 
 mod flows;
 mod link_models;
+mod mobile;
 mod timeline;
 mod topology;
 mod transport;
@@ -25,9 +26,16 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         return Err(err("flows", "at least one flow is required (add a [flows.<name>] table)"));
     }
     let flow_names: Vec<&str> = file.flows.keys().map(String::as_str).collect();
-    let topo = topology::resolve(&file.nodes, &file.links, &flow_names)?;
+    let mut topo = topology::resolve(&file.nodes, &file.links, &flow_names)?;
+    let mobile = file.mobile.as_ref().map(|m| mobile::resolve(m, &topo)).transpose()?;
+    if let Some(m) = &mobile {
+        // While the initial interface is in use, every node routes as that interface says.
+        for (node, routes) in topo.nodes.iter_mut().zip(&m.interfaces[m.initial as usize].routes) {
+            node.routes.clone_from(routes);
+        }
+    }
     let flows = flows::resolve(&file.flows, &topo, duration)?;
-    let timeline = timeline::resolve(&file.timeline, &topo, duration)?;
+    let timeline = timeline::resolve(&file.timeline, &topo, duration, mobile.as_ref())?;
     let metrics = timeline::metrics(&file.metrics, duration)?;
     Ok(Scenario {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),
@@ -39,6 +47,7 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         timeline,
         detail: file.output.detail.unwrap_or(Detail::Summary),
         metrics,
+        mobile,
     })
 }
 

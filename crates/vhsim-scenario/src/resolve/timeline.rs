@@ -2,9 +2,10 @@
 
 use super::before_end;
 use super::topology::Topology;
-use crate::error::{err, Result};
-use crate::model::{Action, GoodputWindow, MetricsModel, TimelineEntry};
-use crate::schema::{ActionKind, DirectionSel, MetricsSpec, TimelineSpec};
+use crate::error::{err, join, Result};
+use crate::error::list;
+use crate::model::{Action, GoodputWindow, HandoverKind, MetricsModel, MobileModel, TimelineEntry};
+use crate::schema::{ActionKind, DirectionSel, HandoverKindSpec, MetricsSpec, TimelineSpec};
 use crate::units::fmt_duration;
 use vhsim_core::{SimDuration, SimTime};
 
@@ -13,28 +14,136 @@ pub(super) fn resolve(
     entries: &[TimelineSpec],
     topo: &Topology,
     duration: SimDuration,
+    mobile: Option<&MobileModel>,
 ) -> Result<Vec<TimelineEntry>> {
-    let mut out = entries
+    let mut out = Vec::new();
+    let mut handovers = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let path = format!("timeline[{i}]");
+        if e.action == ActionKind::Handover {
+            handovers.push((i, e));
+        } else {
+            out.push((i, entry(e, &path, topo, duration)?));
+        }
+    }
+    // Handovers in time order: each starts from the interface the previous one moved to.
+    handovers.sort_by_key(|(_, e)| e.at.0);
+    let mut current = mobile.map(|m| m.initial);
+    let mut busy_until = SimTime::ZERO;
+    for (i, e) in handovers {
+        let path = format!("timeline[{i}]");
+        let Some(m) = mobile else {
+            return Err(err(join(&path, "action"), "a handover needs a [mobile] section naming the mobile node and its interfaces"));
+        };
+        let from = current.unwrap_or(m.initial);
+        let h = handover(e, &path, m, from, duration, busy_until)?;
+        if let Action::Handover { to, kind, .. } = &h.action {
+            current = Some(*to);
+            busy_until = h.at + kind.outage();
+        }
+        out.push((i, h));
+    }
+    out.sort_by_key(|(i, e)| (e.at, *i));
+    Ok(out.into_iter().map(|(_, e)| e).collect())
+}
+
+fn handover(
+    e: &TimelineSpec,
+    path: &str,
+    m: &MobileModel,
+    from: u32,
+    duration: SimDuration,
+    busy_until: SimTime,
+) -> Result<TimelineEntry> {
+    let p = |k: &str| join(path, k);
+    for (key, present) in
+        [("link", e.link.is_some()), ("direction", e.direction.is_some()), ("rate", e.rate.is_some()), ("delay", e.delay.is_some())]
+    {
+        if present {
+            return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: kind, to, gap, duration, notify_delay)")));
+        }
+    }
+    let at = before_end(e.at.0, duration, &p("at"))?;
+    if at < busy_until {
+        let msg = format!("the previous handover is still under way until {}", fmt_duration(SimDuration(busy_until.0)));
+        return Err(err(p("at"), msg));
+    }
+    let names = || list(m.interfaces.iter().map(|i| &i.name));
+    let to_name = e.to.as_deref().ok_or_else(|| err(path, format!("a handover needs `to` (interfaces: {})", names())))?;
+    let to = m
+        .interfaces
         .iter()
-        .enumerate()
-        .map(|(i, e)| entry(e, &format!("timeline[{i}]"), topo, duration))
-        .collect::<Result<Vec<_>>>()?;
-    out.sort_by_key(|e| e.at);
-    Ok(out)
+        .position(|i| i.name == to_name)
+        .ok_or_else(|| err(p("to"), format!("unknown interface `{to_name}` (interfaces: {})", names())))? as u32;
+    if to == from {
+        let msg = format!("the mobile node is already on interface `{to_name}` at {}", fmt_duration(e.at.0));
+        return Err(err(p("to"), msg));
+    }
+    let kind_spec = e.kind.ok_or_else(|| {
+        err(path, "a handover needs `kind` (make_before_break, break_before_make or pause)")
+    })?;
+    let only = |key: &str, present: bool, kind: &str| -> Result<()> {
+        if present {
+            return Err(err(p(key), format!("`{key}` is only allowed with kind = \"{kind}\"")));
+        }
+        Ok(())
+    };
+    let kind = match kind_spec {
+        HandoverKindSpec::MakeBeforeBreak => {
+            only("gap", e.gap.is_some(), "break_before_make")?;
+            only("duration", e.duration.is_some(), "pause")?;
+            HandoverKind::MakeBeforeBreak
+        }
+        HandoverKindSpec::BreakBeforeMake => {
+            only("duration", e.duration.is_some(), "pause")?;
+            let gap = e.gap.ok_or_else(|| err(path, "kind = \"break_before_make\" needs `gap` (e.g. \"500ms\")"))?.0;
+            HandoverKind::BreakBeforeMake { gap }
+        }
+        HandoverKindSpec::Pause => {
+            only("gap", e.gap.is_some(), "break_before_make")?;
+            let d = e.duration.ok_or_else(|| err(path, "kind = \"pause\" needs `duration` (e.g. \"30s\")"))?.0;
+            if d == SimDuration::ZERO {
+                return Err(err(p("duration"), "a pause must last longer than 0s"));
+            }
+            HandoverKind::Pause { duration: d }
+        }
+    };
+    let done = e.at.0 + kind.outage();
+    if done >= duration {
+        let msg = format!(
+            "the handover ends at {}, not before the end of the run (duration {})",
+            fmt_duration(done),
+            fmt_duration(duration)
+        );
+        return Err(err(if kind == HandoverKind::MakeBeforeBreak { p("at") } else { p(if e.gap.is_some() { "gap" } else { "duration" }) }, msg));
+    }
+    let notify_delay = e.notify_delay.map_or(SimDuration::ZERO, |d| d.0);
+    Ok(TimelineEntry { at, action: Action::Handover { kind, from, to, notify_delay } })
 }
 
 fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -> Result<TimelineEntry> {
     let p = |k: &str| format!("{path}.{k}");
+    for (key, present) in [
+        ("kind", e.kind.is_some()),
+        ("to", e.to.is_some()),
+        ("gap", e.gap.is_some()),
+        ("duration", e.duration.is_some()),
+        ("notify_delay", e.notify_delay.is_some()),
+    ] {
+        if present {
+            return Err(err(p(key), format!("`{key}` is only allowed with action = \"handover\"")));
+        }
+    }
     let at = before_end(e.at.0, duration, &p("at"))?;
-    let dirs = topo.link(&e.link, &p("link"))?;
+    let link_name = e.link.as_deref().ok_or_else(|| err(path, "missing field `link` (the link this action acts on)"))?;
+    let dirs = topo.link(link_name, &p("link"))?;
     let links = match (e.direction.unwrap_or_default(), dirs) {
         (DirectionSel::Both, _) => dirs.to_vec(),
         (DirectionSel::Forward, _) => vec![dirs[0]],
         (DirectionSel::Reverse, [_, r]) => vec![*r],
         (DirectionSel::Reverse, _) => {
             let msg = format!(
-                "link `{}` is simplex; it has no reverse direction (use \"both\" or \"forward\")",
-                e.link
+                "link `{link_name}` is simplex; it has no reverse direction (use \"both\" or \"forward\")"
             );
             return Err(err(p("direction"), msg));
         }
@@ -55,6 +164,7 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
         ActionKind::SetLink => {
             Action::SetLink { links, rate: e.rate.map(|r| r.0), delay: e.delay.map(|d| d.0) }
         }
+        ActionKind::Handover => unreachable!("handovers are resolved by `handover`"),
     };
     Ok(TimelineEntry { at, action })
 }
@@ -87,5 +197,13 @@ pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration) -> Result<MetricsM
             Ok(GoodputWindow { name: name.clone(), start: t(s), end: t(e) })
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(MetricsModel { goodput_interval, windows })
+    let handover_window = m.handover_window.map_or(SimDuration::from_secs(10), |d| d.0);
+    if handover_window == SimDuration::ZERO {
+        return Err(err("metrics.handover_window", "must be greater than 0s"));
+    }
+    let handover_packets = m.handover_packets.unwrap_or(100);
+    if handover_packets == 0 {
+        return Err(err("metrics.handover_packets", "must be at least 1"));
+    }
+    Ok(MetricsModel { goodput_interval, windows, handover_window, handover_packets })
 }

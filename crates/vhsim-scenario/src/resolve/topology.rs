@@ -25,6 +25,8 @@ pub(crate) struct Topology {
     pub links: Vec<LinkModel>,
     /// File link name -> its direction ids (`[forward, reverse]` or `[only]`).
     pub link_dirs: IndexMap<String, Vec<u32>>,
+    /// Explicit routes from the file: (node, destination, link direction).
+    pub explicit_routes: Vec<(usize, usize, u32)>,
 }
 
 impl Topology {
@@ -56,14 +58,20 @@ pub(crate) fn resolve(
     flow_names: &[&str],
 ) -> Result<Topology> {
     let names: Vec<String> = nodes.keys().cloned().collect();
-    let mut topo = Topology { names, nodes: Vec::new(), links: Vec::new(), link_dirs: IndexMap::new() };
+    let mut topo = Topology {
+        names,
+        nodes: Vec::new(),
+        links: Vec::new(),
+        link_dirs: IndexMap::new(),
+        explicit_routes: Vec::new(),
+    };
     for (name, spec) in links {
         let ids = link(&mut topo, name, spec, flow_names)?;
         topo.link_dirs.insert(name.clone(), ids);
     }
     let n = topo.names.len();
     topo.nodes = (0..n)
-        .map(|s| NodeModel { name: topo.names[s].clone(), routes: shortest_first_hops(s, n, &topo.links) })
+        .map(|s| NodeModel { name: topo.names[s].clone(), routes: shortest_first_hops(s, n, &topo.links, &[]) })
         .collect();
     for (s, (name, spec)) in nodes.iter().enumerate() {
         for (dst, link_name) in &spec.routes {
@@ -86,19 +94,22 @@ pub(crate) fn resolve(
                 return Err(err(path, format!("link `{link_name}` does not leave node `{name}` ({shape})")));
             };
             topo.nodes[s].routes[d as usize] = Some(dir);
+            topo.explicit_routes.push((s, d as usize, dir));
         }
     }
     Ok(topo)
 }
 
-/// First hop from `src` to every node, by breadth-first search over link directions.
-fn shortest_first_hops(src: usize, n: usize, links: &[LinkModel]) -> Vec<Option<u32>> {
+/// First hop from `src` to every node, by breadth-first search over link directions, leaving
+/// out the directions in `excluded`.
+pub(super) fn shortest_first_hops(src: usize, n: usize, links: &[LinkModel], excluded: &[u32]) -> Vec<Option<u32>> {
     let mut first: Vec<Option<u32>> = vec![None; n];
     let mut seen = vec![false; n];
     seen[src] = true;
     let mut queue = VecDeque::from([src]);
     while let Some(u) = queue.pop_front() {
-        for (id, l) in links.iter().enumerate().filter(|(_, l)| l.from as usize == u) {
+        let leaving = links.iter().enumerate().filter(|(id, l)| l.from as usize == u && !excluded.contains(&(*id as u32)));
+        for (id, l) in leaving {
             let v = l.to as usize;
             if !seen[v] {
                 seen[v] = true;

@@ -68,6 +68,7 @@ pub(super) fn tcp(mut c: TcpConfig, s: &TcpSpec, path: &str) -> Result<TcpConfig
     c.max_burst = s.max_burst.unwrap_or(c.max_burst);
     c.recovery = s.recovery.unwrap_or(c.recovery);
     c.newreno_timer = s.newreno_timer.unwrap_or(c.newreno_timer);
+    c.handover = s.handover.unwrap_or(c.handover);
     if let Some(v) = s.min_rto {
         c.rto.min = v.0;
     }
