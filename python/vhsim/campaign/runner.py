@@ -81,23 +81,26 @@ def _inline(tasks: list[Task], workers: int) -> Iterator[dict]:
         yield execute_run(task)
 
 
-def _exit_with_parent() -> None:
-    """Worker initializer: exit when the process that started us dies.
+def _exit_with_sweep(sweep_pid: int) -> None:
+    """Worker initializer: exit when the sweep process that started the pool dies.
 
-    A pool worker blocks on its task queue forever if the sweep is killed with SIGKILL
-    (the queue's pipe stays open in the other workers), so it watches its parent instead.
+    After a SIGKILL of the sweep, a pool worker would wait on its task queue forever (the
+    queue's pipe stays open in the other workers, and the forkserver, their parent, lives
+    as long as they do), so each worker watches the sweep's pid instead.
     """
     import threading
-
-    parent = os.getppid()
 
     def watch() -> None:
         while True:
             time.sleep(0.5)
-            if os.getppid() != parent:
+            try:
+                os.kill(sweep_pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # pid reused by another user's process: ours is gone
                 os._exit(1)
 
-    threading.Thread(target=watch, name="vhsim-parent-watch", daemon=True).start()
+    threading.Thread(target=watch, name="vhsim-sweep-watch", daemon=True).start()
 
 
 def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
@@ -111,7 +114,8 @@ def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
     # (and, with traces, every result) in memory at once.
     window = workers * 4
     pending = iter(tasks)
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_exit_with_parent)
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_exit_with_sweep,
+                                   initargs=(os.getpid(),))
     try:
         in_flight = set()
         for task in pending:
