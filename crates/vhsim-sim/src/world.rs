@@ -109,6 +109,11 @@ impl World {
         }
     }
 
+    /// The sender of flow `f` (for tests and tools that inspect endpoint state after a run).
+    pub fn sender(&self, f: usize) -> &vhsim_tcp::TcpSender {
+        &self.flows[f].sender
+    }
+
     /// Run until the scenario's duration; returns the number of events processed.
     pub fn run(&mut self) -> u64 {
         let end = SimTime::ZERO + self.scenario.duration;

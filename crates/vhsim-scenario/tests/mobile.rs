@@ -1,0 +1,141 @@
+//! The `[mobile]` section and handover timeline entries: resolution and every error.
+
+use vhsim_scenario::{load, Action, HandoverKind};
+
+const BASE: &str = r#"
+duration = "30s"
+[nodes.cn]
+[nodes.r]
+[nodes.bs1]
+[nodes.bs2]
+[nodes.mn]
+[links.wired]
+between = ["cn", "r"]
+rate = "100Mbps"
+delay = "10ms"
+[links.r1]
+between = ["r", "bs1"]
+rate = "100Mbps"
+delay = "1ms"
+[links.r2]
+between = ["r", "bs2"]
+rate = "100Mbps"
+delay = "1ms"
+[links.umts]
+between = ["bs1", "mn"]
+rate = "384kbps"
+delay = "100ms"
+[links.wlan]
+between = ["bs2", "mn"]
+rate = "11Mbps"
+delay = "15ms"
+[mobile]
+node = "mn"
+anchor = "r"
+initial = "umts"
+[mobile.interfaces.umts]
+access = "umts"
+[mobile.interfaces.wlan]
+access = "wlan"
+[flows.bulk]
+from = "cn"
+to = "mn"
+"#;
+
+fn with(extra: &str) -> String {
+    format!("{BASE}\n{extra}")
+}
+
+fn without_mobile() -> String {
+    let (head, tail) = BASE.split_once("[mobile]").unwrap();
+    let (_, flows) = tail.split_once("[flows.bulk]").unwrap();
+    format!("{head}[flows.bulk]{flows}")
+}
+
+fn handover(at: &str, rest: &str) -> String {
+    format!("[[timeline]]\nat = \"{at}\"\naction = \"handover\"\n{rest}\n")
+}
+
+#[test]
+fn routes_follow_the_active_interface_at_the_anchor_and_the_mn_only() {
+    let s = load(BASE, &[]).unwrap();
+    let m = s.mobile.as_ref().unwrap();
+    let node = |n: &str| s.nodes.iter().position(|x| x.name == n).unwrap();
+    let dir = |n: &str| s.links.iter().position(|l| l.name == n).unwrap() as u32;
+    let (umts, wlan) = (&m.interfaces[0], &m.interfaces[1]);
+    assert_eq!(umts.routes[node("r")][node("mn")], Some(dir("r1/forward")));
+    assert_eq!(wlan.routes[node("r")][node("mn")], Some(dir("r2/forward")));
+    assert_eq!(umts.routes[node("mn")][node("cn")], Some(dir("umts/reverse")));
+    assert_eq!(wlan.routes[node("mn")][node("cn")], Some(dir("wlan/reverse")));
+    // A base station keeps its own side's route whatever is active.
+    assert_eq!(umts.routes[node("bs2")][node("mn")], Some(dir("wlan/forward")));
+    assert_eq!(wlan.routes[node("bs1")][node("mn")], Some(dir("umts/forward")));
+    assert_eq!(umts.downlink, dir("umts/forward"));
+    // The scenario's node routes are the initial interface's.
+    assert_eq!(s.nodes[node("r")].routes, umts.routes[node("r")]);
+}
+
+#[test]
+fn handovers_resolve_in_time_order_from_the_interface_in_use() {
+    let toml = with(&format!(
+        "{}{}",
+        handover("20s", "kind = \"pause\"\nduration = \"2s\"\nto = \"umts\""),
+        handover("5s", "kind = \"break_before_make\"\ngap = \"500ms\"\nto = \"wlan\"\nnotify_delay = \"50ms\"")
+    ));
+    let s = load(&toml, &[]).unwrap();
+    let hs: Vec<_> = s.timeline.iter().map(|e| (e.at.0, e.action.clone())).collect();
+    assert_eq!(hs.len(), 2);
+    assert_eq!(hs[0].0, 5_000_000_000);
+    match &hs[0].1 {
+        Action::Handover { kind, from, to, notify_delay } => {
+            assert_eq!(*kind, HandoverKind::BreakBeforeMake { gap: vhsim_core::SimDuration::from_millis(500) });
+            assert_eq!((*from, *to), (0, 1));
+            assert_eq!(notify_delay.0, 50_000_000);
+        }
+        a => panic!("{a:?}"),
+    }
+    match &hs[1].1 {
+        Action::Handover { from, to, .. } => assert_eq!((*from, *to), (1, 0)),
+        a => panic!("{a:?}"),
+    }
+}
+
+#[test]
+fn malformed_mobile_and_handover_entries_name_the_key() {
+    let cases: &[(&str, String, &str, &str)] = &[
+        ("handover without [mobile]", without_mobile() + &handover("5s", "kind = \"pause\"\nduration = \"1s\"\nto = \"wlan\""), "timeline[0].action", "needs a [mobile] section"),
+        ("unknown handover kind", with(&handover("5s", "kind = \"teleport\"\nto = \"wlan\"")), "timeline[0].kind", "unknown variant `teleport`"),
+        ("missing kind", with(&handover("5s", "to = \"wlan\"")), "timeline[0]", "needs `kind`"),
+        ("missing to", with(&handover("5s", "kind = \"make_before_break\"")), "timeline[0]", "needs `to`"),
+        ("unknown interface", with(&handover("5s", "kind = \"make_before_break\"\nto = \"lte\"")), "timeline[0].to", "unknown interface `lte`"),
+        ("already there", with(&handover("5s", "kind = \"make_before_break\"\nto = \"umts\"")), "timeline[0].to", "already on interface `umts`"),
+        ("negative gap", with(&handover("5s", "kind = \"break_before_make\"\ngap = \"-1ms\"\nto = \"wlan\"")), "timeline[0].gap", "negative"),
+        ("missing gap", with(&handover("5s", "kind = \"break_before_make\"\nto = \"wlan\"")), "timeline[0]", "needs `gap`"),
+        ("gap on mbb", with(&handover("5s", "kind = \"make_before_break\"\ngap = \"1s\"\nto = \"wlan\"")), "timeline[0].gap", "only allowed with kind = \"break_before_make\""),
+        ("zero pause", with(&handover("5s", "kind = \"pause\"\nduration = \"0s\"\nto = \"wlan\"")), "timeline[0].duration", "longer than 0s"),
+        ("handover after the end", with(&handover("30s", "kind = \"make_before_break\"\nto = \"wlan\"")), "timeline[0].at", "not before the end of the run"),
+        ("outage past the end", with(&handover("29s", "kind = \"pause\"\nduration = \"2s\"\nto = \"wlan\"")), "timeline[0].duration", "not before the end of the run"),
+        ("overlapping handovers", with(&format!("{}{}", handover("5s", "kind = \"pause\"\nduration = \"2s\"\nto = \"wlan\""), handover("6s", "kind = \"make_before_break\"\nto = \"umts\""))), "timeline[1].at", "still under way"),
+        ("link on a handover", with(&handover("5s", "kind = \"make_before_break\"\nto = \"wlan\"\nlink = \"wlan\"")), "timeline[0].link", "not a field of action = \"handover\""),
+        ("kind on link_down", with("[[timeline]]\nat = \"1s\"\naction = \"link_down\"\nlink = \"wlan\"\nkind = \"pause\""), "timeline[0].kind", "only allowed with action = \"handover\""),
+        ("unknown mobile node", BASE.replace("node = \"mn\"", "node = \"ue\""), "mobile.node", "unknown node `ue`"),
+        ("anchor is the mn", BASE.replace("anchor = \"r\"", "anchor = \"mn\""), "mobile.anchor", "another node"),
+        ("unknown initial", BASE.replace("initial = \"umts\"", "initial = \"lte\""), "mobile.initial", "unknown interface `lte`"),
+        ("unknown access link", BASE.replace("access = \"wlan\"", "access = \"wifi\""), "mobile.interfaces.wlan.access", "unknown link `wifi`"),
+        ("access not at the mn", BASE.replace("access = \"wlan\"", "access = \"r2\""), "mobile.interfaces.wlan.access", "does not end at the mobile node"),
+        ("one interface", BASE.replace("[mobile.interfaces.wlan]\naccess = \"wlan\"", ""), "mobile.interfaces", "at least two"),
+        ("unknown mobile key", BASE.replace("anchor = \"r\"", "anchor = \"r\"\nspeed = \"50km/h\""), "mobile", "unknown field `speed`"),
+        ("bad handover_window", with("[metrics]\nhandover_window = \"0s\""), "metrics.handover_window", "greater than 0s"),
+        ("bad handover_packets", with("[metrics]\nhandover_packets = 0"), "metrics.handover_packets", "at least 1"),
+    ];
+    for (name, toml, path, phrase) in cases {
+        let result = std::panic::catch_unwind(|| load(toml, &[]));
+        let e = match result {
+            Ok(Err(e)) => e,
+            Ok(Ok(_)) => panic!("{name}: accepted"),
+            Err(_) => panic!("{name}: panicked"),
+        };
+        assert!(e.path.starts_with(path), "{name}: path {:?} (message {:?}) is not {path:?}", e.path, e.message);
+        assert!(e.message.contains(phrase), "{name}: message {:?} lacks {phrase:?}", e.message);
+    }
+}
