@@ -103,13 +103,24 @@ def _exit_with_sweep(sweep_pid: int) -> None:
     threading.Thread(target=watch, name="vhsim-sweep-watch", daemon=True).start()
 
 
-def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
+def _pool_context():
+    """fork on Linux, spawn elsewhere.
+
+    fork, because forkserver and spawn re-import the user's ``__main__`` in every worker:
+    a notebook-style script that calls run_campaign at top level would then run the
+    campaign again inside each worker.  Forking is safe for what a worker does (simulate,
+    pickle the result): all pool workers are forked at the first submit, before the
+    progress bar starts its thread (see _Progress).  macOS and Windows cannot fork safely,
+    so there scripts need the usual ``if __name__ == "__main__":`` guard.
+    """
     import multiprocessing
 
-    # forkserver: workers do not inherit the parent's threads (the progress bar's
-    # refresher), which fork() would copy in an arbitrary state.
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
+    context = _pool_context()
     # A few tasks queued per worker keeps the workers busy without holding every task
     # (and, with traces, every result) in memory at once.
     window = workers * 4
@@ -191,12 +202,17 @@ def _folder_lock(folder: Path) -> Iterator[None]:
 
 # ----------------------------------------------------------------------------- progress
 class _Progress:
-    """A rich progress bar on stderr (runs done/total, failures, ETA), or nothing."""
+    """A rich progress bar on stderr (runs done/total, failures, ETA), or nothing.
+
+    The bar (and its refresh thread) starts at the first finished run, after the process
+    pool has forked its workers: a fork never copies a thread in the middle of drawing.
+    """
 
     def __init__(self, enabled: bool, total: int, done: int, label: str) -> None:
+        self._enabled, self._total, self._done, self._label = enabled, total, done, label
         self._bar = None
-        if not enabled:
-            return
+
+    def _start(self) -> None:
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                    TimeRemainingColumn)
@@ -207,11 +223,14 @@ class _Progress:
             TextColumn("ETA"), TimeRemainingColumn(),
             console=Console(stderr=True), transient=False)
         self._bar.start()
-        self._task = self._bar.add_task(label, total=total, completed=done, failed=0)
+        self._task = self._bar.add_task(self._label, total=self._total, completed=self._done, failed=0)
 
     def advance(self, failed: int) -> None:
-        if self._bar is not None:
-            self._bar.update(self._task, advance=1, failed=failed)
+        if not self._enabled:
+            return
+        if self._bar is None:
+            self._start()
+        self._bar.update(self._task, advance=1, failed=failed)
 
     def close(self) -> None:
         if self._bar is not None:
@@ -239,8 +258,14 @@ def run_campaign(
     a scheduler address such as ``"tcp://10.0.0.5:8786"``.  ``progress``: show a progress
     bar on stderr (default: when stderr is a terminal).
     """
+    import multiprocessing
+
     from .. import __version__ as version
 
+    if multiprocessing.parent_process() is not None and __import__("__main__").__name__ == "__mp_main__":
+        raise CampaignError(
+            "run_campaign was called while a worker process imported your script (spawn start method); "
+            "put the script's code under `if __name__ == \"__main__\":`")
     started = time.perf_counter()
     folder = Path(folder)
     spec.plan(version)  # validate everything before touching the folder

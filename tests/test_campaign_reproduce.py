@@ -1,0 +1,119 @@
+"""`vhsim reproduce demo --quick`, plot captions and metadata, and the walkthrough example."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vhsim import campaign
+from vhsim.campaign import CampaignSpec, plots, run_campaign
+from vhsim.campaign.papers import demo
+from vhsim.campaign.reproduce import papers
+
+from conftest import REPO, run_vhsim
+
+
+def test_reproduce_demo_quick_writes_plots_and_report(tmp_path):
+    out = tmp_path / "demo"
+    r = run_vhsim("reproduce", "demo", "--quick", "--out", out, "--workers", "2", cwd=REPO, timeout=120)
+    assert r.returncode == 0, r.stderr
+    fig = out / "goodput-vs-loss"
+    for stem in ("goodput-bars", "goodput-quartiles", "reno-highest-loss-run"):
+        for ext in ("png", "svg"):
+            assert (fig / f"{stem}.{ext}").stat().st_size > 1000, f"{stem}.{ext}"
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert report.startswith("# Reproduction: ")
+    assert "quick mode" in report and "3 replications" in report
+    assert "![goodput-bars](goodput-vs-loss/goodput-bars.png)" in report
+    assert "| claim | our numbers | verdict |" in report
+    # both claims appear with a computed verdict and the numbers behind it
+    for claim in demo.PAPER.figures[0].claims:
+        line = next(ln for ln in report.splitlines() if ln.startswith(f"| {claim.text}"))
+        assert line.endswith("| **holds** |") or line.endswith("| **does not hold** |"), line
+        assert "kb/s" in line or "goodput" in line
+    df = campaign.open(fig / "campaign").results()
+    assert len(df) == 36 and set(df.rep) == {0, 1, 2} and (df["sim_s"] == 30).all()
+    # a second call reuses every run
+    again = run_vhsim("reproduce", "demo", "--quick", "--out", out, "--workers", "1", cwd=REPO, timeout=120)
+    assert again.returncode == 0 and "(0 run now" in again.stdout
+    assert "demo" in run_vhsim("reproduce", "--list").stdout
+    bad = run_vhsim("reproduce", "nosuchpaper")
+    assert bad.returncode == 2 and "no paper 'nosuchpaper'" in bad.stderr
+
+
+def test_demo_claims_are_computed_from_the_numbers():
+    import pandas as pd
+
+    rows = []
+    for scheme, base in (("reno", 900.0), ("newreno", 1000.0), ("sack", 1000.0)):
+        for p, factor in (("0.005", 1.0), ("0.01", 0.7), ("0.02", 0.5), ("0.05", 0.3)):
+            for rep in range(3):
+                rows.append({"seed": rep + 1, "rep": rep, demo.SCHEME: scheme, demo.LOSS: float(p),
+                             demo.GOODPUT: base * factor + rep})
+    df = pd.DataFrame(rows)
+    df.attrs["axes"] = [demo.SCHEME, demo.LOSS]
+    assert demo.goodput_falls_with_loss(df)[0]
+    assert demo.recovery_beats_reno_at_high_loss(df)[0]
+    rising = df.copy()
+    rising.loc[rising[demo.LOSS] == 0.05, demo.GOODPUT] += 2000
+    holds, numbers = demo.goodput_falls_with_loss(rising)
+    assert not holds and "not falling" in numbers
+    reno_wins = df.copy()
+    reno_wins.loc[reno_wins[demo.SCHEME] == "reno", demo.GOODPUT] += 500
+    assert not demo.recovery_beats_reno_at_high_loss(reno_wins)[0]
+
+
+def test_registry_and_quick_campaign_definition():
+    assert "demo" in papers()
+    quick, full = demo.campaign(True), demo.campaign(False)
+    assert (quick.replications, full.replications) == (3, 10)
+    assert [a.labels for a in full.axes] == [list(demo.SCHEMES), list(demo.LOSSES)]
+    assert ("duration", "30s") in quick.fixed and not full.fixed
+
+
+def test_plots_state_scenario_replications_and_version(tiny_path, tmp_path):
+    from PIL import Image
+
+    import vhsim
+
+    spec = CampaignSpec.from_cli(str(tiny_path), ["flows.bulk.scheme=reno,sack", "links.access.rate=1Mbps,2Mbps"],
+                                 replications=2)
+    run_campaign(spec, tmp_path / "c", workers=1)
+    camp = campaign.open(tmp_path / "c")
+    df = camp.results()
+    written = plots.bar_chart(df, "bulk.goodput_kbps", "flows.bulk.scheme", tmp_path / "bars",
+                              groups="links.access.rate")
+    written += plots.quartile_lines(df, "bulk.goodput_kbps", "links.access.rate", tmp_path / "lines",
+                                    lines="flows.bulk.scheme")
+    written += plots.run_overview(camp, tmp_path / "run", config=1, rep=1)
+    assert sorted(p.name for p in written) == sorted(
+        f"{s}.{e}" for s in ("bars", "lines", "run") for e in ("png", "svg"))
+    for path in written:
+        if path.suffix == ".png":
+            text = Image.open(path).text
+            assert text["Software"] == f"vhsim {vhsim.__version__}"
+            description = text["Description"]
+        else:
+            svg = path.read_text(encoding="utf-8")
+            description = svg.split("<dc:description>")[1].split("</dc:description>")[0]
+        assert "scenario tiny" in description and f"vhsim {vhsim.__version__}" in description
+        assert "2 replications" in description
+
+
+def test_walkthrough_example_runs(tmp_path):
+    script = REPO / "examples" / "campaign_walkthrough.py"
+    r = subprocess.run([sys.executable, str(script), str(tmp_path / "wt")], capture_output=True, text=True,
+                       timeout=120, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "36/36 runs done" in r.stdout
+    assert (tmp_path / "wt" / "goodput-bars.png").is_file() and (tmp_path / "wt" / "goodput-quartiles.svg").is_file()
+    assert len(campaign.open(tmp_path / "wt" / "campaign").results()) == 36
+
+
+@pytest.mark.parametrize("name", ["sweep", "export", "reproduce"])
+def test_new_commands_have_help_with_examples(name):
+    r = run_vhsim(name, "--help")
+    assert r.returncode == 0 and "Examples:" in r.stdout
