@@ -197,6 +197,26 @@ def _note(ax: "Axes", text: str) -> None:
             fontsize="medium", color="#555555", wrap=True)
 
 
+def mark_handovers(result: "Result", ax: "Axes") -> None:
+    """Shade each handover of the run (from its start until traffic takes the new interface)
+    and label it with the interfaces, e.g. ``umts→wlan``."""
+    for h in result.summary.get("handovers", []):
+        start, done = float(h["start_s"]), float(h["done_s"])
+        if done > start:
+            ax.axvspan(start, done, color="0.85", zorder=0, lw=0)
+        ax.axvline(start, color="0.35", ls=":", lw=1, zorder=1)
+        ax.annotate(
+            f"{h['from']}→{h['to']} ({h['kind'].replace('_', ' ')})",
+            xy=(start, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, -3),
+            textcoords="offset points",
+            va="top",
+            fontsize="x-small",
+            color="0.25",
+        )
+
+
 def caption(result: "Result", flow: str) -> str:
     """Caption naming scenario, flow, seed and vhsim version."""
     return (f"scenario {result.scenario_name} \u2014 flow {flow} \u2014 seed {result.seed} "
@@ -239,6 +259,8 @@ def overview(
         _note(ax_cw, "no timeseries trace in this result:\nrerun with --detail timeseries or packets")
         ax_cw.set_title(f"congestion window, flow {flow}", fontsize="medium")
     ax_seq.tick_params(labelbottom=True)
+    for ax in (ax_seq, ax_cw):
+        mark_handovers(result, ax)
     fig.suptitle(caption(result, flow), fontsize="medium")
     dest = Path(path)
     if dest.parent and not dest.parent.exists():
