@@ -453,6 +453,8 @@ def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zi
       vhsim sweep --campaign out/loss                  # resume with the stored definition
       vhsim sweep --file campaign.toml --dask tcp://scheduler:8786
     """
+    from concurrent.futures.process import BrokenProcessPool
+
     from .campaign import Campaign, CampaignError, CampaignSpec, run_campaign
     from .campaign.axes import parse_cli_axis
 
@@ -490,21 +492,19 @@ def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zi
                        f"{done} already in {folder}")
             return
         click.echo(f"sweep {spec.describe()} -> {folder}", err=True)
-        try:
-            report = run_campaign(spec, folder, workers=workers, dask=dask_address,
-                                  rerun_other_versions=rerun_other_versions, progress=progress)
-        except KeyboardInterrupt:
-            stored = Campaign(folder).status() if (Path(folder) / "campaign.json").is_file() else None
-            note = f"{stored['done']}/{stored['total']} runs stored" if stored else "nothing stored"
-            _fail(ctx, f"interrupted ({note}); run the same command again to resume", 130)
-            return
+        report = run_campaign(spec, folder, workers=workers, dask=dask_address,
+                              rerun_other_versions=rerun_other_versions, progress=progress)
     except CampaignError as err:
         _campaign_fail(ctx, err)
         return
-    except RuntimeError as err:  # e.g. BrokenProcessPool: a worker process died
-        if isinstance(err, SimulationError):
-            raise
-        _fail(ctx, f"{err}; finished runs are stored, run the same command again to resume", EXIT_SIM)
+    except KeyboardInterrupt:
+        stored = Campaign(folder).status() if folder and (Path(folder) / "campaign.json").is_file() else None
+        note = f"{stored['done']}/{stored['total']} runs stored" if stored else "nothing stored"
+        _fail(ctx, f"interrupted ({note}); run the same command again to resume", 130)
+        return
+    except BrokenProcessPool as err:  # a worker process died (killed, out of memory)
+        _fail(ctx, f"a worker process died ({err}); finished runs are stored, run the same command "
+                   "again to resume", EXIT_SIM)
         return
     click.echo(report.line())
     click.echo(f"results: {Path(folder) / 'results.parquet'} (vhsim.campaign.open({folder!r}).results())")
