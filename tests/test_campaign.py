@@ -267,12 +267,20 @@ def test_sweep_cli_resumes_from_the_folder_alone(spec, tmp_path):
 
 
 def test_the_folder_is_locked_while_a_sweep_runs(spec, tmp_path):
-    import fcntl
+    import subprocess
+    import sys
 
     folder = tmp_path / "c"
     folder.mkdir()
-    with open(folder / ".lock", "a+") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); "
+         "fcntl.lockf(f.fileno(), fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)",
+         str(folder / ".lock")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(CampaignError, match="being run by another process"):
             run_campaign(spec, folder, workers=1)
-
+    finally:
+        holder.kill()
+        holder.wait()
+    assert run_campaign(spec, folder, workers=1).executed == 12  # free again once the holder is gone

@@ -183,21 +183,36 @@ def _pick_backend(workers: int, dask: str | None) -> tuple[str, Callable[[list[T
 
 
 # ---------------------------------------------------------------------------- locking
+_LOCKED_HERE: set[str] = set()
+
+
 @contextlib.contextmanager
 def _folder_lock(folder: Path) -> Iterator[None]:
-    """One sweep per folder at a time (the lock dies with its process, even on SIGKILL)."""
+    """One sweep per folder at a time.
+
+    A POSIX record lock (lockf) rather than flock: it belongs to this process only, so pool
+    workers forked while it is held do not keep it alive after a SIGKILL of the sweep, and
+    the kernel drops it when the process dies.  Record locks do not exclude threads of one
+    process, hence the set of folders locked here.
+    """
     import fcntl
 
     folder.mkdir(parents=True, exist_ok=True)
+    key = os.path.realpath(folder)
+    busy = CampaignError(f"campaign {folder} is being run by another process; wait for it to finish")
+    if key in _LOCKED_HERE:
+        raise busy
     with open(folder / LOCK_FILE, "a+") as fh:
         try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise CampaignError(f"campaign {folder} is being run by another process; wait for it to finish") from None
+            fcntl.lockf(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # EACCES or EAGAIN, depending on the system
+            raise busy from None
+        _LOCKED_HERE.add(key)
         try:
             yield
         finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            _LOCKED_HERE.discard(key)
+            fcntl.lockf(fh.fileno(), fcntl.LOCK_UN)
 
 
 # ----------------------------------------------------------------------------- progress
