@@ -169,3 +169,15 @@ def test_paired_difference_pairs_by_seed():
     unpaired.loc[unpaired.scheme == "sack", "seed"] += 100
     with pytest.raises(ValueError, match="share a seed"):
         paired_difference(unpaired, "bulk.goodput_kbps", "scheme", "sack", "reno")
+
+
+def test_handover_metrics_are_flattened_per_handover():
+    from vhsim.campaign.store import flatten_summary
+
+    summary = {
+        "events": 10,
+        "flows": {"bulk": {"goodput_kbps": 1.0, "handovers": [{"rtos": 2, "time_to_n_acked_s": None}, {"rtos": 0, "time_to_n_acked_s": 1.5}]}},
+    }
+    flat = flatten_summary(summary)
+    assert flat["bulk.ho0.rtos"] == 2 and flat["bulk.ho0.time_to_n_acked_s"] is None
+    assert flat["bulk.ho1.time_to_n_acked_s"] == 1.5

@@ -56,7 +56,8 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     """Scalar metrics of one run summary, flattened into ``<flow>.<metric>`` columns.
 
     Run-level counters keep their names (``events``, ``delivered_segments``, ``sim_s``);
-    per flow: ``bulk.goodput_kbps``, ``bulk.drops_error_model``, ``bulk.goodput_kbps_<window>``;
+    per flow: ``bulk.goodput_kbps``, ``bulk.drops_error_model``, ``bulk.goodput_kbps_<window>``,
+    and per handover k ``bulk.ho<k>.<metric>`` (``bulk.ho0.time_to_n_acked_s``, ...);
     per link direction: ``access/forward.packets_sent``, ``access/forward.drops_<cause>``.
     Wall-clock figures are left out: they are not reproducible.
     """
@@ -76,6 +77,12 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
                 elif key == "windows" and isinstance(value, Mapping):
                     for window, kbps in value.items():
                         out[f"{name}.goodput_kbps_{window}"] = kbps
+                elif key == "handovers" and isinstance(value, list):
+                    # Per handover k of the run: bulk.ho0.time_to_n_acked_s, bulk.ho0.rtos, ...
+                    for k, stats in enumerate(value):
+                        for metric, v in stats.items():
+                            if _is_scalar(v):
+                                out[f"{name}.ho{k}.{metric}"] = v
                 elif _is_scalar(value):
                     out[f"{name}.{key}"] = value
     return out
