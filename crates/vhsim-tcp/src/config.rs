@@ -55,6 +55,42 @@ pub enum CongestionControlKind {
 pub enum RtoResponseKind {
     /// RFC 5681 §3.1 / RFC 6298 §5: cwnd = 1, go-back-N from the first unacknowledged segment.
     Conventional,
+    /// F-RTO (RFC 5682): after the timeout retransmission, probe with new data to tell a
+    /// spurious timeout from a genuine one ([`FrtoConfig`]).
+    Frto,
+}
+
+/// Which F-RTO detection algorithm runs (RFC 5682 §2 or §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrtoVariant {
+    /// Basic F-RTO (RFC 5682 §2; ns-2 `frto_enabled_`): decided by cumulative ACKs only.
+    Basic,
+    /// SACK-enhanced F-RTO (RFC 5682 §3; ns-2 `sfrto_enabled_`): SACK blocks count too.
+    Sack,
+}
+
+/// What the sender does after F-RTO declares a timeout spurious (ns-2 `spurious_response_`,
+/// protocol-facts §3.3). In all three, ssthresh returns to max(window, ssthresh) at the timeout
+/// (RFC 4015 §3.2 `pipe_prev`, ns-2 `spurious_timeout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpuriousResponse {
+    /// `spurious_response_` = 1 (ns-2 default): cwnd = the FlightSize before the detecting ACK.
+    FullRevert,
+    /// `spurious_response_` = 2: cwnd = the ssthresh the timeout halved.
+    Ssthresh,
+    /// `spurious_response_` = 3: cwnd = 1, slow start with new data (no retransmissions).
+    SlowStart,
+}
+
+/// F-RTO settings (used only with `rto_response = frto`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrtoConfig {
+    /// Detection algorithm.
+    pub variant: FrtoVariant,
+    /// Response to a detected spurious timeout.
+    pub response: SpuriousResponse,
 }
 
 /// Reaction to duplicate ACKs (the `DupAckResponse` axis).
@@ -63,6 +99,69 @@ pub enum RtoResponseKind {
 pub enum DupAckResponseKind {
     /// Fast retransmit at the dupACK threshold (RFC 5681 §3.2).
     Immediate,
+    /// TCP-DCR (Bhandarkar et al., IEEE TMC 4(5) 2005): delay the fast retransmit by tau
+    /// ([`DcrConfig`]), sending one new segment per dupACK meanwhile.
+    Dcr,
+}
+
+/// Where TCP-DCR's delay tau comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DcrTau {
+    /// The smoothed RTT of the RTO estimator (TCP-DCR: "one RTT").
+    Srtt,
+    /// LD's Tavg (Lim & Jang §4.2: "The DCR uses only Tavg"); needs `loss_classifier = ld`,
+    /// otherwise srtt is used.
+    Tavg,
+}
+
+/// TCP-DCR settings (used only with `dupack_response = dcr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DcrConfig {
+    /// The counted duplicate ACK that arms the delay: 1 for TCP-DCR, 3 for Lim & Jang's schemes
+    /// (protocol-facts A5). At least 1.
+    pub trigger: DupAckCount,
+    /// Length of the delay.
+    pub tau: DcrTau,
+}
+
+/// A count of duplicate ACKs, written as an integer (`3`) or a name (`"third"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct DupAckCount(pub u32);
+
+/// Names accepted for [`DupAckCount`], meaning 1, 2, 3.
+pub const DUPACK_COUNT_NAMES: [&str; 3] = ["first", "second", "third"];
+
+impl<'de> Deserialize<'de> for DupAckCount {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = DupAckCount;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a dupACK count: an integer >= 1 or one of `first`, `second`, `third`")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DupAckCount, E> {
+                match u32::try_from(v) {
+                    Ok(n) if n >= 1 => Ok(DupAckCount(n)),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Unsigned(v), &self)),
+                }
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DupAckCount, E> {
+                match u64::try_from(v) {
+                    Ok(u) => self.visit_u64(u),
+                    Err(_) => Err(E::invalid_value(serde::de::Unexpected::Signed(v), &self)),
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DupAckCount, E> {
+                match DUPACK_COUNT_NAMES.iter().position(|n| *n == v) {
+                    Some(i) => Ok(DupAckCount(i as u32 + 1)),
+                    None => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// Loss classification before the congestion response (the `LossClassifier` axis).
@@ -71,6 +170,25 @@ pub enum DupAckResponseKind {
 pub enum LossClassifierKind {
     /// Every loss is congestion.
     None,
+    /// Lim & Jang's loss differentiation (IET Commun. 2(2) 2008; EURASIP JWCN 2009 §4.1):
+    /// inequality (1) on the RTT statistics ([`LdConfig`]).
+    Ld,
+}
+
+/// LD settings (used only with `loss_classifier = ld`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LdConfig {
+    /// Exponent k of inequality (1) (protocol-facts A7: not stated by the paper; default 2).
+    pub k: f64,
+    /// Rounds after a detected spurious timeout during which LD is not invoked (Lim & Jang
+    /// §4.2: n = 1); a loss in them is treated as wireless (protocol-facts A4).
+    pub suspend_rounds: u32,
+    /// Lim & Jang's handover modification (§4.1.2, §4.2): on F-RTO's spurious detection,
+    /// Tmin = +inf, Tavg = the first new sample, Tdev = half of it, and the suspension. Off =
+    /// the original LD (scheme I).
+    pub handover_reset: bool,
+    /// Initial Tdev (Lim & Jang §4.1.1: 0.5 s); Tavg starts at 0.
+    pub initial_tdev: SimDuration,
 }
 
 /// Reaction to handover notifications (the `HandoverPolicy` axis).
@@ -136,10 +254,16 @@ pub struct TcpConfig {
     pub congestion_control: CongestionControlKind,
     /// Timeout response.
     pub rto_response: RtoResponseKind,
+    /// F-RTO settings (with `rto_response = frto`).
+    pub frto: FrtoConfig,
     /// DupACK response.
     pub dupack_response: DupAckResponseKind,
+    /// TCP-DCR settings (with `dupack_response = dcr`).
+    pub dcr: DcrConfig,
     /// Loss classifier.
     pub loss_classifier: LossClassifierKind,
+    /// LD settings (with `loss_classifier = ld`).
+    pub ld: LdConfig,
     /// Handover policy.
     pub handover: HandoverPolicyKind,
 }

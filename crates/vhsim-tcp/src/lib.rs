@@ -5,19 +5,24 @@
 //! test can drive it with hand-written ACKs and timer firings.
 //!
 //! A sender is a composition of parts (ARCHITECTURE.md §3): the window law ([`cc`]), the
-//! recovery algorithm ([`recovery`]), the RTT estimator ([`rtt`]) and the outstanding-segment
-//! scoreboard ([`scoreboard`]); [`sender::TcpSender`] calls them in a fixed order.
+//! recovery algorithm ([`recovery`]), the timeout and dupACK responses ([`response`]: F-RTO,
+//! TCP-DCR), the loss classifier ([`classify`]: LD), the RTT estimator ([`rtt`]) and the
+//! outstanding-segment scoreboard ([`scoreboard`]); [`sender::TcpSender`] calls them in a
+//! fixed order.
 
 pub mod cc;
+pub mod classify;
 pub mod config;
 pub mod handover;
 pub mod presets;
 pub mod recovery;
+pub mod response;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
 pub mod sink;
 
+pub use classify::{LossClass, LossClassification};
 pub use config::*;
 pub use handover::{AccessLinkInfo, AnyHandoverPolicy, HandoverNotice};
 pub use sender::{AckInfo, CaState, SenderStats, TcpSender, Transmit, TxCause};

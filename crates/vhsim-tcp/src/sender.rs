@@ -1,21 +1,40 @@
 //! The sans-IO TCP sender: sequence space, timers and the order in which parts are called.
 //!
-//! Per ACK: the recovery part handles ACKs while in recovery; otherwise a new cumulative ACK
-//! takes the RTT sample, restarts the timer (RFC 6298 §5.3) and opens cwnd (window law), and a
-//! duplicate ACK is counted (SACK senders count it only if it carries new SACK information,
-//! ns-2 `CheckUpdate`) and, at the threshold, starts recovery (RFC 5681 §3.2 step 2) unless
-//! the ACK does not cover `recover` (RFC 6582 §3.2 step 1, ns-2 `bug_fix_`).
-//! Per timer expiry: the conventional RTO response (RFC 6298 §5.4-5.6, RFC 5681 §3.1).
+//! Per ACK:
+//! 1. In fast recovery, the recovery part handles the ACK.
+//! 2. Otherwise the RTO response sees it first ([`crate::response::AnyRtoResponse::on_ack`]):
+//!    F-RTO in steps 2-3 consumes it (running the ordinary new-ACK steps itself) and may declare
+//!    the timeout spurious, which the loss classifier hears of (Lim & Jang's handover reset).
+//! 3. Otherwise a new cumulative ACK takes the RTT sample, restarts the timer (RFC 6298 §5.3),
+//!    cancels a pending TCP-DCR delay (a reordering) and opens cwnd (window law); a duplicate
+//!    ACK is counted (SACK senders count it only if it carries new SACK information, ns-2
+//!    `CheckUpdate`) and handed to the dupACK response, which may ask for a fast retransmit
+//!    (RFC 5681 §3.2 step 2, or TCP-DCR's delay with tau = 0) unless the ACK does not cover
+//!    `recover` (RFC 6582 §3.2 step 1, ns-2 `bug_fix_`).
+//! 4. Last, the loss classifier gets the ACK's RTT sample (if any) and the new `snd_una`.
+//!
+//! A fast retransmit ([`TcpSender::on_timeout`] for TCP-DCR, or step 3) first asks the loss
+//! classifier: congestion halves as usual, wireless keeps cwnd; the recovery part then
+//! retransmits. Each classification is queued for [`TcpSender::take_loss_classifications`].
+//!
+//! Per timer expiry ([`TcpSender::on_timeout`], called at [`TcpSender::next_timeout`], the
+//! earliest of the retransmission timer and TCP-DCR's delay): the delay first (fast retransmit),
+//! then, if its deadline has passed, the retransmission timer: recovery episode forgotten,
+//! delay cancelled, the classifier told (LD resets Tmin), then the RTO response (conventional:
+//! RFC 6298 §5.4-5.6, RFC 5681 §3.1; or F-RTO step 1).
+//!
 //! Sending: [`TcpSender::poll_transmit`] returns one segment at a time until nothing is allowed.
 
 use crate::cc::AnyCc;
-use crate::config::{RecoveryKind, TcpConfig};
+use crate::classify::{AnyLossClassifier, LossClass, LossClassification};
+use crate::config::{DcrTau, RecoveryKind, TcpConfig};
 use crate::handover::{AnyHandoverPolicy, HandoverNotice};
 use crate::recovery::AnyRecovery;
+use crate::response::{AckOutcome, AnyDupAckResponse, AnyRtoResponse, DupAckAction};
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use std::collections::VecDeque;
-use vhsim_core::SimTime;
+use vhsim_core::{SimDuration, SimTime};
 
 /// An acknowledgment as the sender sees it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,6 +109,14 @@ pub struct SenderStats {
     pub fast_retransmits: u64,
     /// Retransmission timeouts.
     pub rto_count: u64,
+    /// Timeouts the RTO response declared spurious (F-RTO, RFC 5682 step 3b).
+    pub spurious_rto_detected: u64,
+    /// TCP-DCR delays armed.
+    pub dcr_delays: u64,
+    /// TCP-DCR delays cancelled by a new ACK before tau (reordering, Lim & Jang Fig. 5).
+    pub dcr_reorderings: u64,
+    /// Fast retransmits the loss classifier called wireless (cwnd kept).
+    pub wireless_losses: u64,
 }
 
 /// State shared by all parts of a sender. Parts read and change it in the documented order.
@@ -133,6 +160,9 @@ pub struct SenderCore {
     /// Segments sent by limited transmit since the last new cumulative ACK: RFC 5681 §3.2
     /// step 2 leaves them out of the FlightSize that is halved at a fast retransmit.
     pub limited_transmit_sent: u32,
+    /// The RTT sample of the last new cumulative ACK, if its last segment was never
+    /// retransmitted: (first send time, RTT). Unquantized; for the loss classifier.
+    pub ack_sample: Option<(SimTime, SimDuration)>,
     /// Counters.
     pub stats: SenderStats,
 }
@@ -172,6 +202,7 @@ impl SenderCore {
     pub fn take_new_ack(&mut self, now: SimTime, ack: u64) -> u64 {
         let newly = ack - self.snd_una;
         let sent_at = self.sb.advance(ack);
+        self.ack_sample = sent_at.map(|s| (s, now.saturating_since(s)));
         self.rtt.on_new_ack(now, ack, sent_at);
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
@@ -182,6 +213,43 @@ impl SenderCore {
         }
         self.restart_or_stop_timer(now);
         newly
+    }
+
+    /// The ordinary steps for a new cumulative ACK outside recovery: take it (RTT sample, timer),
+    /// stop ignoring dupACKs, clear the scoreboard (ns-2 `ClearScoreBoard`), open cwnd.
+    pub fn open_new_ack(&mut self, now: SimTime, ack: u64) {
+        self.take_new_ack(now, ack);
+        self.ignore_dupacks = false;
+        self.sb.clear();
+        self.cc.on_ack();
+    }
+
+    /// The steps every timeout response takes (RFC 6298 §5.5-5.6, RFC 5681 §3.1; ns-2
+    /// `timeout`): leave fast recovery, ssthresh = max(2, ⌊window/2⌋), cwnd = 1, back off and
+    /// restart the timer, `recover` = highest sent, ignore dupACKs until a new ACK (ns-2 Sack1
+    /// `timeout_`). What is retransmitted is the response's choice.
+    pub fn start_rto(&mut self, now: SimTime) {
+        self.stats.rto_count += 1;
+        self.dupacks = 0;
+        self.limited_transmit_sent = 0;
+        self.in_recovery = false;
+        self.in_rto_recovery = true;
+        self.ignore_dupacks = true;
+        self.recover = Some(self.snd_max);
+        self.sb.clear();
+        self.pending.clear();
+        let w = self.window();
+        self.cc.on_rto(w);
+        self.rtt.on_timeout();
+        self.rtt.on_retransmission();
+        self.restart_timer(now);
+    }
+
+    /// Go-back-N from the first unacknowledged segment (RFC 6298 §5.4), which is retransmitted
+    /// at once.
+    pub fn go_back_n(&mut self) {
+        self.snd_nxt = self.snd_una;
+        self.queue_retransmission(self.snd_una, TxCause::Rto);
     }
 
     /// Advance `snd_una` without an RTT sample (partial ACKs in recovery).
@@ -225,7 +293,11 @@ impl SenderCore {
 pub struct TcpSender {
     core: SenderCore,
     recovery: AnyRecovery,
+    rto_response: AnyRtoResponse,
+    dupack_response: AnyDupAckResponse,
+    classifier: AnyLossClassifier,
     handover: AnyHandoverPolicy,
+    classifications: VecDeque<LossClassification>,
     burst: u32,
 }
 
@@ -250,12 +322,20 @@ impl TcpSender {
             peer_window: u32::MAX,
             peer_window_known: false,
             limited_transmit_sent: 0,
+            ack_sample: None,
             stats: SenderStats::default(),
             cfg,
         };
-        let recovery = AnyRecovery::new(core.cfg.recovery);
-        let handover = AnyHandoverPolicy::new(core.cfg.handover);
-        TcpSender { core, recovery, handover, burst: 0 }
+        TcpSender {
+            recovery: AnyRecovery::new(core.cfg.recovery),
+            rto_response: AnyRtoResponse::new(&core.cfg),
+            dupack_response: AnyDupAckResponse::new(&core.cfg),
+            classifier: AnyLossClassifier::new(&core.cfg),
+            handover: AnyHandoverPolicy::new(core.cfg.handover),
+            classifications: VecDeque::new(),
+            burst: 0,
+            core,
+        }
     }
 
     /// Read access to the shared state.
@@ -296,14 +376,28 @@ impl TcpSender {
         self.core.app_limit = segments;
     }
 
-    /// When the sender next needs [`TcpSender::on_timeout`].
+    /// When the sender next needs [`TcpSender::on_timeout`]: the earliest of the retransmission
+    /// timer and TCP-DCR's delay.
     pub fn next_timeout(&self) -> Option<SimTime> {
-        self.core.rtx_deadline
+        match (self.core.rtx_deadline, self.dupack_response.deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Process an ACK arriving at `now`.
     pub fn on_ack(&mut self, now: SimTime, ack: &AckInfo) {
         self.burst = 0;
+        self.core.ack_sample = None;
+        self.process_ack(now, ack);
+        let c = &mut self.core;
+        if let Some((sent_at, rtt)) = c.ack_sample.take() {
+            self.classifier.on_sample(sent_at, rtt);
+        }
+        self.classifier.on_ack(c.snd_una, c.snd_max);
+    }
+
+    fn process_ack(&mut self, now: SimTime, ack: &AckInfo) {
         let c = &mut self.core;
         let window_changed = c.peer_window_known && ack.window != c.peer_window;
         c.peer_window = ack.window;
@@ -315,62 +409,91 @@ impl TcpSender {
             self.recovery.on_ack_in_recovery(c, now, ack);
             return;
         }
+        match self.rto_response.on_ack(c, now, ack) {
+            AckOutcome::Pass => {}
+            AckOutcome::Consumed => return,
+            AckOutcome::Spurious => {
+                self.classifier.on_spurious_rto(c.snd_max);
+                return;
+            }
+        }
         if ack.ack > c.snd_una {
-            c.take_new_ack(now, ack.ack);
-            c.ignore_dupacks = false;
-            c.sb.clear();
-            c.cc.on_ack();
+            if self.dupack_response.on_new_ack() {
+                c.stats.dcr_reorderings += 1;
+            }
+            c.open_new_ack(now, ack.ack);
         } else if ack.ack == c.snd_una && c.snd_max > c.snd_una && !c.ignore_dupacks {
             // SACK senders count a dupACK only if it carries new SACK information (ns-2
             // CheckUpdate, RFC 6675 §2). Others use RFC 5681 §2: a duplicate ACK leaves the
             // advertised window unchanged, so a pure window update is not one.
-            let counted = if self.recovery.uses_sack() { c.sb.apply_sack(ack.sack.iter().copied()) } else { !window_changed };
+            let counted = if self.recovery.uses_sack() {
+                c.sb.apply_sack(ack.sack.iter().copied())
+            } else {
+                !window_changed
+            };
             if !counted {
                 return;
             }
             c.dupacks += 1;
-            let threshold = c.cfg.dupack_threshold;
-            // RFC 6675 §5 step (2): below DupThresh dupACKs, IsLost(HighACK + 1) (DupThresh
-            // segments SACKed above it) also starts loss recovery.
-            let is_lost_entry = c.cfg.recovery == RecoveryKind::Rfc6675
-                && c.dupacks < threshold
-                && c.sb.sacked_above(c.snd_una) >= threshold as usize;
-            if c.dupacks == threshold || is_lost_entry {
-                let recovered = c.recover.is_none_or(|r| c.snd_una > r);
-                if recovered {
-                    c.stats.fast_retransmits += 1;
-                    self.recovery.enter(c, now);
-                }
+            let allowed = c.recover.is_none_or(|r| c.snd_una > r);
+            let tau = self.dcr_tau();
+            let c = &mut self.core;
+            if self.dupack_response.on_dupack(c, now, allowed, tau) == DupAckAction::FastRetransmit {
+                self.fast_retransmit(now);
             }
         }
     }
 
-    /// The retransmission timer expired at `now` (RFC 6298 §5.4-5.7; ns-2 `timeout`).
+    /// TCP-DCR's delay: srtt, or LD's Tavg (Lim & Jang §4.2). Without a smoothed RTT yet, the
+    /// current RTO.
+    fn dcr_tau(&self) -> SimDuration {
+        let c = &self.core;
+        let srtt = || c.rtt.srtt().unwrap_or_else(|| c.rtt.rto());
+        match c.cfg.dcr.tau {
+            DcrTau::Srtt => srtt(),
+            DcrTau::Tavg => self.classifier.tavg().unwrap_or_else(srtt),
+        }
+    }
+
+    /// Start loss recovery for the first unacknowledged segment: classify the loss, then let
+    /// the recovery part retransmit, halving only for congestion (Lim & Jang §4.3, Figs. 6-7).
+    fn fast_retransmit(&mut self, now: SimTime) {
+        let c = &mut self.core;
+        self.dupack_response.cancel();
+        let congestion = match self.classifier.classify(now, c.snd_una) {
+            Some(rec) => {
+                self.classifications.push_back(rec);
+                rec.class == LossClass::Congestion
+            }
+            None => true,
+        };
+        c.stats.fast_retransmits += 1;
+        if !congestion {
+            c.stats.wireless_losses += 1;
+        }
+        self.recovery.enter(c, now, congestion);
+    }
+
+    /// A timer is due at `now` (call at [`TcpSender::next_timeout`]): TCP-DCR's delay, then the
+    /// retransmission timer (RFC 6298 §5.4-5.7; ns-2 `timeout`).
     pub fn on_timeout(&mut self, now: SimTime) {
         self.burst = 0;
+        if self.dupack_response.deadline().is_some_and(|d| d <= now) {
+            self.dupack_response.cancel();
+            if !self.core.in_recovery {
+                self.fast_retransmit(now);
+            }
+        }
         let c = &mut self.core;
         match c.rtx_deadline {
             Some(d) if d <= now => {}
             _ => return,
         }
-        c.stats.rto_count += 1;
-        c.dupacks = 0;
-        c.limited_transmit_sent = 0;
-        c.in_recovery = false;
-        c.in_rto_recovery = true;
-        c.ignore_dupacks = true;
-        c.recover = Some(c.snd_max);
-        c.sb.clear();
-        c.pending.clear();
+        let in_fast_recovery = c.in_recovery;
         self.recovery.reset();
-        let w = c.window();
-        c.cc.on_rto(w);
-        c.rtt.on_timeout();
-        c.rtt.on_retransmission();
-        c.restart_timer(now);
-        // Go-back-N from the first unacknowledged segment.
-        c.snd_nxt = c.snd_una;
-        c.queue_retransmission(c.snd_una, TxCause::Rto);
+        self.dupack_response.cancel();
+        self.classifier.on_rto(now);
+        self.rto_response.on_timeout(c, now, in_fast_recovery);
     }
 
     /// The next segment to send at `now`, or `None` if the windows allow nothing more.
@@ -384,7 +507,7 @@ impl TcpSender {
             Some(t) => Some(t),
             None if c.in_recovery => self.recovery.next_segment(c),
             None => {
-                let lt = if c.cfg.limited_transmit && c.dupacks < c.cfg.dupack_threshold { c.dupacks as f64 } else { 0.0 };
+                let lt = self.dupack_response.allowance(c);
                 let tx = c.next_in_window(lt)?;
                 if lt > 0.0 && !c.fits(tx.seq, c.cc.cwnd().floor().min(c.cap())) {
                     c.limited_transmit_sent += 1;
@@ -395,6 +518,28 @@ impl TcpSender {
         self.burst += 1;
         self.record_send(now, tx);
         Some(tx)
+    }
+
+    /// The loss classifications made since the last call, oldest first (empty unless a loss
+    /// classifier is configured). The world compares each with the ground truth of
+    /// `seq`'s drop (queue overflow = congestion, link error = wireless).
+    pub fn take_loss_classifications(&mut self) -> impl Iterator<Item = LossClassification> + '_ {
+        self.classifications.drain(..)
+    }
+
+    /// The timeout response (e.g. to read F-RTO's step).
+    pub fn rto_response(&self) -> &AnyRtoResponse {
+        &self.rto_response
+    }
+
+    /// The dupACK response (e.g. to read TCP-DCR's pending delay).
+    pub fn dupack_response(&self) -> &AnyDupAckResponse {
+        &self.dupack_response
+    }
+
+    /// The loss classifier (e.g. to trace LD's Tcur and threshold, Lim & Jang Figs. 2-3).
+    pub fn loss_classifier(&self) -> &AnyLossClassifier {
+        &self.classifier
     }
 
     fn record_send(&mut self, now: SimTime, tx: Transmit) {

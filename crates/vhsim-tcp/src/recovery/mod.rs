@@ -47,13 +47,15 @@ impl AnyRecovery {
         matches!(self, AnyRecovery::Sack1(_) | AnyRecovery::Rfc6675(_))
     }
 
-    /// The dupACK threshold was reached and `recover` allows a fast retransmit.
-    pub fn enter(&mut self, c: &mut SenderCore, now: SimTime) {
+    /// A fast retransmit was decided (dupACK threshold, or TCP-DCR's delay expired) and
+    /// `recover` allows it. `congestion` = false (a loss classifier said wireless) keeps cwnd
+    /// and ssthresh (Lim & Jang §4.3, Fig. 6); the lost segment is retransmitted either way.
+    pub fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
         match self {
-            AnyRecovery::Reno(r) => r.enter(c, now),
-            AnyRecovery::NewReno(r) => r.enter(c, now),
-            AnyRecovery::Sack1(r) => r.enter(c, now),
-            AnyRecovery::Rfc6675(r) => r.enter(c, now),
+            AnyRecovery::Reno(r) => r.enter(c, now, congestion),
+            AnyRecovery::NewReno(r) => r.enter(c, now, congestion),
+            AnyRecovery::Sack1(r) => r.enter(c, now, congestion),
+            AnyRecovery::Rfc6675(r) => r.enter(c, now, congestion),
         }
     }
 
@@ -89,13 +91,15 @@ impl AnyRecovery {
 }
 
 /// Steps every algorithm takes at the threshold (RFC 5681 §3.2 steps 2-3, ns-2 `dupack_action`):
-/// remember `recover`, halve with the window law given `window`, restart the timer without
-/// backoff (ns-2 `reset_rtx_timer(1,0)`), and queue the retransmission of the first
-/// unacknowledged segment.
-fn start_fast_retransmit(c: &mut SenderCore, now: SimTime, window: f64) {
+/// remember `recover`, halve with the window law given `window` (only for a congestion loss),
+/// restart the timer without backoff (ns-2 `reset_rtx_timer(1,0)`), and queue the
+/// retransmission of the first unacknowledged segment.
+fn start_fast_retransmit(c: &mut SenderCore, now: SimTime, window: f64, congestion: bool) {
     c.recover = Some(c.snd_max);
     c.in_recovery = true;
-    c.cc.on_congestion(window);
+    if congestion {
+        c.cc.on_congestion(window);
+    }
     c.rtt.on_retransmission();
     c.restart_timer(now);
     c.sb.mark_retransmitted(c.snd_una);

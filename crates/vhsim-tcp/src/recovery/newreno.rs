@@ -19,10 +19,12 @@ pub struct NewReno {
 }
 
 impl NewReno {
-    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime) {
+    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
         let w = c.window();
-        start_fast_retransmit(c, now, w);
-        self.dupwnd = c.cfg.dupack_threshold;
+        start_fast_retransmit(c, now, w, congestion);
+        // One segment of inflation per dupACK received: the threshold, or as many as arrived
+        // during TCP-DCR's delay.
+        self.dupwnd = c.dupacks;
         self.first_partial_seen = false;
     }
 

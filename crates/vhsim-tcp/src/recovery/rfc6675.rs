@@ -17,11 +17,11 @@ pub struct Rfc6675 {
 }
 
 impl Rfc6675 {
-    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime) {
+    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
         // §5 step (4.2): ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)), where segments
         // sent by limited transmit are not counted (RFC 6675 §5 (4.2), RFC 5681 §3.2 step 2).
         let flight = c.flight_size().saturating_sub(c.limited_transmit_sent as u64) as f64;
-        start_fast_retransmit(c, now, flight);
+        start_fast_retransmit(c, now, flight, congestion);
         self.high_rxt = Some(c.snd_una);
         self.rescue_sent = false;
     }
@@ -55,7 +55,8 @@ impl Rfc6675 {
             if sacked {
                 sacked_above += 1;
             } else {
-                pipe += u64::from(sacked_above < threshold) + u64::from(self.high_rxt.is_some_and(|h| seq <= h));
+                pipe +=
+                    u64::from(sacked_above < threshold) + u64::from(self.high_rxt.is_some_and(|h| seq <= h));
             }
         }
         pipe
@@ -67,7 +68,8 @@ impl Rfc6675 {
         }
         let above_rxt = |s: u64| self.high_rxt.is_none_or(|h| s > h);
         let hi = c.sb.highest_sacked_end().unwrap_or(c.snd_una);
-        let unsacked: Vec<u64> = c.sb.iter().filter(|&(s, sacked, _)| !sacked && s < hi).map(|(s, _, _)| s).collect();
+        let unsacked: Vec<u64> =
+            c.sb.iter().filter(|&(s, sacked, _)| !sacked && s < hi).map(|(s, _, _)| s).collect();
         // (1) the first unSACKed segment above HighRxt that IsLost.
         let rule1 = unsacked.iter().copied().find(|&s| above_rxt(s) && Self::is_lost(c, s));
         // (2) new data.

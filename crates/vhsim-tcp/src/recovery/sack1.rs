@@ -1,11 +1,12 @@
 //! ns-2 `Agent/TCP/Sack1` recovery (tcp-sack1.cc; protocol-facts §1.3).
 //!
-//! At entry `pipe` = outstanding − dupACK threshold. Every ACK in recovery takes one from
-//! `pipe`, a partial ACK one more (and restarts the timer, backoff 1). While `pipe < ⌊cwnd⌋`
-//! the sender retransmits the lowest hole below the highest SACKed segment not yet
-//! retransmitted in this episode (any hole, no IsLost rule), else new data within `window_`;
-//! each transmission adds one to `pipe`. Recovery ends when `recover` is acknowledged; cwnd
-//! stays halved and `recover` is cleared (ns-2 sets `recover_ = 0`).
+//! At entry `pipe` = outstanding − dupACKs counted (the threshold, or more after a TCP-DCR
+//! delay). Every ACK in recovery takes one from `pipe`, a partial ACK one more (and restarts
+//! the timer, backoff 1). While `pipe < ⌊cwnd⌋` the sender retransmits the lowest hole below
+//! the highest SACKed segment not yet retransmitted in this episode (any hole, no IsLost
+//! rule), else new data within `window_`; each transmission adds one to `pipe`. Recovery ends
+//! when `recover` is acknowledged; cwnd stays halved and `recover` is cleared (ns-2 sets
+//! `recover_ = 0`). After a wireless loss (a loss classifier's verdict) cwnd was not halved.
 
 use super::{exit_recovery, start_fast_retransmit};
 use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
@@ -18,10 +19,13 @@ pub struct Sack1 {
 }
 
 impl Sack1 {
-    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime) {
-        self.pipe = c.flight_size() as i64 - c.cfg.dupack_threshold as i64;
+    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
+        // ns-2: pipe = maxseq - highest_ack - numdupacks, i.e. the outstanding segments minus
+        // those the counted dupACKs report as having left the network: the threshold, or as
+        // many as arrived during TCP-DCR's delay.
+        self.pipe = c.flight_size() as i64 - c.dupacks as i64;
         let w = c.window();
-        start_fast_retransmit(c, now, w);
+        start_fast_retransmit(c, now, w, congestion);
     }
 
     pub(super) fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
