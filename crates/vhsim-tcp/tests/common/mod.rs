@@ -317,6 +317,9 @@ pub struct Net {
     pub log: Vec<(SimTime, Transmit)>,
     /// Segments delivered in order to the application.
     pub delivered: u64,
+    /// Pauses `[start, end)`: a packet (data or ACK) due to arrive inside one arrives at its
+    /// end instead, in order, and nothing is lost (a pause handover, a delay spike).
+    pub pauses: Vec<(SimTime, SimTime)>,
 }
 
 impl Net {
@@ -338,7 +341,13 @@ impl Net {
             send_count: Vec::new(),
             log: Vec::new(),
             delivered: 0,
+            pauses: Vec::new(),
         }
+    }
+
+    /// When a packet due at `at` arrives, given the pauses.
+    fn after_pauses(&self, at: SimTime) -> SimTime {
+        self.pauses.iter().find(|&&(a, b)| a <= at && at < b).map_or(at, |&(_, b)| b)
     }
 
     fn push(&mut self, at: SimTime, ev: Ev) {
@@ -368,8 +377,13 @@ impl Net {
             if (self.drop_data)(t.seq, before) {
                 continue;
             }
-            let extra = if self.jitter.0 > 0 { SimDuration(self.rng.below(self.jitter.0)) } else { SimDuration::ZERO };
-            self.push(depart + self.owd + extra, Ev::Data(t.seq));
+            let extra = if self.jitter.0 > 0 {
+                SimDuration(self.rng.below(self.jitter.0))
+            } else {
+                SimDuration::ZERO
+            };
+            let at = self.after_pauses(depart + self.owd + extra);
+            self.push(at, Ev::Data(t.seq));
         }
     }
 
@@ -425,7 +439,7 @@ impl Net {
         if (self.drop_ack)(&a) {
             return;
         }
-        let at = self.now + self.owd;
+        let at = self.after_pauses(self.now + self.owd);
         self.push(at, Ev::Ack(a));
     }
 
