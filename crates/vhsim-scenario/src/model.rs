@@ -58,6 +58,43 @@ pub struct MobileModel {
     pub initial: u32,
     /// Interfaces, in file order.
     pub interfaces: Vec<InterfaceModel>,
+    /// The movement that generated the handover, if `mobility` was given; left out of the JSON
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobility: Option<MobilityModel>,
+}
+
+/// Where in the overlap the handover happens (see docs/mobility.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// On entering the new cell, x = spacing - cell_radius.
+    Enter,
+    /// Where the new cell's signal becomes the stronger, x = spacing / 2.
+    Midpoint,
+    /// On leaving the old cell, x = cell_radius.
+    Exit,
+}
+
+/// Straight-line movement across two overlapping cells, and the times it implies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MobilityModel {
+    /// Speed in m/s.
+    pub speed_mps: f64,
+    /// Cell radius in m.
+    pub cell_radius_m: f64,
+    /// Distance between the two base stations in m.
+    pub spacing_m: f64,
+    /// Position of the MN at time 0, in m from the old base station.
+    pub start_position_m: f64,
+    /// Where the handover happens.
+    pub trigger: Trigger,
+    /// When the MN enters the new cell (the overlap).
+    pub overlap_enter: SimTime,
+    /// When the handover starts.
+    pub handover: SimTime,
+    /// When the MN leaves the old cell (the overlap); may be after the end of the run.
+    pub overlap_exit: SimTime,
 }
 
 /// One interface of the mobile node.
@@ -145,6 +182,37 @@ pub struct LinkModel {
 pub enum AppModel {
     /// Infinite backlog.
     Bulk,
+    /// Constant bit rate writes.
+    Cbr(CbrModel),
+}
+
+/// A constant-bit-rate application writing into a TCP sender (Sobral et al. §5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CbrModel {
+    /// Bytes per write.
+    pub packet_size: u32,
+    /// Segments one write makes available: ceil(packet_size / segment_size).
+    pub segments_per_write: u64,
+    /// Payload rate, if the file gave one: write k happens at
+    /// start + floor(k * 8 * packet_size * 10^9 / rate) ns (no rounding drift).
+    pub rate: Option<Rate>,
+    /// Time between writes (from `interval`, or the rate's rounded to the ns): without a
+    /// rate, write k happens at start + k * interval.
+    pub interval: SimDuration,
+}
+
+impl CbrModel {
+    /// Offset of write `k` from the flow's start.
+    pub fn write_offset(&self, k: u64) -> SimDuration {
+        match self.rate {
+            Some(r) => {
+                let bits = u128::from(self.packet_size) * 8 * u128::from(k) * 1_000_000_000;
+                let ns = bits / u128::from(r.bits_per_sec().max(1));
+                SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
+            }
+            None => self.interval.saturating_mul(k),
+        }
+    }
 }
 
 /// One transport flow.
@@ -156,8 +224,12 @@ pub struct FlowModel {
     pub src: u32,
     /// Receiver's node.
     pub dst: u32,
-    /// When the sender starts.
+    /// When the sender starts (the earliest start if `start_spread` is set).
     pub start: SimTime,
+    /// Random start: the flow starts at start + U * spread, U uniform in [0, 1) (left out of
+    /// the JSON when `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_spread: Option<StartSpread>,
     /// When the application stops offering data (`None` = never).
     pub stop: Option<SimTime>,
     /// Preset name the configuration came from.
@@ -168,6 +240,17 @@ pub struct FlowModel {
     pub sink: SinkConfig,
     /// Application.
     pub app: AppModel,
+}
+
+/// A start time drawn at random when the world is built (from the run's seed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StartSpread {
+    /// Length of the interval the start is drawn from.
+    pub spread: SimDuration,
+    /// Random stream of the draw: `flow/<name in the file>/start`.
+    pub stream: String,
+    /// Which draw of the stream (the flow's index in its `count` group).
+    pub draw: u32,
 }
 
 /// A timeline action at a time.

@@ -7,14 +7,17 @@
 //! the key path of errors inside them; [`crate::resolve`] checks which fields fit which kind.
 //! The doc comments become the descriptions of the JSON Schema.
 
-use crate::units::{Amount, Duration, Packets, RateValue, Size};
+use crate::units::{Amount, Duration, Length, Packets, RateValue, Size, Speed};
 use indexmap::IndexMap;
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
-use vhsim_tcp::{HandoverPolicyKind, NewRenoTimer, RecoveryKind, RttTiming};
+use vhsim_tcp::{
+    DcrTau, DupAckCount, DupAckResponseKind, FrtoVariant, HandoverPolicyKind, LossClassifierKind,
+    NewRenoTimer, RecoveryKind, RtoResponseKind, RttTiming, SpuriousResponse, DUPACK_COUNT_NAMES,
+};
 
 /// A vhsim scenario: a network of nodes and links, TCP flows over it, and a timeline.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -256,14 +259,25 @@ pub enum Protocol {
 pub enum AppKind {
     /// Infinite backlog.
     Bulk,
+    /// Constant bit rate: one write of `packet_size` bytes every `packet_size * 8 / rate` (or
+    /// every `interval`).
+    Cbr,
 }
 
-/// The application feeding a sender, e.g. `{ kind = "bulk" }`.
+/// The application feeding a sender, e.g. `{ kind = "bulk" }` or
+/// `{ kind = "cbr", rate = "500kbps" }` (Sobral et al. §5: CBR over TCP).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AppSpec {
     /// Which application.
     pub kind: AppKind,
+    /// cbr: payload rate the application writes (> 0); give `rate` or `interval`.
+    pub rate: Option<RateValue>,
+    /// cbr: time between two writes (> 0), instead of `rate`.
+    pub interval: Option<Duration>,
+    /// cbr: bytes per write (default: the flow's segment_size); a write makes
+    /// ceil(packet_size / segment_size) segments available, as ns-2's TcpAgent::sendmsg.
+    pub packet_size: Option<Size>,
 }
 
 /// A transport flow from a sender node to a receiver node.
@@ -278,8 +292,14 @@ pub struct FlowSpec {
     pub protocol: Option<Protocol>,
     /// Sender preset (default "sack"); see `vhsim schemes`.
     pub scheme: Option<String>,
+    /// Number of identical flows (default 1). With count = N > 1 the flows are named
+    /// `<name>.0` ... `<name>.<N-1>`.
+    pub count: Option<u32>,
     /// When the sender starts (default "0s"; must be before the end of the run).
     pub start: Option<Duration>,
+    /// Start times are drawn uniformly from [start, start + start_spread) (default "0s" = all
+    /// at `start`), from the random stream `flow/<name>/start`.
+    pub start_spread: Option<Duration>,
     /// When the application stops offering data (default: never; must be after `start`).
     pub stop: Option<Duration>,
     /// Application (default `{ kind = "bulk" }`).
@@ -340,6 +360,43 @@ pub struct TcpSpec {
     #[serde(default)]
     #[schemars(schema_with = "rtt_timing_schema")]
     pub rtt_timing: Option<RttTiming>,
+    /// Reaction to a retransmission timeout: `conventional` or `frto` (RFC 5682).
+    #[serde(default)]
+    #[schemars(schema_with = "rto_response_schema")]
+    pub rto_response: Option<RtoResponseKind>,
+    /// F-RTO algorithm: `basic` (RFC 5682 §2) or `sack` (§3); used with rto_response = "frto".
+    #[serde(default)]
+    #[schemars(schema_with = "frto_variant_schema")]
+    pub frto_variant: Option<FrtoVariant>,
+    /// After F-RTO finds a timeout spurious: `full_revert`, `ssthresh` or `slow_start`
+    /// (ns-2 spurious_response_ 1, 2, 3).
+    #[serde(default)]
+    #[schemars(schema_with = "spurious_response_schema")]
+    pub spurious_response: Option<SpuriousResponse>,
+    /// Reaction to duplicate ACKs: `immediate` (fast retransmit) or `dcr` (TCP-DCR delay).
+    #[serde(default)]
+    #[schemars(schema_with = "dupack_response_schema")]
+    pub dupack_response: Option<DupAckResponseKind>,
+    /// The dupACK that arms TCP-DCR's delay: an integer >= 1 or `first`, `second`, `third`.
+    #[serde(default)]
+    #[schemars(schema_with = "dcr_trigger_schema")]
+    pub dcr_trigger: Option<DupAckCount>,
+    /// TCP-DCR's delay: `srtt` or `tavg` (LD's Tavg; needs loss_classifier = "ld").
+    #[serde(default)]
+    #[schemars(schema_with = "dcr_tau_schema")]
+    pub dcr_tau: Option<DcrTau>,
+    /// Loss classifier before the congestion response: `none` or `ld` (Lim & Jang).
+    #[serde(default)]
+    #[schemars(schema_with = "loss_classifier_schema")]
+    pub loss_classifier: Option<LossClassifierKind>,
+    /// LD's exponent k of inequality (1) (> 0; default 2).
+    pub ld_k: Option<f64>,
+    /// Rounds LD is suspended after a spurious timeout (default 1; 0 = none).
+    pub ld_suspend_rounds: Option<u32>,
+    /// LD's handover reset on a spurious timeout (Lim & Jang scheme II).
+    pub ld_handover_reset: Option<bool>,
+    /// LD's initial Tdev (default "500ms").
+    pub ld_initial_tdev: Option<Duration>,
 }
 
 /// Overrides of a preset's sink configuration.
@@ -401,6 +458,53 @@ pub struct MobileSpec {
     pub initial: String,
     /// Interfaces by name (at least two).
     pub interfaces: IndexMap<String, InterfaceSpec>,
+    /// Straight-line movement across two overlapping cells; generates the handover instead of
+    /// `[[timeline]]` handover entries (docs/mobility.md).
+    pub mobility: Option<MobilitySpec>,
+}
+
+/// Where in the overlap of the two cells the handover happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerSpec {
+    /// When the MN enters the new cell (x = spacing - cell_radius).
+    Enter,
+    /// When the new cell's signal becomes the stronger one: the perpendicular bisector of the
+    /// two base stations (x = spacing / 2).
+    Midpoint,
+    /// When the MN leaves the old cell (x = cell_radius).
+    Exit,
+}
+
+/// The MN moves in a straight line at constant speed from the old cell's base station
+/// (x = 0) towards the new one (x = spacing); both cells have radius `cell_radius`, e.g.
+/// `{ speed = "50km/h", cell_radius = "500m" }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MobilitySpec {
+    /// Speed of the mobile node (> 0), e.g. "50km/h" or "10m/s".
+    pub speed: Speed,
+    /// Radius of each cell (> 0), e.g. "500m".
+    pub cell_radius: Length,
+    /// Distance between the two base stations (default 1.5 * cell_radius; must be more than
+    /// cell_radius and less than 2 * cell_radius so that the cells overlap).
+    pub spacing: Option<Length>,
+    /// Position of the MN at time 0 (default "0m", at the old base station; at most
+    /// spacing - cell_radius).
+    pub start_position: Option<Length>,
+    /// Where the handover happens (default midpoint).
+    pub trigger: Option<TriggerSpec>,
+    /// Interface the MN moves to from `initial` (default: the other interface, if there are
+    /// two).
+    pub to: Option<String>,
+    /// How the handover happens (default make_before_break).
+    pub kind: Option<HandoverKindSpec>,
+    /// break_before_make: how long the old access link drops everything.
+    pub gap: Option<Duration>,
+    /// pause: how long nothing moves.
+    pub duration: Option<Duration>,
+    /// Signalling delay of the cross-layer notification after the handover completes.
+    pub notify_delay: Option<Duration>,
 }
 
 /// One interface of the mobile node.
@@ -530,6 +634,18 @@ pub(crate) const NEWRENO_TIMER_NAMES: &[&str] = &["impatient", "slow_but_steady"
 pub(crate) const HANDOVER_POLICY_NAMES: &[&str] = &["none", "record"];
 /// Names of [`RttTiming`] variants.
 pub(crate) const RTT_TIMING_NAMES: &[&str] = &["one_per_rtt", "every_ack"];
+/// Names of [`RtoResponseKind`] variants.
+pub(crate) const RTO_RESPONSE_NAMES: &[&str] = &["conventional", "frto"];
+/// Names of [`FrtoVariant`] variants.
+pub(crate) const FRTO_VARIANT_NAMES: &[&str] = &["basic", "sack"];
+/// Names of [`SpuriousResponse`] variants.
+pub(crate) const SPURIOUS_RESPONSE_NAMES: &[&str] = &["full_revert", "ssthresh", "slow_start"];
+/// Names of [`DupAckResponseKind`] variants.
+pub(crate) const DUPACK_RESPONSE_NAMES: &[&str] = &["immediate", "dcr"];
+/// Names of [`DcrTau`] variants.
+pub(crate) const DCR_TAU_NAMES: &[&str] = &["srtt", "tavg"];
+/// Names of [`LossClassifierKind`] variants.
+pub(crate) const LOSS_CLASSIFIER_NAMES: &[&str] = &["none", "ld"];
 /// Names of [`crate::model::Detail`] variants.
 pub(crate) const DETAIL_NAMES: &[&str] = &["summary", "timeseries", "packets"];
 
@@ -544,6 +660,33 @@ fn handover_policy_schema(_: &mut SchemaGenerator) -> Schema {
 }
 fn rtt_timing_schema(_: &mut SchemaGenerator) -> Schema {
     names_schema(RTT_TIMING_NAMES, "How RTT samples are taken.")
+}
+fn rto_response_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(RTO_RESPONSE_NAMES, "Reaction to a retransmission timeout.")
+}
+fn frto_variant_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(FRTO_VARIANT_NAMES, "F-RTO algorithm (RFC 5682 §2 basic, §3 SACK-enhanced).")
+}
+fn spurious_response_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(SPURIOUS_RESPONSE_NAMES, "Response to a spurious timeout (ns-2 spurious_response_ 1, 2, 3).")
+}
+fn dupack_response_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(DUPACK_RESPONSE_NAMES, "Reaction to duplicate ACKs.")
+}
+fn dcr_trigger_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "description": "The dupACK that arms TCP-DCR's delay: an integer >= 1 or a name.",
+        "anyOf": [
+            { "type": "integer", "minimum": 1 },
+            { "type": "string", "enum": DUPACK_COUNT_NAMES }
+        ]
+    })
+}
+fn dcr_tau_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(DCR_TAU_NAMES, "TCP-DCR's delay: srtt, or LD's Tavg.")
+}
+fn loss_classifier_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(LOSS_CLASSIFIER_NAMES, "Loss classifier before the congestion response.")
 }
 fn detail_schema(_: &mut SchemaGenerator) -> Schema {
     names_schema(DETAIL_NAMES, "Trace detail: summary | timeseries | packets.")
@@ -571,6 +714,13 @@ mod tests {
         all_parse::<HandoverPolicyKind>(HANDOVER_POLICY_NAMES);
         all_parse::<NewRenoTimer>(NEWRENO_TIMER_NAMES);
         all_parse::<RttTiming>(RTT_TIMING_NAMES);
+        all_parse::<RtoResponseKind>(RTO_RESPONSE_NAMES);
+        all_parse::<FrtoVariant>(FRTO_VARIANT_NAMES);
+        all_parse::<SpuriousResponse>(SPURIOUS_RESPONSE_NAMES);
+        all_parse::<DupAckResponseKind>(DUPACK_RESPONSE_NAMES);
+        all_parse::<DcrTau>(DCR_TAU_NAMES);
+        all_parse::<LossClassifierKind>(LOSS_CLASSIFIER_NAMES);
+        all_parse::<DupAckCount>(&DUPACK_COUNT_NAMES);
         all_parse::<crate::model::Detail>(DETAIL_NAMES);
     }
 }

@@ -72,6 +72,19 @@ pub(crate) const AMOUNT: UnitKind = UnitKind {
     whole: Some("packets or bytes"),
 };
 
+/// Speeds; base unit mm/h, so that km/h and m/s are both whole multiples (park §4.1 gives
+/// MN speeds in km/h).
+pub(crate) const SPEED: UnitKind = UnitKind {
+    what: "speed",
+    example_unit: "km/h",
+    units: &[("km/h", 1_000_000), ("m/s", 3_600_000)],
+    whole: None,
+};
+
+/// Lengths (cell radius, distances); base unit mm.
+pub(crate) const LENGTH: UnitKind =
+    UnitKind { what: "length", example_unit: "m", units: &[("m", 1_000), ("km", 1_000_000)], whole: None };
+
 impl UnitKind {
     fn unit_names(&self) -> String {
         self.units.iter().map(|u| u.0).collect::<Vec<_>>().join(", ")
@@ -271,6 +284,21 @@ unit_type!(
     "A packet count: a non-negative integer or a string like \"20pkt\"."
 );
 
+unit_type!(
+    /// A speed in mm/h such as `"50km/h"` or `"10m/s"`; never zero.
+    Speed(u64), SPEED, bare_int = false,
+    |n, _| if n == 0 { Err("a speed must be greater than zero".to_owned()) } else { Ok(n) },
+    "A speed greater than zero: a number and a unit (km/h, m/s), e.g. \"50km/h\", \"10m/s\". \
+     Rounded to the nearest mm/h."
+);
+
+unit_type!(
+    /// A length in mm such as `"500m"` or `"1.2km"`.
+    Length(u64), LENGTH, bare_int = false,
+    |n, _| Ok(n),
+    "A length: a number and a unit (m, km), e.g. \"500m\", \"0.75km\". Rounded to the nearest mm."
+);
+
 /// A packet count or a size in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AmountKind {
@@ -297,7 +325,7 @@ mod tests {
 
     #[test]
     fn every_unit_of_every_kind() {
-        for kind in [&DURATION, &RATE, &SIZE, &PACKETS, &AMOUNT] {
+        for kind in [&DURATION, &RATE, &SIZE, &PACKETS, &AMOUNT, &SPEED, &LENGTH] {
             for &(unit, mult) in kind.units {
                 assert_eq!(kind.parse(&format!("3{unit}")), Ok((3 * mult as u64, unit)), "{unit}");
                 assert!(kind.parse(&format!("3{}", unit.to_uppercase() + "x")).is_err(), "{unit}");
@@ -354,6 +382,19 @@ mod tests {
         assert!(PACKETS.parse("2.5pkt").unwrap_err().contains("whole number of packets"));
         assert_eq!(AMOUNT.parse("100pkt"), Ok((100, "pkt")));
         assert_eq!(AMOUNT.parse("64kB"), Ok((64_000, "kB")));
+    }
+
+    #[test]
+    fn speeds_and_lengths() {
+        assert_eq!(SPEED.parse("36km/h"), Ok((36_000_000, "km/h")));
+        assert_eq!(SPEED.parse("10m/s"), Ok((36_000_000, "m/s")));
+        assert_eq!(SPEED.parse("0.5 km/h").map(|v| v.0), Ok(500_000));
+        assert!(SPEED.parse("50kmh").unwrap_err().contains("unknown unit \"kmh\""));
+        assert!(SPEED.parse("-50km/h").unwrap_err().contains("negative"));
+        assert_eq!(LENGTH.parse("500m"), Ok((500_000, "m")));
+        assert_eq!(LENGTH.parse("0.75km").map(|v| v.0), Ok(750_000));
+        assert_eq!(LENGTH.parse("0.0004m").map(|v| v.0), Ok(0));
+        assert!(LENGTH.parse("500").unwrap_err().contains("has no unit"));
     }
 
     #[test]

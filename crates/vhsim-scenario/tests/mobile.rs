@@ -80,7 +80,10 @@ fn handovers_resolve_in_time_order_from_the_interface_in_use() {
     let toml = with(&format!(
         "{}{}",
         handover("20s", "kind = \"pause\"\nduration = \"2s\"\nto = \"umts\""),
-        handover("5s", "kind = \"break_before_make\"\ngap = \"500ms\"\nto = \"wlan\"\nnotify_delay = \"50ms\"")
+        handover(
+            "5s",
+            "kind = \"break_before_make\"\ngap = \"500ms\"\nto = \"wlan\"\nnotify_delay = \"50ms\""
+        )
     ));
     let s = load(&toml, &[]).unwrap();
     let hs: Vec<_> = s.timeline.iter().map(|e| (e.at.0, e.action.clone())).collect();
@@ -88,7 +91,10 @@ fn handovers_resolve_in_time_order_from_the_interface_in_use() {
     assert_eq!(hs[0].0, 5_000_000_000);
     match &hs[0].1 {
         Action::Handover { kind, from, to, notify_delay } => {
-            assert_eq!(*kind, HandoverKind::BreakBeforeMake { gap: vhsim_core::SimDuration::from_millis(500) });
+            assert_eq!(
+                *kind,
+                HandoverKind::BreakBeforeMake { gap: vhsim_core::SimDuration::from_millis(500) }
+            );
             assert_eq!((*from, *to), (0, 1));
             assert_eq!(notify_delay.0, 50_000_000);
         }
@@ -103,30 +109,144 @@ fn handovers_resolve_in_time_order_from_the_interface_in_use() {
 #[test]
 fn malformed_mobile_and_handover_entries_name_the_key() {
     let cases: &[(&str, String, &str, &str)] = &[
-        ("handover without [mobile]", without_mobile() + &handover("5s", "kind = \"pause\"\nduration = \"1s\"\nto = \"wlan\""), "timeline[0].action", "needs a [mobile] section"),
-        ("unknown handover kind", with(&handover("5s", "kind = \"teleport\"\nto = \"wlan\"")), "timeline[0].kind", "unknown variant `teleport`"),
+        (
+            "handover without [mobile]",
+            without_mobile() + &handover("5s", "kind = \"pause\"\nduration = \"1s\"\nto = \"wlan\""),
+            "timeline[0].action",
+            "needs a [mobile] section",
+        ),
+        (
+            "unknown handover kind",
+            with(&handover("5s", "kind = \"teleport\"\nto = \"wlan\"")),
+            "timeline[0].kind",
+            "unknown variant `teleport`",
+        ),
         ("missing kind", with(&handover("5s", "to = \"wlan\"")), "timeline[0]", "needs `kind`"),
         ("missing to", with(&handover("5s", "kind = \"make_before_break\"")), "timeline[0]", "needs `to`"),
-        ("unknown interface", with(&handover("5s", "kind = \"make_before_break\"\nto = \"lte\"")), "timeline[0].to", "unknown interface `lte`"),
-        ("already there", with(&handover("5s", "kind = \"make_before_break\"\nto = \"umts\"")), "timeline[0].to", "already on interface `umts`"),
-        ("negative gap", with(&handover("5s", "kind = \"break_before_make\"\ngap = \"-1ms\"\nto = \"wlan\"")), "timeline[0].gap", "negative"),
-        ("missing gap", with(&handover("5s", "kind = \"break_before_make\"\nto = \"wlan\"")), "timeline[0]", "needs `gap`"),
-        ("gap on mbb", with(&handover("5s", "kind = \"make_before_break\"\ngap = \"1s\"\nto = \"wlan\"")), "timeline[0].gap", "only allowed with kind = \"break_before_make\""),
-        ("zero pause", with(&handover("5s", "kind = \"pause\"\nduration = \"0s\"\nto = \"wlan\"")), "timeline[0].duration", "longer than 0s"),
-        ("handover after the end", with(&handover("30s", "kind = \"make_before_break\"\nto = \"wlan\"")), "timeline[0].at", "not before the end of the run"),
-        ("outage past the end", with(&handover("29s", "kind = \"pause\"\nduration = \"2s\"\nto = \"wlan\"")), "timeline[0].duration", "not before the end of the run"),
-        ("overlapping handovers", with(&format!("{}{}", handover("5s", "kind = \"pause\"\nduration = \"2s\"\nto = \"wlan\""), handover("6s", "kind = \"make_before_break\"\nto = \"umts\""))), "timeline[1].at", "still under way"),
-        ("link on a handover", with(&handover("5s", "kind = \"make_before_break\"\nto = \"wlan\"\nlink = \"wlan\"")), "timeline[0].link", "not a field of action = \"handover\""),
-        ("kind on link_down", with("[[timeline]]\nat = \"1s\"\naction = \"link_down\"\nlink = \"wlan\"\nkind = \"pause\""), "timeline[0].kind", "only allowed with action = \"handover\""),
-        ("unknown mobile node", BASE.replace("node = \"mn\"", "node = \"ue\""), "mobile.node", "unknown node `ue`"),
-        ("anchor is the mn", BASE.replace("anchor = \"r\"", "anchor = \"mn\""), "mobile.anchor", "another node"),
-        ("unknown initial", BASE.replace("initial = \"umts\"", "initial = \"lte\""), "mobile.initial", "unknown interface `lte`"),
-        ("unknown access link", BASE.replace("access = \"wlan\"", "access = \"wifi\""), "mobile.interfaces.wlan.access", "unknown link `wifi`"),
-        ("access not at the mn", BASE.replace("access = \"wlan\"", "access = \"r2\""), "mobile.interfaces.wlan.access", "does not end at the mobile node"),
-        ("one interface", BASE.replace("[mobile.interfaces.wlan]\naccess = \"wlan\"", ""), "mobile.interfaces", "at least two"),
-        ("unknown mobile key", BASE.replace("anchor = \"r\"", "anchor = \"r\"\nspeed = \"50km/h\""), "mobile", "unknown field `speed`"),
-        ("bad handover_window", with("[metrics]\nhandover_window = \"0s\""), "metrics.handover_window", "greater than 0s"),
-        ("bad handover_packets", with("[metrics]\nhandover_packets = 0"), "metrics.handover_packets", "at least 1"),
+        (
+            "unknown interface",
+            with(&handover("5s", "kind = \"make_before_break\"\nto = \"lte\"")),
+            "timeline[0].to",
+            "unknown interface `lte`",
+        ),
+        (
+            "already there",
+            with(&handover("5s", "kind = \"make_before_break\"\nto = \"umts\"")),
+            "timeline[0].to",
+            "already on interface `umts`",
+        ),
+        (
+            "negative gap",
+            with(&handover("5s", "kind = \"break_before_make\"\ngap = \"-1ms\"\nto = \"wlan\"")),
+            "timeline[0].gap",
+            "negative",
+        ),
+        (
+            "missing gap",
+            with(&handover("5s", "kind = \"break_before_make\"\nto = \"wlan\"")),
+            "timeline[0]",
+            "needs `gap`",
+        ),
+        (
+            "gap on mbb",
+            with(&handover("5s", "kind = \"make_before_break\"\ngap = \"1s\"\nto = \"wlan\"")),
+            "timeline[0].gap",
+            "only allowed with kind = \"break_before_make\"",
+        ),
+        (
+            "zero pause",
+            with(&handover("5s", "kind = \"pause\"\nduration = \"0s\"\nto = \"wlan\"")),
+            "timeline[0].duration",
+            "longer than 0s",
+        ),
+        (
+            "handover after the end",
+            with(&handover("30s", "kind = \"make_before_break\"\nto = \"wlan\"")),
+            "timeline[0].at",
+            "not before the end of the run",
+        ),
+        (
+            "outage past the end",
+            with(&handover("29s", "kind = \"pause\"\nduration = \"2s\"\nto = \"wlan\"")),
+            "timeline[0].duration",
+            "not before the end of the run",
+        ),
+        (
+            "overlapping handovers",
+            with(&format!(
+                "{}{}",
+                handover("5s", "kind = \"pause\"\nduration = \"2s\"\nto = \"wlan\""),
+                handover("6s", "kind = \"make_before_break\"\nto = \"umts\"")
+            )),
+            "timeline[1].at",
+            "still under way",
+        ),
+        (
+            "link on a handover",
+            with(&handover("5s", "kind = \"make_before_break\"\nto = \"wlan\"\nlink = \"wlan\"")),
+            "timeline[0].link",
+            "not a field of action = \"handover\"",
+        ),
+        (
+            "kind on link_down",
+            with("[[timeline]]\nat = \"1s\"\naction = \"link_down\"\nlink = \"wlan\"\nkind = \"pause\""),
+            "timeline[0].kind",
+            "only allowed with action = \"handover\"",
+        ),
+        (
+            "unknown mobile node",
+            BASE.replace("node = \"mn\"", "node = \"ue\""),
+            "mobile.node",
+            "unknown node `ue`",
+        ),
+        (
+            "anchor is the mn",
+            BASE.replace("anchor = \"r\"", "anchor = \"mn\""),
+            "mobile.anchor",
+            "another node",
+        ),
+        (
+            "unknown initial",
+            BASE.replace("initial = \"umts\"", "initial = \"lte\""),
+            "mobile.initial",
+            "unknown interface `lte`",
+        ),
+        (
+            "unknown access link",
+            BASE.replace("access = \"wlan\"", "access = \"wifi\""),
+            "mobile.interfaces.wlan.access",
+            "unknown link `wifi`",
+        ),
+        (
+            "access not at the mn",
+            BASE.replace("access = \"wlan\"", "access = \"r2\""),
+            "mobile.interfaces.wlan.access",
+            "does not end at the mobile node",
+        ),
+        (
+            "one interface",
+            BASE.replace("[mobile.interfaces.wlan]\naccess = \"wlan\"", ""),
+            "mobile.interfaces",
+            "at least two",
+        ),
+        (
+            "unknown mobile key",
+            BASE.replace("anchor = \"r\"", "anchor = \"r\"\nspeed = \"50km/h\""),
+            "mobile",
+            "unknown field `speed`",
+        ),
+        (
+            "bad handover_window",
+            with("[metrics]\nhandover_window = \"0s\""),
+            "metrics.handover_window",
+            "greater than 0s",
+        ),
+        (
+            "bad handover_packets",
+            with("[metrics]\nhandover_packets = 0"),
+            "metrics.handover_packets",
+            "at least 1",
+        ),
     ];
     for (name, toml, path, phrase) in cases {
         let result = std::panic::catch_unwind(|| load(toml, &[]));
@@ -135,7 +255,12 @@ fn malformed_mobile_and_handover_entries_name_the_key() {
             Ok(Ok(_)) => panic!("{name}: accepted"),
             Err(_) => panic!("{name}: panicked"),
         };
-        assert!(e.path.starts_with(path), "{name}: path {:?} (message {:?}) is not {path:?}", e.path, e.message);
+        assert!(
+            e.path.starts_with(path),
+            "{name}: path {:?} (message {:?}) is not {path:?}",
+            e.path,
+            e.message
+        );
         assert!(e.message.contains(phrase), "{name}: message {:?} lacks {phrase:?}", e.message);
     }
 }

@@ -237,12 +237,15 @@ fn defaults_and_canonical_json() {
                 [links.m]\nfrom = \"b\"\nto = \"a\"\nrate = \"1Mbps\"\ndelay = \"0s\"\n[flows.f]\nfrom = \"a\"\nto = \"b\"\n";
     let s = load(text, &[]).unwrap();
     assert_eq!((s.name.as_str(), s.seed, s.detail), ("scenario", 1, Detail::Summary));
-    assert_eq!(s.metrics, MetricsModel {
+    assert_eq!(
+        s.metrics,
+        MetricsModel {
             goodput_interval: SimDuration::from_secs(1),
             windows: vec![],
             handover_window: SimDuration::from_secs(10),
             handover_packets: 100,
-        });
+        }
+    );
     assert_eq!(s.links[0].name, "l");
     assert_eq!(s.links[0].queue, QueueLimit::Packets(100));
     assert_eq!(s.links[0].error, ErrorModelConfig::None);

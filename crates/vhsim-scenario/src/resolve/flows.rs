@@ -1,22 +1,66 @@
-//! Flows: endpoints, preset, configuration overrides, start/stop, and a route both ways.
+//! Flows: endpoints, preset, configuration overrides, application, start/stop, and a route
+//! both ways.
+//!
+//! `count = N` (N > 1) makes N identical flows `<name>.0` ... `<name>.<N-1>`, in place of the
+//! file's flow (Lim & Jang §5.1: "forward cross traffic consisting of several TCP
+//! connections"). With `start_spread`, each flow's start is drawn when the world is built:
+//! flow `<name>.i` takes draw i of the stream `flow/<name>/start`, so adding or removing another
+//! flow never changes its start.
 
 use super::topology::Topology;
-use super::{before_end, transport};
+use super::{app, before_end, transport};
 use crate::error::{err, join, list, Result};
-use crate::model::{AppModel, FlowModel};
-use crate::schema::{AppKind, FlowSpec, Protocol};
+use crate::model::{FlowModel, StartSpread};
+use crate::schema::{FlowSpec, Protocol};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_tcp::presets;
 
-/// Resolve every flow, in file order.
+/// Names of the flows after `count` expansion, in order (a `count` of 0 is reported by
+/// [`resolve`]; here it yields no names).
+pub(super) fn expanded_names(flows: &IndexMap<String, FlowSpec>) -> Vec<String> {
+    let mut names = Vec::new();
+    for (name, spec) in flows {
+        match spec.count.unwrap_or(1) {
+            1 => names.push(name.clone()),
+            n => names.extend((0..n).map(|i| format!("{name}.{i}"))),
+        }
+    }
+    names
+}
+
+/// Resolve every flow, in file order, expanding `count`.
 pub(super) fn resolve(
     flows: &IndexMap<String, FlowSpec>,
     topo: &Topology,
     duration: SimDuration,
 ) -> Result<Vec<FlowModel>> {
-    flows.iter().map(|(name, spec)| flow(name, spec, topo, duration)).collect()
+    let mut out: Vec<FlowModel> = Vec::new();
+    for (name, spec) in flows {
+        let path = format!("flows.{name}");
+        let count = spec.count.unwrap_or(1);
+        if count == 0 {
+            return Err(err(join(&path, "count"), "must be at least 1"));
+        }
+        let template = flow(name, spec, topo, duration)?;
+        for i in 0..count {
+            let mut f = template.clone();
+            if count > 1 {
+                f.name = format!("{name}.{i}");
+            }
+            if let Some(s) = &mut f.start_spread {
+                s.draw = i;
+            }
+            if out.iter().any(|o| o.name == f.name) {
+                let msg =
+                    format!("flow `{}` already exists (flows with `count` are named <name>.<i>)", f.name);
+                return Err(err(if count > 1 { join(&path, "count") } else { path }, msg));
+            }
+            out.push(f);
+        }
+    }
+    Ok(out)
 }
 
 fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> Result<FlowModel> {
@@ -33,14 +77,38 @@ fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> 
         err(p("scheme"), format!("unknown scheme `{scheme}` (schemes: {})", list(presets::preset_names())))
     })?;
     let start = before_end(spec.start.map_or(SimDuration::ZERO, |d| d.0), duration, &p("start"))?;
+    let spread = spec.start_spread.map_or(SimDuration::ZERO, |d| d.0);
+    let latest = start + spread;
+    if latest > SimTime::ZERO + duration {
+        let msg = format!(
+            "start {} + start_spread {} ends after the end of the run (duration {})",
+            fmt_duration(start - SimTime::ZERO),
+            fmt_duration(spread),
+            fmt_duration(duration)
+        );
+        return Err(err(p("start_spread"), msg));
+    }
     let stop = match spec.stop {
         Some(d) if SimTime(d.0.as_nanos()) <= start => {
             let msg =
                 format!("{} is not after start ({})", fmt_duration(d.0), fmt_duration(start - SimTime::ZERO));
             return Err(err(p("stop"), msg));
         }
+        Some(d) if SimTime(d.0.as_nanos()) < latest => {
+            let msg = format!(
+                "{} is before the latest possible start, start + start_spread ({})",
+                fmt_duration(d.0),
+                fmt_duration(latest - SimTime::ZERO)
+            );
+            return Err(err(p("stop"), msg));
+        }
         other => other.map(|d| SimTime(d.0.as_nanos())),
     };
+    let start_spread = (spread > SimDuration::ZERO).then(|| StartSpread {
+        spread,
+        stream: format!("flow/{name}/start"),
+        draw: 0,
+    });
     let tcp = transport::tcp(preset.tcp_config(), &spec.tcp, &p("tcp"))?;
     let sink_spec = &spec.sink;
     let sink = transport::sink(preset.sink_config(), sink_spec, tcp.segment_size, &p("sink"))?;
@@ -50,10 +118,8 @@ fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> 
     match spec.protocol.unwrap_or(Protocol::Tcp) {
         Protocol::Tcp => {}
     }
-    let app = match spec.app.as_ref().map_or(AppKind::Bulk, |a| a.kind) {
-        AppKind::Bulk => AppModel::Bulk,
-    };
-    Ok(FlowModel { name: name.to_owned(), src, dst, start, stop, scheme, tcp, sink, app })
+    let app = app::resolve(spec.app.as_ref(), tcp.segment_size, &p("app"))?;
+    Ok(FlowModel { name: name.to_owned(), src, dst, start, start_spread, stop, scheme, tcp, sink, app })
 }
 
 /// Follow the routing tables from `from` to `to`; an error at `path` if they do not get there.

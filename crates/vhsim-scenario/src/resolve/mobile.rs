@@ -87,7 +87,10 @@ pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel>
     let names: Vec<&String> = spec.interfaces.keys().collect();
     for (i, d) in dist.iter().enumerate() {
         if d[anchor].is_none() {
-            let msg = format!("the anchor `{}` cannot reach the mobile node through interface `{}`", spec.anchor, names[i]);
+            let msg = format!(
+                "the anchor `{}` cannot reach the mobile node through interface `{}`",
+                spec.anchor, names[i]
+            );
             return Err(err("mobile.anchor", msg));
         }
     }
@@ -115,7 +118,13 @@ pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel>
         .enumerate()
         .map(|(i, name)| {
             let mut routes: Vec<Vec<Option<u32>>> = (0..n)
-                .map(|v| if v == mn || v == anchor { own_routes[i][v].clone() } else { own_routes[home[v]][v].clone() })
+                .map(|v| {
+                    if v == mn || v == anchor {
+                        own_routes[i][v].clone()
+                    } else {
+                        own_routes[home[v]][v].clone()
+                    }
+                })
                 .collect();
             for &(s, d, dir) in &topo.explicit_routes {
                 routes[s][d] = Some(dir);
@@ -131,5 +140,11 @@ pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel>
             InterfaceModel { name: name.clone(), access: access[i].clone(), downlink, routes }
         })
         .collect();
-    Ok(MobileModel { node: mn as u32, anchor: anchor as u32, initial: initial as u32, interfaces })
+    Ok(MobileModel {
+        node: mn as u32,
+        anchor: anchor as u32,
+        initial: initial as u32,
+        interfaces,
+        mobility: None,
+    })
 }

@@ -3,9 +3,11 @@
 //! Checks run in file order of concerns: run settings, topology (nodes, links, routes), flows,
 //! timeline, metrics. The first error found is returned.
 
+mod app;
 mod flows;
 mod link_models;
 mod mobile;
+mod mobility;
 mod timeline;
 mod topology;
 mod transport;
@@ -25,9 +27,10 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
     if file.flows.is_empty() {
         return Err(err("flows", "at least one flow is required (add a [flows.<name>] table)"));
     }
-    let flow_names: Vec<&str> = file.flows.keys().map(String::as_str).collect();
+    let expanded = flows::expanded_names(&file.flows);
+    let flow_names: Vec<&str> = expanded.iter().map(String::as_str).collect();
     let mut topo = topology::resolve(&file.nodes, &file.links, &flow_names)?;
-    let mobile = file.mobile.as_ref().map(|m| mobile::resolve(m, &topo)).transpose()?;
+    let mut mobile = file.mobile.as_ref().map(|m| mobile::resolve(m, &topo)).transpose()?;
     if let Some(m) = &mobile {
         // While the initial interface is in use, every node routes as that interface says.
         for (node, routes) in topo.nodes.iter_mut().zip(&m.interfaces[m.initial as usize].routes) {
@@ -35,7 +38,14 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         }
     }
     let flows = flows::resolve(&file.flows, &topo, duration)?;
-    let timeline = timeline::resolve(&file.timeline, &topo, duration, mobile.as_ref())?;
+    let mut timeline = timeline::resolve(&file.timeline, &topo, duration, mobile.as_ref())?;
+    if let (Some(m), Some(spec)) = (&mut mobile, file.mobile.as_ref().and_then(|m| m.mobility.as_ref())) {
+        let (model, entry) = mobility::resolve(spec, m, &file.timeline, duration)?;
+        // After the file's entries at the same time (ties keep file order; this one comes last).
+        let at = timeline.partition_point(|e| e.at <= entry.at);
+        timeline.insert(at, entry);
+        m.mobility = Some(model);
+    }
     let metrics = timeline::metrics(&file.metrics, duration)?;
     Ok(Scenario {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),

@@ -2,11 +2,11 @@
 
 use super::before_end;
 use super::topology::Topology;
-use crate::error::{err, join, Result};
 use crate::error::list;
+use crate::error::{err, join, Result};
 use crate::model::{Action, GoodputWindow, HandoverKind, MetricsModel, MobileModel, TimelineEntry};
 use crate::schema::{ActionKind, DirectionSel, HandoverKindSpec, MetricsSpec, TimelineSpec};
-use crate::units::fmt_duration;
+use crate::units::{fmt_duration, Duration};
 use vhsim_core::{SimDuration, SimTime};
 
 /// Resolve the timeline and sort it by time (ties keep file order).
@@ -33,7 +33,10 @@ pub(super) fn resolve(
     for (i, e) in handovers {
         let path = format!("timeline[{i}]");
         let Some(m) = mobile else {
-            return Err(err(join(&path, "action"), "a handover needs a [mobile] section naming the mobile node and its interfaces"));
+            return Err(err(
+                join(&path, "action"),
+                "a handover needs a [mobile] section naming the mobile node and its interfaces",
+            ));
         };
         let from = current.unwrap_or(m.initial);
         let h = handover(e, &path, m, from, duration, busy_until)?;
@@ -56,25 +59,34 @@ fn handover(
     busy_until: SimTime,
 ) -> Result<TimelineEntry> {
     let p = |k: &str| join(path, k);
-    for (key, present) in
-        [("link", e.link.is_some()), ("direction", e.direction.is_some()), ("rate", e.rate.is_some()), ("delay", e.delay.is_some())]
-    {
+    for (key, present) in [
+        ("link", e.link.is_some()),
+        ("direction", e.direction.is_some()),
+        ("rate", e.rate.is_some()),
+        ("delay", e.delay.is_some()),
+    ] {
         if present {
             return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: kind, to, gap, duration, notify_delay)")));
         }
     }
     let at = before_end(e.at.0, duration, &p("at"))?;
     if at < busy_until {
-        let msg = format!("the previous handover is still under way until {}", fmt_duration(SimDuration(busy_until.0)));
+        let msg = format!(
+            "the previous handover is still under way until {}",
+            fmt_duration(SimDuration(busy_until.0))
+        );
         return Err(err(p("at"), msg));
     }
     let names = || list(m.interfaces.iter().map(|i| &i.name));
-    let to_name = e.to.as_deref().ok_or_else(|| err(path, format!("a handover needs `to` (interfaces: {})", names())))?;
+    let to_name =
+        e.to.as_deref()
+            .ok_or_else(|| err(path, format!("a handover needs `to` (interfaces: {})", names())))?;
     let to = m
         .interfaces
         .iter()
         .position(|i| i.name == to_name)
-        .ok_or_else(|| err(p("to"), format!("unknown interface `{to_name}` (interfaces: {})", names())))? as u32;
+        .ok_or_else(|| err(p("to"), format!("unknown interface `{to_name}` (interfaces: {})", names())))?
+        as u32;
     if to == from {
         let msg = format!("the mobile node is already on interface `{to_name}` at {}", fmt_duration(e.at.0));
         return Err(err(p("to"), msg));
@@ -82,32 +94,7 @@ fn handover(
     let kind_spec = e.kind.ok_or_else(|| {
         err(path, "a handover needs `kind` (make_before_break, break_before_make or pause)")
     })?;
-    let only = |key: &str, present: bool, kind: &str| -> Result<()> {
-        if present {
-            return Err(err(p(key), format!("`{key}` is only allowed with kind = \"{kind}\"")));
-        }
-        Ok(())
-    };
-    let kind = match kind_spec {
-        HandoverKindSpec::MakeBeforeBreak => {
-            only("gap", e.gap.is_some(), "break_before_make")?;
-            only("duration", e.duration.is_some(), "pause")?;
-            HandoverKind::MakeBeforeBreak
-        }
-        HandoverKindSpec::BreakBeforeMake => {
-            only("duration", e.duration.is_some(), "pause")?;
-            let gap = e.gap.ok_or_else(|| err(path, "kind = \"break_before_make\" needs `gap` (e.g. \"500ms\")"))?.0;
-            HandoverKind::BreakBeforeMake { gap }
-        }
-        HandoverKindSpec::Pause => {
-            only("gap", e.gap.is_some(), "break_before_make")?;
-            let d = e.duration.ok_or_else(|| err(path, "kind = \"pause\" needs `duration` (e.g. \"30s\")"))?.0;
-            if d == SimDuration::ZERO {
-                return Err(err(p("duration"), "a pause must last longer than 0s"));
-            }
-            HandoverKind::Pause { duration: d }
-        }
-    };
+    let kind = handover_kind(kind_spec, e.gap, e.duration, path)?;
     let done = e.at.0 + kind.outage();
     if done >= duration {
         let msg = format!(
@@ -115,10 +102,55 @@ fn handover(
             fmt_duration(done),
             fmt_duration(duration)
         );
-        return Err(err(if kind == HandoverKind::MakeBeforeBreak { p("at") } else { p(if e.gap.is_some() { "gap" } else { "duration" }) }, msg));
+        return Err(err(
+            if kind == HandoverKind::MakeBeforeBreak {
+                p("at")
+            } else {
+                p(if e.gap.is_some() { "gap" } else { "duration" })
+            },
+            msg,
+        ));
     }
     let notify_delay = e.notify_delay.map_or(SimDuration::ZERO, |d| d.0);
     Ok(TimelineEntry { at, action: Action::Handover { kind, from, to, notify_delay } })
+}
+
+/// The handover kind from its `kind`, `gap` and `duration` keys in the table at `path` (a
+/// timeline entry or `mobile.mobility`).
+pub(super) fn handover_kind(
+    kind_spec: HandoverKindSpec,
+    gap: Option<Duration>,
+    duration: Option<Duration>,
+    path: &str,
+) -> Result<HandoverKind> {
+    let p = |k: &str| join(path, k);
+    let only = |key: &str, present: bool, kind: &str| -> Result<()> {
+        if present {
+            return Err(err(p(key), format!("`{key}` is only allowed with kind = \"{kind}\"")));
+        }
+        Ok(())
+    };
+    Ok(match kind_spec {
+        HandoverKindSpec::MakeBeforeBreak => {
+            only("gap", gap.is_some(), "break_before_make")?;
+            only("duration", duration.is_some(), "pause")?;
+            HandoverKind::MakeBeforeBreak
+        }
+        HandoverKindSpec::BreakBeforeMake => {
+            only("duration", duration.is_some(), "pause")?;
+            let gap =
+                gap.ok_or_else(|| err(path, "kind = \"break_before_make\" needs `gap` (e.g. \"500ms\")"))?.0;
+            HandoverKind::BreakBeforeMake { gap }
+        }
+        HandoverKindSpec::Pause => {
+            only("gap", gap.is_some(), "break_before_make")?;
+            let d = duration.ok_or_else(|| err(path, "kind = \"pause\" needs `duration` (e.g. \"30s\")"))?.0;
+            if d == SimDuration::ZERO {
+                return Err(err(p("duration"), "a pause must last longer than 0s"));
+            }
+            HandoverKind::Pause { duration: d }
+        }
+    })
 }
 
 fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -> Result<TimelineEntry> {
@@ -135,7 +167,8 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
         }
     }
     let at = before_end(e.at.0, duration, &p("at"))?;
-    let link_name = e.link.as_deref().ok_or_else(|| err(path, "missing field `link` (the link this action acts on)"))?;
+    let link_name =
+        e.link.as_deref().ok_or_else(|| err(path, "missing field `link` (the link this action acts on)"))?;
     let dirs = topo.link(link_name, &p("link"))?;
     let links = match (e.direction.unwrap_or_default(), dirs) {
         (DirectionSel::Both, _) => dirs.to_vec(),

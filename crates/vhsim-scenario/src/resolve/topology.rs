@@ -71,7 +71,10 @@ pub(crate) fn resolve(
     }
     let n = topo.names.len();
     topo.nodes = (0..n)
-        .map(|s| NodeModel { name: topo.names[s].clone(), routes: shortest_first_hops(s, n, &topo.links, &[]) })
+        .map(|s| NodeModel {
+            name: topo.names[s].clone(),
+            routes: shortest_first_hops(s, n, &topo.links, &[]),
+        })
         .collect();
     for (s, (name, spec)) in nodes.iter().enumerate() {
         for (dst, link_name) in &spec.routes {
@@ -102,13 +105,21 @@ pub(crate) fn resolve(
 
 /// First hop from `src` to every node, by breadth-first search over link directions, leaving
 /// out the directions in `excluded`.
-pub(super) fn shortest_first_hops(src: usize, n: usize, links: &[LinkModel], excluded: &[u32]) -> Vec<Option<u32>> {
+pub(super) fn shortest_first_hops(
+    src: usize,
+    n: usize,
+    links: &[LinkModel],
+    excluded: &[u32],
+) -> Vec<Option<u32>> {
     let mut first: Vec<Option<u32>> = vec![None; n];
     let mut seen = vec![false; n];
     seen[src] = true;
     let mut queue = VecDeque::from([src]);
     while let Some(u) = queue.pop_front() {
-        let leaving = links.iter().enumerate().filter(|(id, l)| l.from as usize == u && !excluded.contains(&(*id as u32)));
+        let leaving = links
+            .iter()
+            .enumerate()
+            .filter(|(id, l)| l.from as usize == u && !excluded.contains(&(*id as u32)));
         for (id, l) in leaving {
             let v = l.to as usize;
             if !seen[v] {

@@ -4,7 +4,7 @@ use crate::error::{err, join, Result};
 use crate::schema::{SinkSpec, TcpSpec};
 use crate::units::{fmt_duration, AmountKind, Packets, Size};
 use vhsim_core::SimDuration;
-use vhsim_tcp::{SinkConfig, TcpConfig};
+use vhsim_tcp::{DcrTau, DupAckResponseKind, LossClassifierKind, SinkConfig, TcpConfig};
 
 /// A size that must fit in `u32` (and be non-zero unless `zero_ok`).
 fn size(s: Size, zero_ok: bool, path: &str) -> Result<u32> {
@@ -98,7 +98,50 @@ pub(super) fn tcp(mut c: TcpConfig, s: &TcpSpec, path: &str) -> Result<TcpConfig
         c.rto.max_backoff = count(v.into(), "", &p("max_backoff"))?;
     }
     c.rto.timing = s.rtt_timing.unwrap_or(c.rto.timing);
+    handover_schemes(&mut c, s, path)?;
     Ok(c)
+}
+
+/// The timeout-response, dupACK-response and loss-classifier options (F-RTO, TCP-DCR, LD;
+/// docs/schemes.md). Options of a part the flow does not use are accepted and have no effect.
+fn handover_schemes(c: &mut TcpConfig, s: &TcpSpec, path: &str) -> Result<()> {
+    let p = |k: &str| join(path, k);
+    c.rto_response = s.rto_response.unwrap_or(c.rto_response);
+    c.frto.variant = s.frto_variant.unwrap_or(c.frto.variant);
+    c.frto.response = s.spurious_response.unwrap_or(c.frto.response);
+    c.dupack_response = s.dupack_response.unwrap_or(c.dupack_response);
+    c.dcr.trigger = s.dcr_trigger.unwrap_or(c.dcr.trigger); // >= 1 by its parser
+    c.dcr.tau = s.dcr_tau.unwrap_or(c.dcr.tau);
+    c.loss_classifier = s.loss_classifier.unwrap_or(c.loss_classifier);
+    if let Some(k) = s.ld_k {
+        if !(k.is_finite() && k > 0.0) {
+            return Err(err(p("ld_k"), format!("{k} is not a finite number greater than 0")));
+        }
+        c.ld.k = k;
+    }
+    c.ld.suspend_rounds = s.ld_suspend_rounds.unwrap_or(c.ld.suspend_rounds);
+    c.ld.handover_reset = s.ld_handover_reset.unwrap_or(c.ld.handover_reset);
+    if let Some(v) = s.ld_initial_tdev {
+        c.ld.initial_tdev = v.0;
+    }
+    // Lim & Jang §4.2: "The DCR uses only Tavg" -- LD's estimate, so LD must run.
+    if c.dupack_response == DupAckResponseKind::Dcr
+        && c.dcr.tau == DcrTau::Tavg
+        && c.loss_classifier != LossClassifierKind::Ld
+    {
+        let key = if s.dcr_tau.is_some() {
+            "dcr_tau"
+        } else if s.loss_classifier.is_some() {
+            "loss_classifier"
+        } else {
+            "dupack_response"
+        };
+        return Err(err(
+            p(key),
+            "dcr_tau = \"tavg\" needs loss_classifier = \"ld\" (Tavg is LD's RTT average); use dcr_tau = \"srtt\" or the LD classifier",
+        ));
+    }
+    Ok(())
 }
 
 /// Apply a flow's `[sink]` table (at `path`) to its preset's sink configuration;
