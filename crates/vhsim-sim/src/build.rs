@@ -1,11 +1,12 @@
 //! Build a [`World`] from a resolved scenario.
 
+use crate::app::AppState;
 use crate::flow::Flow;
 use crate::trace::{GoodputSeries, PacketTrace, TimeSeries, Traces};
 use crate::world::World;
 use vhsim_core::RngStreams;
 use vhsim_net::{Link, LinkParams};
-use vhsim_scenario::{AppModel, Detail, Scenario};
+use vhsim_scenario::{Detail, Scenario};
 use vhsim_tcp::{AckInfo, TcpSender, TcpSink};
 
 /// Build the world of `scenario` with its own seed and the given detail level.
@@ -22,19 +23,21 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
         })
         .collect();
     let n_handovers = crate::handover::records(scenario).len();
+    let starts = crate::starts::start_times(scenario);
     let flows = scenario
         .flows
         .iter()
-        .map(|f| {
-            let app_limit = match f.app {
-                AppModel::Bulk => u64::MAX,
-            };
+        .zip(starts)
+        .map(|(f, start)| {
+            let app = AppState::new(&f.app);
             let windows: Vec<_> = scenario.metrics.windows.iter().map(|w| (w.start, w.end)).collect();
             Flow {
                 src: f.src,
                 dst: f.dst,
+                start,
                 started: false,
-                sender: TcpSender::new(f.tcp.clone(), app_limit),
+                sender: TcpSender::new(f.tcp.clone(), app.initial_limit()),
+                app,
                 sink: TcpSink::new(f.sink.clone()),
                 packet_size: f.tcp.packet_size(),
                 segment_size: f.tcp.segment_size as u64,

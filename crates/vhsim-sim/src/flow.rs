@@ -1,5 +1,6 @@
 //! One flow as the world holds it: sender, sink, ground truth and counters.
 
+use crate::app::AppState;
 use crate::handover::FlowHandoverStats;
 use crate::trace::SenderSnapshot;
 use crate::truth::{FlowTruth, Label};
@@ -13,8 +14,12 @@ pub struct Flow {
     pub src: u32,
     /// Receiver's node.
     pub dst: u32,
+    /// When the flow starts (drawn if the flow has a `start_spread`).
+    pub start: SimTime,
     /// Whether the start time has passed.
     pub started: bool,
+    /// The application feeding the sender.
+    pub app: AppState,
     /// The sender.
     pub sender: TcpSender,
     /// The sink.

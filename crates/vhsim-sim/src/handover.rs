@@ -48,7 +48,16 @@ pub fn records(scenario: &Scenario) -> Vec<HandoverRecord> {
             Action::Handover { kind, from, to, notify_delay } => {
                 let done = e.at + kind.outage();
                 let window_end = (done + scenario.metrics.handover_window).min(end);
-                Some(HandoverRecord { timeline_index: i, start: e.at, done, kind, from, to, notify_delay, window_end })
+                Some(HandoverRecord {
+                    timeline_index: i,
+                    start: e.at,
+                    done,
+                    kind,
+                    from,
+                    to,
+                    notify_delay,
+                    window_end,
+                })
             }
             _ => None,
         })
@@ -116,7 +125,10 @@ impl World {
     }
 
     fn access_links(&self, interface: u32) -> Vec<u32> {
-        self.scenario.mobile.as_ref().map_or_else(Vec::new, |m| m.interfaces[interface as usize].access.clone())
+        self.scenario
+            .mobile
+            .as_ref()
+            .map_or_else(Vec::new, |m| m.interfaces[interface as usize].access.clone())
     }
 
     /// Timeline entry `i`, a handover, starts now.

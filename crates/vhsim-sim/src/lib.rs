@@ -1,9 +1,11 @@
 //! vhsim-sim: builds a world from a resolved scenario, runs the event loop, and returns the
 //! summary and the columnar traces.
 
+pub mod app;
 pub mod build;
 pub mod flow;
 pub mod handover;
+pub mod starts;
 pub mod summary;
 pub mod trace;
 pub mod truth;

@@ -1,5 +1,6 @@
 //! The run summary: per-flow and per-link counters, serializable to `summary.json`.
 
+use crate::app::AppState;
 use crate::handover::FlowHandoverStats;
 use crate::world::World;
 use serde::Serialize;
@@ -11,6 +12,8 @@ use vhsim_net::DropCause;
 pub struct FlowSummary {
     /// Scheme preset.
     pub scheme: String,
+    /// When the flow started (s); drawn for flows with a `start_spread`.
+    pub start_s: f64,
     /// Application goodput from the flow's start to the end of the run (kb/s, 1 kb = 1000 b).
     pub goodput_kbps: f64,
     /// Payload bytes delivered in order.
@@ -33,6 +36,47 @@ pub struct FlowSummary {
     pub windows: BTreeMap<String, f64>,
     /// Measurements around each handover, in the order of the run's `handovers`.
     pub handovers: Vec<FlowHandoverStats>,
+    /// The application, if it is not bulk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app: Option<AppSummary>,
+}
+
+/// What a non-bulk application did.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AppSummary {
+    /// `cbr`.
+    pub kind: String,
+    /// Nominal payload rate of the writes (kb/s).
+    pub rate_kbps: f64,
+    /// Writes made.
+    pub writes: u64,
+    /// Bytes written (writes x packet_size).
+    pub written_bytes: u64,
+    /// Segments the writes made available.
+    pub written_segments: u64,
+    /// Of those, never sent by the end of the run (the sender's backlog).
+    pub unsent_segments: u64,
+}
+
+/// The movement of the mobile node and the times it implies (`mobile.mobility`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MobilitySummary {
+    /// Speed (m/s).
+    pub speed_mps: f64,
+    /// Cell radius (m).
+    pub cell_radius_m: f64,
+    /// Distance between the base stations (m).
+    pub spacing_m: f64,
+    /// Position at time 0 (m from the old base station).
+    pub start_position_m: f64,
+    /// `enter`, `midpoint` or `exit`.
+    pub trigger: String,
+    /// When the MN entered the new cell (s).
+    pub overlap_enter_s: f64,
+    /// When the handover started (s).
+    pub handover_s: f64,
+    /// When the MN left the old cell (s; may be after the end of the run).
+    pub overlap_exit_s: f64,
 }
 
 /// One handover of the run.
@@ -84,6 +128,9 @@ pub struct RunSummary {
     pub links: BTreeMap<String, LinkSummary>,
     /// Handovers, in time order.
     pub handovers: Vec<HandoverSummary>,
+    /// The mobile node's movement, if the scenario gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mobility: Option<MobilitySummary>,
 }
 
 fn drops_map(counts: &[u64; 4]) -> BTreeMap<String, u64> {
@@ -91,7 +138,11 @@ fn drops_map(counts: &[u64; 4]) -> BTreeMap<String, u64> {
 }
 
 fn kbps(bytes: u64, secs: f64) -> f64 {
-    if secs > 0.0 { bytes as f64 * 8.0 / secs / 1000.0 } else { 0.0 }
+    if secs > 0.0 {
+        bytes as f64 * 8.0 / secs / 1000.0
+    } else {
+        0.0
+    }
 }
 
 /// Summarize a finished world.
@@ -132,7 +183,8 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 .collect();
             let summary = FlowSummary {
                 scheme: m.scheme.clone(),
-                goodput_kbps: kbps(delivered, end - m.start.as_secs_f64()),
+                start_s: f.start.as_secs_f64(),
+                goodput_kbps: kbps(delivered, end - f.start.as_secs_f64()),
                 delivered_bytes: delivered,
                 segments_sent: st.segments_sent,
                 retransmissions: st.retransmissions,
@@ -143,6 +195,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 drops: drops_map(&f.drops),
                 windows,
                 handovers,
+                app: app_summary(f),
             };
             (m.name.clone(), summary)
         })
@@ -151,7 +204,9 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         .links
         .iter()
         .zip(world.links.iter().zip(&world.link_drops))
-        .map(|(m, (l, d))| (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) }))
+        .map(|(m, (l, d))| {
+            (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) })
+        })
         .collect();
     RunSummary {
         vhsim_version: crate::VERSION.to_string(),
@@ -168,7 +223,9 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             .handovers
             .iter()
             .map(|h| {
-                let iface = |i: u32| sc.mobile.as_ref().map_or_else(String::new, |m| m.interfaces[i as usize].name.clone());
+                let iface = |i: u32| {
+                    sc.mobile.as_ref().map_or_else(String::new, |m| m.interfaces[i as usize].name.clone())
+                };
                 let kind = match h.kind {
                     vhsim_scenario::HandoverKind::MakeBeforeBreak => "make_before_break",
                     vhsim_scenario::HandoverKind::BreakBeforeMake { .. } => "break_before_make",
@@ -183,5 +240,43 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 }
             })
             .collect(),
+        mobility: mobility_summary(sc),
     }
+}
+
+fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
+    let AppState::Cbr(c) = &f.app else { return None };
+    let m = &c.model;
+    let rate_kbps = match m.rate {
+        Some(r) => r.bits_per_sec() as f64 / 1000.0,
+        None => kbps(u64::from(m.packet_size), m.interval.as_secs_f64()),
+    };
+    let written_segments = c.writes * m.segments_per_write;
+    Some(AppSummary {
+        kind: "cbr".to_owned(),
+        rate_kbps,
+        writes: c.writes,
+        written_bytes: c.writes * u64::from(m.packet_size),
+        written_segments,
+        unsent_segments: written_segments.saturating_sub(f.sender.core().snd_max),
+    })
+}
+
+fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
+    let m = sc.mobile.as_ref()?.mobility.as_ref()?;
+    let trigger = match m.trigger {
+        vhsim_scenario::Trigger::Enter => "enter",
+        vhsim_scenario::Trigger::Midpoint => "midpoint",
+        vhsim_scenario::Trigger::Exit => "exit",
+    };
+    Some(MobilitySummary {
+        speed_mps: m.speed_mps,
+        cell_radius_m: m.cell_radius_m,
+        spacing_m: m.spacing_m,
+        start_position_m: m.start_position_m,
+        trigger: trigger.to_owned(),
+        overlap_enter_s: m.overlap_enter.as_secs_f64(),
+        handover_s: m.handover.as_secs_f64(),
+        overlap_exit_s: m.overlap_exit.as_secs_f64(),
+    })
 }

@@ -25,7 +25,8 @@ pub enum PacketEvent {
 
 impl PacketEvent {
     /// Names in code order.
-    pub const NAMES: [&'static str; 7] = ["send", "retransmit", "receive", "ack_send", "ack_receive", "drop", "ack_drop"];
+    pub const NAMES: [&'static str; 7] =
+        ["send", "retransmit", "receive", "ack_send", "ack_receive", "drop", "ack_drop"];
 }
 
 /// Names of the `cause` column (0 = none, then `DropCause` codes).
@@ -53,7 +54,15 @@ pub struct PacketTrace {
 impl PacketTrace {
     /// Append a row; returns its index.
     #[allow(clippy::too_many_arguments)]
-    pub fn push(&mut self, t: SimTime, flow: u32, event: PacketEvent, seq: u64, link: Option<u32>, cause: u8) -> u32 {
+    pub fn push(
+        &mut self,
+        t: SimTime,
+        flow: u32,
+        event: PacketEvent,
+        seq: u64,
+        link: Option<u32>,
+        cause: u8,
+    ) -> u32 {
         let row = self.time_ns.len() as u32;
         self.time_ns.push(t.0);
         self.flow.push(flow);

@@ -148,7 +148,10 @@ mod tests {
         assert_eq!(t.on_send(0, true, Some(7), SimTime(5)), 1);
         t.on_delivered(0);
         t.settle(1, &mut labels);
-        assert_eq!(labels, vec![Label { trace_row: Some(7), spurious: false, sent_at: SimTime(5), from_rto: true }]);
+        assert_eq!(
+            labels,
+            vec![Label { trace_row: Some(7), spurious: false, sent_at: SimTime(5), from_rto: true }]
+        );
         assert_eq!(t.counts, TruthCounts::default());
     }
 

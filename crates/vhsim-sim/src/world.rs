@@ -28,6 +28,8 @@ pub enum Event {
     FlowStart(u32),
     /// A flow's application stops offering data.
     FlowStop(u32),
+    /// A flow's CBR application writes (crate::app).
+    AppWrite(u32),
     /// Timeline entry `i` of the scenario.
     Timeline(u32),
     /// Handover `i` (index into the world's handovers) completes: traffic takes the new
@@ -71,16 +73,15 @@ impl World {
             rows.flat_map(|r| r.iter().copied()).collect()
         };
         let (tables, active) = match &scenario.mobile {
-            Some(m) => (
-                m.interfaces.iter().map(|i| flatten(&mut i.routes.iter())).collect(),
-                m.initial as usize,
-            ),
+            Some(m) => {
+                (m.interfaces.iter().map(|i| flatten(&mut i.routes.iter())).collect(), m.initial as usize)
+            }
             None => (vec![flatten(&mut scenario.nodes.iter().map(|n| &n.routes))], 0),
         };
         let handovers = crate::handover::records(&scenario);
         let mut queue = EventQueue::new();
-        for (i, f) in scenario.flows.iter().enumerate() {
-            queue.push(f.start, EventClass::Timeline, Event::FlowStart(i as u32));
+        for (i, (f, fl)) in scenario.flows.iter().zip(&flows).enumerate() {
+            queue.push(fl.start, EventClass::Timeline, Event::FlowStart(i as u32));
             if let Some(stop) = f.stop {
                 queue.push(stop, EventClass::Timeline, Event::FlowStop(i as u32));
             }
@@ -155,13 +156,11 @@ impl World {
             Event::SinkTimer(f) => self.on_sink_timer(f),
             Event::FlowStart(f) => {
                 self.flows[f as usize].started = true;
+                self.app_start(f);
                 self.pump_sender(f);
             }
-            Event::FlowStop(f) => {
-                let fl = &mut self.flows[f as usize];
-                let written = fl.sender.core().snd_max;
-                fl.sender.set_app_limit(written);
-            }
+            Event::FlowStop(f) => self.app_stop(f),
+            Event::AppWrite(f) => self.on_app_write(f),
             Event::Timeline(i) => self.on_timeline(i),
         }
     }
@@ -176,7 +175,10 @@ impl World {
                 for l in links {
                     let link = &mut self.links[l as usize];
                     let p = link.params();
-                    link.set_params(LinkParams { rate: rate.unwrap_or(p.rate), delay: delay.unwrap_or(p.delay) });
+                    link.set_params(LinkParams {
+                        rate: rate.unwrap_or(p.rate),
+                        delay: delay.unwrap_or(p.delay),
+                    });
                 }
             }
         }
@@ -305,7 +307,12 @@ impl World {
             src: fl.dst,
             dst: fl.src,
             size: fl.ack_size,
-            kind: PacketKind::Ack { ack: ack.ack, n_sack: ack.sack.len().min(3) as u8, sack, window: ack.window },
+            kind: PacketKind::Ack {
+                ack: ack.ack,
+                n_sack: ack.sack.len().min(3) as u8,
+                sack,
+                window: ack.window,
+            },
         };
         self.next_uid += 1;
         let first_hop = self.route(pkt.src, pkt.dst);
@@ -390,7 +397,11 @@ impl World {
             state: s.ca_state() as u8,
         };
         let same = fl.last_snapshot.is_some_and(|l| {
-            l.cwnd == snap.cwnd && l.ssthresh == snap.ssthresh && l.flight == snap.flight && l.state == snap.state && l.rto_s == snap.rto_s
+            l.cwnd == snap.cwnd
+                && l.ssthresh == snap.ssthresh
+                && l.flight == snap.flight
+                && l.state == snap.state
+                && l.rto_s == snap.rto_s
         });
         if !same {
             ts.push(self.now, f, &snap);

@@ -40,7 +40,11 @@ fn make_before_break_to_a_slow_link_causes_a_spurious_rto_without_loss_at_the_ha
 
 #[test]
 fn break_before_make_drops_the_gap_recovers_by_rto_and_resumes_on_the_new_link() {
-    let sc = scenario(&[("timeline[0].kind", "break_before_make"), ("timeline[0].gap", "500ms"), ("duration", "40s")]);
+    let sc = scenario(&[
+        ("timeline[0].kind", "break_before_make"),
+        ("timeline[0].gap", "500ms"),
+        ("duration", "40s"),
+    ]);
     let out = run(&sc, Some(Detail::Packets));
     let f = &out.summary.flows["bulk"];
     assert!(f.drops["link_down"] > 0, "packets sent into the gap are dropped: {:?}", f.drops);

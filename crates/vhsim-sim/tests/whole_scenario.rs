@@ -87,11 +87,8 @@ fn same_seed_gives_identical_traces_and_another_seed_differs() {
 fn adding_a_flow_does_not_change_another_links_losses() {
     // The loss pattern of link `a` must not depend on whether flow `other` (on link `b`) exists.
     let base = |with_other: bool| {
-        let other = if with_other {
-            "[flows.other]\nfrom = \"cn\"\nto = \"x\"\nscheme = \"sack\"\n"
-        } else {
-            ""
-        };
+        let other =
+            if with_other { "[flows.other]\nfrom = \"cn\"\nto = \"x\"\nscheme = \"sack\"\n" } else { "" };
         format!(
             r#"
 duration = "20s"
@@ -121,7 +118,10 @@ scheme = "sack"
         let sc = load(&toml, &[]).expect("valid scenario");
         let out = run(&sc, Some(Detail::Packets));
         let p = out.traces.packets.expect("packet trace");
-        (0..p.time_ns.len()).filter(|&i| p.flow[i] == 0 && p.event[i] == 5).map(|i| (p.time_ns[i], p.seq[i])).collect::<Vec<_>>()
+        (0..p.time_ns.len())
+            .filter(|&i| p.flow[i] == 0 && p.event[i] == 5)
+            .map(|i| (p.time_ns[i], p.seq[i]))
+            .collect::<Vec<_>>()
     };
     let alone = drops(base(false));
     assert!(!alone.is_empty());

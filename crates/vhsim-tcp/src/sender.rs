@@ -372,7 +372,13 @@ impl TcpSender {
     }
 
     /// The application makes more data available (or stops: set it to what was written).
+    ///
+    /// More data starts a new burst: ns-2's `TcpAgent::sendmsg` calls
+    /// `send_much(0, 0, maxburst_)`, so each application write has its own `maxburst_` budget.
     pub fn set_app_limit(&mut self, segments: u64) {
+        if segments > self.core.app_limit {
+            self.burst = 0;
+        }
         self.core.app_limit = segments;
     }
 

@@ -1,0 +1,98 @@
+//! Applications feeding the senders: bulk (infinite backlog) and constant bit rate.
+//!
+//! A CBR application (Sobral et al. §5: "500 Kbps CBR traffic using TCP ... packets with 1,000
+//! bytes of data") writes `packet_size` bytes at the flow's start and then at each later write
+//! time (`CbrModel::write_offset`), until its `stop` or the end of the run. Each write raises the
+//! sender's application limit by `segments_per_write` segments (ns-2 `TcpAgent::sendmsg`), so
+//! the sender is application-limited while the path keeps up and builds a backlog when it does
+//! not. Written data stays in the sender when the application stops.
+//!
+//! One `AppWrite` event per write, at most one pending per flow. Class: `Timeline`, like
+//! `FlowStart`/`FlowStop`: the writes are input from outside the network, scheduled from the
+//! start regardless of network state, so at equal times the data written at t is already
+//! available to an ACK processed at t. (As `Packet` events they would interleave with the
+//! network by insertion order, which depends on when the previous write happened to be
+//! scheduled relative to packet events.)
+
+use crate::world::{Event, World};
+use vhsim_core::{EventClass, SimTime};
+use vhsim_scenario::{AppModel, CbrModel};
+
+/// What feeds a flow's sender.
+#[derive(Clone, Debug)]
+pub enum AppState {
+    /// Infinite backlog.
+    Bulk,
+    /// Constant bit rate.
+    Cbr(CbrState),
+}
+
+/// Progress of a CBR application.
+#[derive(Clone, Debug)]
+pub struct CbrState {
+    /// The application.
+    pub model: CbrModel,
+    /// Writes done so far.
+    pub writes: u64,
+    /// No more writes (the flow's `stop` has passed).
+    pub stopped: bool,
+}
+
+impl AppState {
+    /// The state of `app` before the flow starts.
+    pub fn new(app: &AppModel) -> Self {
+        match app {
+            AppModel::Bulk => AppState::Bulk,
+            AppModel::Cbr(m) => AppState::Cbr(CbrState { model: m.clone(), writes: 0, stopped: false }),
+        }
+    }
+
+    /// Segments available to the sender before the first write.
+    pub fn initial_limit(&self) -> u64 {
+        match self {
+            AppState::Bulk => u64::MAX,
+            AppState::Cbr(_) => 0,
+        }
+    }
+}
+
+impl World {
+    /// Flow `f` starts now: a CBR application makes its first write.
+    pub(crate) fn app_start(&mut self, f: u32) {
+        if matches!(self.flows[f as usize].app, AppState::Cbr(_)) {
+            self.on_app_write(f);
+        }
+    }
+
+    /// The CBR application of flow `f` writes now; the next write is scheduled.
+    pub(crate) fn on_app_write(&mut self, f: u32) {
+        let end = SimTime::ZERO + self.scenario.duration;
+        let stop = self.scenario.flows[f as usize].stop;
+        let fl = &mut self.flows[f as usize];
+        let AppState::Cbr(c) = &mut fl.app else { return };
+        if c.stopped {
+            return;
+        }
+        c.writes += 1;
+        let next = fl.start + c.model.write_offset(c.writes);
+        let limit = fl.sender.core().app_limit.saturating_add(c.model.segments_per_write);
+        fl.sender.set_app_limit(limit);
+        if next <= end && stop.is_none_or(|s| next < s) {
+            self.queue.push(next, EventClass::Timeline, Event::AppWrite(f));
+        }
+        self.pump_sender(f);
+    }
+
+    /// The application of flow `f` stops offering data now. Bulk: the sender keeps only what
+    /// it has sent; CBR: no more writes, written data is still sent.
+    pub(crate) fn app_stop(&mut self, f: u32) {
+        let fl = &mut self.flows[f as usize];
+        match &mut fl.app {
+            AppState::Bulk => {
+                let written = fl.sender.core().snd_max;
+                fl.sender.set_app_limit(written);
+            }
+            AppState::Cbr(c) => c.stopped = true,
+        }
+    }
+}
