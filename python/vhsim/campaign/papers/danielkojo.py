@@ -1,0 +1,181 @@
+"""The ``danielkojo`` reproduction: Daniel & Kojo (2008), TCP across vertical handoffs.
+
+Regular TCP (ns-2 Sack1, vhsim's ``sack``) only, for now: Figures 2-7 (the three experiment
+classes of §4 in both directions) and the case studies of Figures 8 and 14 (their regular-TCP
+side).  The enhanced TCP of §5 (A1-A5) is added later as more senders (see
+``danielkojo_setup.SENDERS``); its figures (17-27) and claims are not here yet.
+
+Base scenario ``scenarios/danielkojo/base.toml``; configurations, buffers, instants and
+horizons: :mod:`.danielkojo_setup`; metrics: :mod:`.danielkojo_analysis`; the paper's claims:
+:mod:`.danielkojo_claims`; plots: :mod:`.danielkojo_plots`.  docs/reproductions.md sets the
+claims beside our numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from ..plots import run_overview
+from ..reproduce import Claim, FigureSpec, Paper, markdown_table
+from ..spec import CampaignSpec
+from . import danielkojo_claims as C
+from . import danielkojo_setup as S
+from .danielkojo_analysis import annotate, seconds, summary
+from .danielkojo_plots import case_study, quartile_panels
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..store import Campaign
+
+
+@dataclass(frozen=True)
+class Study:
+    """One of Figures 2-7: which link pairs, what varies along x, what fixes each panel."""
+
+    id: str
+    title: str
+    pairs: Callable[[bool], list[S.Pair]]  # quick -> pairs
+    x: str                                 # analysis column varied along x
+    x_order: tuple[int, ...]
+    x_labels: tuple[str, ...]
+    xlabel: str
+    panel: str | None
+    panel_order: tuple[int, ...]
+    panel_title: str
+    paper_panels: tuple[int, ...]
+    claims: tuple[Claim, ...]
+    senders: tuple[str, ...] = ("regular",)
+
+    def campaign(self, quick: bool) -> CampaignSpec:
+        return S.spec_for(S.points(self.pairs(quick), quick, senders=self.senders))
+
+    def plot(self, camp: "Campaign", df: "pd.DataFrame", out: Path) -> list[Path]:
+        return quartile_panels(df, out / f"{self.id}-transfer-time", x=self.x, x_order=self.x_order,
+                               x_labels=self.x_labels, panel=self.panel, panel_order=self.panel_order,
+                               panel_title=self.panel_title, xlabel=self.xlabel, title=self.title,
+                               paper_panels=self.paper_panels)
+
+    def table(self, df: "pd.DataFrame") -> str:
+        return study_table(df, self)
+
+    def figure(self) -> FigureSpec:
+        return FigureSpec(id=self.id, title=self.title, campaign=self.campaign, plot=self.plot,
+                          claims=self.claims, table=self.table)
+
+
+def study_table(df: "pd.DataFrame", study: Study) -> str:
+    """Our numbers per configuration: quartiles, censored runs, spurious RTOs, drops."""
+    t = summary(annotate(df))
+    rows = []
+    for _, r in t.iterrows():
+        spurious = f"{100 * r['spurious_share']:.0f}%" + ("" if r["kind"] == "MBB" else "*")
+        rows.append([r["sender"], f"{r['old_kbps']}/{r['old_ms']}", f"{r['new_kbps']}/{r['new_ms']}", r["kind"],
+                     seconds(r["q1"]), seconds(r["median"]), seconds(r["q3"]),
+                     f"{r['censored']}/{r['instants']} (> {r['horizon_s']:.0f} s)" if r["censored"] else f"0/{r['instants']}",
+                     spurious, f"{r['rtos_mean']:.1f}", f"{r['link_down_drops_median']:.0f}",
+                     f"{r['new_overflow_drops_median']:.0f}"])
+    header = ["sender", "old kb/s / ms", "new kb/s / ms", "kind", "q1", "median", "q3", "not done", "spurious RTO",
+              "RTOs (mean)", "gap drops (median)", "new-link overflows (median)"]
+    return ("Time to get 100 new packets ACKed after the handoff over the handoff instants (quartiles); runs that "
+            "had not got there by the end of their horizon are ranked above all others and counted in *not done*; "
+            "*spurious RTO*: share of instants with at least one (ground truth; * for BBM it also counts RTOs whose "
+            "segment arrived while its ACK was lost in the gap); *RTOs*: mean per instant in [handoff, completion + "
+            "5 s); *gap drops*: data packets the old link dropped while down; *new-link overflows*: drops at the new "
+            "link's buffer until the end of the run.\n\n" + markdown_table(header, rows))
+
+
+DELAY_LABELS = tuple(str(d) for d in S.DELAYS_VARIED)
+RATE_LABELS = tuple(str(r) for r in S.RATES_VARIED)
+BDP_ORDER = tuple(link.kbps for link in S.SAME_BDP)
+BDP_LABELS = tuple(f"{link.kbps}/{link.ms}" for link in S.SAME_BDP)
+
+STUDIES = (
+    Study("fig2", "Figure 2: handoff from a low-delay to a 300 ms link, same bandwidth",
+          lambda quick: S.delay_pairs(increase=True, quick=quick), "old_ms", S.DELAYS_VARIED, DELAY_LABELS,
+          "delay of the old link (ms); new link 300 ms", "old_kbps", S.DELAY_CLASS_RATES, "{} kb/s links",
+          (200, 6400), C.FIG2),
+    Study("fig3", "Figure 3: handoff from a 300 ms link to a low-delay link, same bandwidth",
+          lambda quick: S.delay_pairs(increase=False, quick=quick), "new_ms", S.DELAYS_VARIED, DELAY_LABELS,
+          "delay of the new link (ms); old link 300 ms", "new_kbps", S.DELAY_CLASS_RATES, "{} kb/s links",
+          (200, 1600), C.FIG3),
+    Study("fig4", "Figure 4: handoff from a 6400 kb/s link to a lower-bandwidth link, same delay",
+          lambda quick: S.rate_pairs(increase=False, quick=quick), "new_kbps", S.RATES_VARIED, RATE_LABELS,
+          "bandwidth of the new link (kb/s); old link 6400 kb/s", "new_ms", S.RATE_CLASS_DELAYS, "{} ms links",
+          (9, 300), C.FIG4),
+    Study("fig5", "Figure 5: handoff from a lower-bandwidth link to a 6400 kb/s link, same delay",
+          lambda quick: S.rate_pairs(increase=True, quick=quick), "old_kbps", S.RATES_VARIED, RATE_LABELS,
+          "bandwidth of the old link (kb/s); new link 6400 kb/s", "old_ms", S.RATE_CLASS_DELAYS, "{} ms links",
+          (9, 300), C.FIG5),
+    Study("fig6", "Figure 6: handoff to 200 kb/s / 300 ms from links of the same BDP (10 packets)",
+          lambda quick: S.same_bdp_pairs(to_slow=True, quick=quick), "old_kbps", BDP_ORDER, BDP_LABELS,
+          "old link (kb/s / ms); new link 200 kb/s / 300 ms", None, (), "", (), C.FIG6),
+    Study("fig7", "Figure 7: handoff to 6400 kb/s / 9 ms from links of the same BDP (10 packets)",
+          lambda quick: S.same_bdp_pairs(to_slow=False, quick=quick), "old_kbps", BDP_ORDER, BDP_LABELS,
+          "old link (kb/s / ms); new link 6400 kb/s / 9 ms", None, (), "", (), C.FIG7),
+)
+
+
+# -- case studies ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CaseStudy:
+    """One time-sequence figure: one run at the paper's handoff time (regular TCP side)."""
+
+    id: str
+    title: str
+    pair: S.Pair
+    kind: str
+    at: str
+    claims: tuple[Claim, ...]
+    senders: tuple[str, ...] = ("regular",)
+
+    def campaign(self, quick: bool) -> CampaignSpec:
+        # One run per sender, cheap in either mode; packet traces kept for the plots.
+        return S.spec_for(S.points([self.pair], quick, kinds=(self.kind,), senders=self.senders, at=(self.at,)),
+                          detail="packets")
+
+    def plot(self, camp: "Campaign", df: "pd.DataFrame", out: Path) -> list[Path]:
+        files: list[Path] = []
+        for config, sender in enumerate(self.senders):
+            files += case_study(camp, out / f"{self.id}-{sender}", f"{self.title}: {sender} TCP", config=config)
+            files += run_overview(camp, out / f"{self.id}-{sender}-whole-run", config=config)
+        return files
+
+    def table(self, df: "pd.DataFrame") -> str:
+        rows = []
+        for _, r in df.iterrows():
+            t = r[S.TIME]
+            rows.append([r[S.SENDER], seconds(float(t)) if t == t else "not done", int(r[S.RTOS]),
+                         int(r[S.SPURIOUS_RTOS]), int(r[S.SPURIOUS_RETX]), int(r[S.OLD_LINK_DOWN]),
+                         int(r[S.NEW_OVERFLOWS])])
+        return markdown_table(["sender", "time to 100 packets ACKed", "RTOs", "spurious RTOs",
+                               "spurious retransmissions", "gap drops", "new-link overflows"], rows)
+
+    def figure(self) -> FigureSpec:
+        return FigureSpec(id=self.id, title=self.title, campaign=self.campaign, plot=self.plot,
+                          claims=self.claims, table=self.table)
+
+
+CASES = (
+    CaseStudy("fig8", "Figure 8: make-before-break handoff at 8.2 s from 6400 kb/s / 9 ms to 200 kb/s / 300 ms",
+              S.Pair(S.Link(6400, 9), S.Link(200, 300)), "MBB", "8.2s", C.FIG8),
+    CaseStudy("fig14", "Figure 14: break-before-make handoff (500 ms gap) at 7.0 s from 6400 kb/s / 9 ms to "
+              "6400 kb/s / 300 ms", S.Pair(S.Link(6400, 9), S.Link(6400, 300)), "BBM", "7s", C.FIG14),
+)
+
+
+def figures(studies: Sequence[Study] = STUDIES, cases: Sequence[CaseStudy] = CASES) -> tuple[FigureSpec, ...]:
+    return tuple(s.figure() for s in studies) + tuple(c.figure() for c in cases)
+
+
+PAPER = Paper(
+    name="danielkojo",
+    title="Daniel & Kojo: TCP with vertical handoffs, regular TCP (Figures 2-8, 14)",
+    citation="L. Daniel and M. Kojo, 'Employing cross-layer assisted TCP algorithms to improve TCP performance "
+             "with vertical handoffs', Int. J. Communication Networks and Distributed Systems 1(4/5/6), "
+             "pp. 433-465, 2008. Regular TCP (ns-2 Sack1) only: the enhanced TCP of §5 (A1-A5) and its figures "
+             "are pending. Settings, choices and differences: docs/reproductions.md#danielkojo.",
+    figures=figures(),
+)
