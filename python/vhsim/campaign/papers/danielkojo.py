@@ -1,8 +1,8 @@
 """The ``danielkojo`` reproduction: Daniel & Kojo (2008), TCP across vertical handoffs.
 
 Regular TCP (ns-2 Sack1, vhsim's ``sack``) only, for now: Figures 2-7 (the three experiment
-classes of §4 in both directions) and the case studies of Figures 8 and 14 (their regular-TCP
-side).  The enhanced TCP of §5 (A1-A5) is added later as more senders (see
+classes of §4 in both directions) and the regular-TCP side of the time-sequence case studies
+(Figures 8, 9, 10, 12, 14, 20 and 24).  The enhanced TCP of §5 (A1-A5) is added later as more senders (see
 ``danielkojo_setup.SENDERS``); its figures (17-27) and claims are not here yet.
 
 Base scenario ``scenarios/danielkojo/base.toml``; configurations, buffers, instants and
@@ -129,6 +129,7 @@ class CaseStudy:
     kind: str
     at: str
     claims: tuple[Claim, ...]
+    after_s: float = 3.0                   # how far past the handoff the zoomed plot goes
     senders: tuple[str, ...] = ("regular",)
 
     def campaign(self, quick: bool) -> CampaignSpec:
@@ -139,7 +140,8 @@ class CaseStudy:
     def plot(self, camp: "Campaign", df: "pd.DataFrame", out: Path) -> list[Path]:
         files: list[Path] = []
         for config, sender in enumerate(self.senders):
-            files += case_study(camp, out / f"{self.id}-{sender}", f"{self.title}: {sender} TCP", config=config)
+            files += case_study(camp, out / f"{self.id}-{sender}", f"{self.title}: {sender} TCP", config=config,
+                                after_s=self.after_s)
             files += run_overview(camp, out / f"{self.id}-{sender}-whole-run", config=config)
         return files
 
@@ -161,8 +163,18 @@ class CaseStudy:
 CASES = (
     CaseStudy("fig8", "Figure 8: make-before-break handoff at 8.2 s from 6400 kb/s / 9 ms to 200 kb/s / 300 ms",
               S.Pair(S.Link(6400, 9), S.Link(200, 300)), "MBB", "8.2s", C.FIG8),
+    CaseStudy("fig9", "Figure 9: make-before-break handoff at 6.0 s from 800 kb/s / 75 ms to 200 kb/s / 300 ms",
+              S.Pair(S.Link(800, 75), S.Link(200, 300)), "MBB", "6s", C.FIG9),
+    CaseStudy("fig10", "Figure 10: make-before-break handoff at 10.9 s from 400 kb/s / 150 ms to 200 kb/s / 300 ms",
+              S.Pair(S.Link(400, 150), S.Link(200, 300)), "MBB", "10.9s", C.FIG10),
+    CaseStudy("fig12", "Figure 12: make-before-break handoff at 6.5 s from 1600 kb/s / 75 ms to 400 kb/s / 150 ms",
+              S.Pair(S.Link(1600, 75), S.Link(400, 150)), "MBB", "6.5s", C.FIG12),
     CaseStudy("fig14", "Figure 14: break-before-make handoff (500 ms gap) at 7.0 s from 6400 kb/s / 9 ms to "
               "6400 kb/s / 300 ms", S.Pair(S.Link(6400, 9), S.Link(6400, 300)), "BBM", "7s", C.FIG14),
+    CaseStudy("fig20", "Figure 20: make-before-break handoff at 15.0 s from 1600 kb/s / 300 ms to 1600 kb/s / 1 ms",
+              S.Pair(S.Link(1600, 300), S.Link(1600, 1)), "MBB", "15s", C.FIG20, after_s=11.0),
+    CaseStudy("fig24", "Figure 24: make-before-break handoff at 8.9 s from 1600 kb/s / 37 ms to 200 kb/s / 300 ms",
+              S.Pair(S.Link(1600, 37), S.Link(200, 300)), "MBB", "8.9s", C.FIG24),
 )
 
 
@@ -172,7 +184,7 @@ def figures(studies: Sequence[Study] = STUDIES, cases: Sequence[CaseStudy] = CAS
 
 PAPER = Paper(
     name="danielkojo",
-    title="Daniel & Kojo: TCP with vertical handoffs, regular TCP (Figures 2-8, 14)",
+    title="Daniel & Kojo: TCP with vertical handoffs, regular TCP (Figures 2-7 and the case studies)",
     citation="L. Daniel and M. Kojo, 'Employing cross-layer assisted TCP algorithms to improve TCP performance "
              "with vertical handoffs', Int. J. Communication Networks and Distributed Systems 1(4/5/6), "
              "pp. 433-465, 2008. Regular TCP (ns-2 Sack1) only: the enhanced TCP of §5 (A1-A5) and its figures "

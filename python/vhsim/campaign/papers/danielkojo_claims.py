@@ -377,3 +377,51 @@ FIG14 = (
     Claim("Most of the ~20 packets outstanding at the handoff are lost in the gap (18 of 20 in the paper; "
           "checked as at least 10).", fig14_gap_losses),
 )
+
+
+def _spurious_rto(df: "pd.DataFrame") -> tuple[bool, str]:
+    return fig8_spurious(df)
+
+
+def _at_least_rtos(n: int) -> Check:
+    def check(df: "pd.DataFrame") -> tuple[bool, str]:
+        r = _one_run(df)
+        rtos, spurious = int(r["bulk.ho0.rtos"]), int(r["bulk.ho0.spurious_rtos"])
+        return rtos >= n, f"{rtos} RTOs in [handoff, completion + 5 s), {spurious} of them spurious"
+    return check
+
+
+def _new_link_losses(df: "pd.DataFrame") -> tuple[bool, str]:
+    r = _one_run(df)
+    n = int(r["new/forward.drops_queue_overflow"])
+    return n >= 1, f"{n} packets dropped by the new link's buffer (until the end of the run)"
+
+
+FIG9 = (
+    Claim("Case 2: regular TCP, in fast recovery when the handoff occurs (fast retransmit at 5.9 s in the paper), "
+          "suffers a spurious RTO (6.3 s) although the delay only grows 4-fold.", _spurious_rto),
+)
+
+FIG10 = (
+    Claim("Case 3: regular TCP enters fast recovery after the handoff (11.6 s in the paper) and the queue on the "
+          "new link delays the fast retransmission into a spurious RTO (12.4 s), with only a 2-fold delay "
+          "change.", _spurious_rto),
+)
+
+FIG12 = (
+    Claim("Regular TCP keeps sending at the old rate after the handoff (FlightSize 39 against a new-link BDP of "
+          "11 in the paper) and loses several packets on the new link.", _new_link_losses),
+)
+
+FIG20 = (
+    Claim("With 124 packets outstanding and the BDP falling from 80 packets to one, fast recovery cannot repair "
+          "all losses: regular TCP needs RTO recoveries (17.08 s, 20.01 s and 25.77 s in the paper; counted "
+          "here up to 5 s after the handoff).", _at_least_rtos(1)),
+    Claim("Many packets are lost to the new link's small buffer.", _new_link_losses),
+)
+
+FIG24 = (
+    Claim("Regular TCP: a spurious RTO after the handoff (9.1 s in the paper).", _spurious_rto),
+    Claim("The unnecessary retransmissions congest the new link and another RTO is needed (10.18 s in the paper): "
+          "at least two RTOs.", _at_least_rtos(2)),
+)
