@@ -27,6 +27,7 @@ TRACE_DTYPES = {
     "timeseries": {
         "time_s": "float64", "flow": "category", "cwnd_pkts": "float64", "ssthresh_pkts": "float64",
         "srtt_s": "float64", "rto_s": "float64", "flight_pkts": "int64", "state": "category",
+        "ld_tcur_s": "float64", "ld_threshold_s": "float64",
     },
     "packets": {
         "time_s": "float64", "flow": "category", "event": "category", "seq": "int64",

@@ -96,6 +96,8 @@ fn traces_to_py<'py>(py: Python<'py>, sc: &Scenario, traces: Traces) -> PyResult
         d.set_item("rto_s", col(py, ts.rto_s))?;
         d.set_item("flight_pkts", col(py, ts.flight))?;
         d.set_item("state", col(py, ts.state))?;
+        d.set_item("ld_tcur_s", col(py, ts.ld_tcur_s))?;
+        d.set_item("ld_threshold_s", col(py, ts.ld_threshold_s))?;
         out.set_item("timeseries", d)?;
     }
     if let Some(p) = traces.packets {

@@ -55,6 +55,7 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
                 handover_stats: vec![Default::default(); n_handovers],
                 open_handovers: 0,
                 last_delivery: None,
+                ld_matrix: [[0; 2]; 4],
             }
         })
         .collect();

@@ -6,7 +6,8 @@ use crate::trace::SenderSnapshot;
 use crate::truth::{FlowTruth, Label};
 use crate::world::DropCounts;
 use vhsim_core::SimTime;
-use vhsim_tcp::{AckInfo, TcpSender, TcpSink};
+use vhsim_net::DropCause;
+use vhsim_tcp::{AckInfo, LossClass, TcpSender, TcpSink};
 
 /// A TCP flow between two nodes.
 pub struct Flow {
@@ -56,4 +57,26 @@ pub struct Flow {
     pub open_handovers: usize,
     /// Time of the last in-order delivery.
     pub last_delivery: Option<SimTime>,
+    /// Loss-classifier decisions against ground truth: `ld_matrix[truth][verdict]`, truth
+    /// 0 = not lost (reordered or delayed), 1 = congestion (queue overflow), 2 = wireless
+    /// (error model), 3 = link down; verdict 0 = congestion, 1 = wireless.
+    pub ld_matrix: [[u64; 2]; 4],
+}
+
+impl Flow {
+    /// Compare the sender's new loss classifications with what really happened to the
+    /// segment (issue #5 item 5: the simulator knows whether a loss was a queue overflow or a
+    /// wireless drop).
+    pub fn judge_classifications(&mut self) {
+        for c in self.sender.take_loss_classifications() {
+            let truth = match self.truth.drop_cause(c.seq) {
+                0 => 0,
+                x if x == DropCause::QueueOverflow as u8 => 1,
+                x if x == DropCause::ErrorModel as u8 => 2,
+                _ => 3,
+            };
+            let verdict = usize::from(c.class == LossClass::Wireless);
+            self.ld_matrix[truth][verdict] += 1;
+        }
+    }
 }

@@ -36,6 +36,13 @@ pub struct FlowSummary {
     pub windows: BTreeMap<String, f64>,
     /// Measurements around each handover, in the order of the run's `handovers`.
     pub handovers: Vec<FlowHandoverStats>,
+    /// Loss-classifier decisions against ground truth (only with a classifier):
+    /// `ld_<truth>_as_<verdict>` for truth in not_lost, congestion, wireless, link_down and
+    /// verdict in congestion, wireless; plus `ld_decisions` and `ld_accuracy` (share of
+    /// decisions on real losses whose verdict matched the cause; link-down losses count as
+    /// wireless).
+    #[serde(flatten)]
+    pub loss_classification: BTreeMap<String, f64>,
     /// The application, if it is not bulk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: Option<AppSummary>,
@@ -137,6 +144,25 @@ fn drops_map(counts: &[u64; 4]) -> BTreeMap<String, u64> {
     DropCause::ALL.iter().map(|&c| (c.name().to_string(), counts[c as usize])).collect()
 }
 
+fn ld_summary(f: &crate::flow::Flow) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    if f.sender.loss_classifier().ld().is_none() {
+        return out;
+    }
+    let m = &f.ld_matrix;
+    for (t, truth) in ["not_lost", "congestion", "wireless", "link_down"].iter().enumerate() {
+        for (v, verdict) in ["congestion", "wireless"].iter().enumerate() {
+            out.insert(format!("ld_{truth}_as_{verdict}"), m[t][v] as f64);
+        }
+    }
+    let decisions: u64 = m.iter().flatten().sum();
+    let real = m[1][0] + m[1][1] + m[2][0] + m[2][1] + m[3][0] + m[3][1];
+    let right = m[1][0] + m[2][1] + m[3][1];
+    out.insert("ld_decisions".into(), decisions as f64);
+    out.insert("ld_accuracy".into(), if real > 0 { right as f64 / real as f64 } else { f64::NAN });
+    out
+}
+
 fn kbps(bytes: u64, secs: f64) -> f64 {
     if secs > 0.0 {
         bytes as f64 * 8.0 / secs / 1000.0
@@ -196,6 +222,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 windows,
                 handovers,
                 app: app_summary(f),
+                loss_classification: ld_summary(f),
             };
             (m.name.clone(), summary)
         })

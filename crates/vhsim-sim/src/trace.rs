@@ -94,6 +94,11 @@ pub struct TimeSeries {
     pub flight: Vec<i64>,
     /// `CaState` code.
     pub state: Vec<u8>,
+    /// Loss differentiation's measured RTT Tcur (s; NaN without LD or before a sample).
+    pub ld_tcur_s: Vec<f64>,
+    /// Loss differentiation's threshold, the right side of Lim & Jang's inequality (2)
+    /// (s; NaN without LD).
+    pub ld_threshold_s: Vec<f64>,
 }
 
 /// One row of [`TimeSeries`].
@@ -111,6 +116,10 @@ pub struct SenderSnapshot {
     pub flight: i64,
     /// state code.
     pub state: u8,
+    /// LD Tcur (s).
+    pub ld_tcur_s: f64,
+    /// LD threshold (s).
+    pub ld_threshold_s: f64,
 }
 
 impl TimeSeries {
@@ -124,6 +133,8 @@ impl TimeSeries {
         self.rto_s.push(s.rto_s);
         self.flight.push(s.flight);
         self.state.push(s.state);
+        self.ld_tcur_s.push(s.ld_tcur_s);
+        self.ld_threshold_s.push(s.ld_threshold_s);
     }
 }
 

@@ -27,6 +27,8 @@ struct SegTruth {
     sent: u32,
     in_flight: u32,
     dropped_mask: u64,
+    /// Cause code (`DropCause as u8`) of the latest dropped copy; 0 = none dropped.
+    last_drop_cause: u8,
     retx: Vec<PendingRetx>,
 }
 
@@ -83,11 +85,20 @@ impl FlowTruth {
     }
 
     /// Copy `tx_index` of `seq` was dropped.
-    pub fn on_drop(&mut self, seq: u64, tx_index: u32) {
+    pub fn on_drop(&mut self, seq: u64, tx_index: u32, cause: u8) {
         if let Some(s) = self.slot(seq) {
             s.in_flight = s.in_flight.saturating_sub(1);
             s.dropped_mask |= 1u64 << tx_index.min(63);
+            s.last_drop_cause = cause;
         }
+    }
+
+    /// Cause code of the latest dropped copy of `seq` so far (0 = no copy was dropped: the
+    /// segment was reordered or delayed, not lost). Segments already settled report 0.
+    pub fn drop_cause(&self, seq: u64) -> u8 {
+        seq.checked_sub(self.base)
+            .and_then(|i| self.segs.get(i as usize))
+            .map_or(0, |s| s.last_drop_cause)
     }
 
     /// A copy of `seq` reached the receiver.
@@ -144,7 +155,7 @@ mod tests {
         let mut t = FlowTruth::default();
         let mut labels = vec![];
         assert_eq!(t.on_send(0, false, None, SimTime::ZERO), 0);
-        t.on_drop(0, 0);
+        t.on_drop(0, 0, 2);
         assert_eq!(t.on_send(0, true, Some(7), SimTime(5)), 1);
         t.on_delivered(0);
         t.settle(1, &mut labels);
@@ -175,9 +186,9 @@ mod tests {
         let mut t = FlowTruth::default();
         let mut labels = vec![];
         t.on_send(3, false, None, SimTime::ZERO);
-        t.on_drop(3, 0);
+        t.on_drop(3, 0, 2);
         t.on_send(3, false, None, SimTime::ZERO);
-        t.on_drop(3, 1);
+        t.on_drop(3, 1, 2);
         t.on_send(3, false, None, SimTime::ZERO);
         t.finish(&mut labels);
         assert_eq!(labels.iter().filter(|l| l.spurious).count(), 0);

@@ -225,7 +225,7 @@ impl World {
         flow.drops[cause as usize] += 1;
         let (event, seq) = match pkt.kind {
             PacketKind::Data { seq, tx_index } => {
-                flow.truth.on_drop(seq, tx_index);
+                flow.truth.on_drop(seq, tx_index, cause as u8);
                 (PacketEvent::Drop, seq)
             }
             PacketKind::Ack { ack, .. } => (PacketEvent::AckDrop, ack),
@@ -254,6 +254,7 @@ impl World {
                 let info = std::mem::take(&mut fl.ack_scratch);
                 fl.sender.on_ack(self.now, &info);
                 fl.ack_scratch = info;
+                fl.judge_classifications();
                 let una = fl.sender.core().snd_una;
                 fl.truth.settle(una, &mut fl.labels);
                 self.apply_labels(pkt.flow);
@@ -331,6 +332,7 @@ impl World {
         if fl.sender.next_timeout().is_some_and(|d| d <= now) {
             let rtos = fl.sender.stats().rto_count;
             fl.sender.on_timeout(now);
+            fl.judge_classifications();
             if fl.sender.stats().rto_count > rtos && !self.handovers.is_empty() {
                 self.note_rto(f);
             }
@@ -395,6 +397,8 @@ impl World {
             rto_s: c.rtt.rto().as_secs_f64(),
             flight: c.flight_size() as i64,
             state: s.ca_state() as u8,
+            ld_tcur_s: s.loss_classifier().ld().and_then(|l| l.tcur()).unwrap_or(f64::NAN),
+            ld_threshold_s: s.loss_classifier().ld().and_then(|l| l.threshold()).unwrap_or(f64::NAN),
         };
         let same = fl.last_snapshot.is_some_and(|l| {
             l.cwnd == snap.cwnd
@@ -402,6 +406,8 @@ impl World {
                 && l.flight == snap.flight
                 && l.state == snap.state
                 && l.rto_s == snap.rto_s
+                && l.ld_tcur_s.to_bits() == snap.ld_tcur_s.to_bits()
+                && l.ld_threshold_s.to_bits() == snap.ld_threshold_s.to_bits()
         });
         if !same {
             ts.push(self.now, f, &snap);
