@@ -342,10 +342,13 @@ pub struct TcpSpec {
     #[serde(default)]
     #[schemars(schema_with = "newreno_timer_schema")]
     pub newreno_timer: Option<NewRenoTimer>,
-    /// Reaction to cross-layer handover notifications (`none`, or `record` to keep them).
+    /// Reaction to cross-layer handover notifications (`none`, `record` to keep them, or
+    /// `cross_layer` for Daniel & Kojo's algorithms).
     #[serde(default)]
     #[schemars(schema_with = "handover_policy_schema")]
     pub handover: Option<HandoverPolicyKind>,
+    /// Daniel & Kojo's algorithms and parameters (with `handover = "cross_layer"`).
+    pub cross_layer: Option<CrossLayerSpec>,
     /// Lower bound of the RTO.
     pub min_rto: Option<Duration>,
     /// RTO before the first RTT sample (> 0).
@@ -397,6 +400,29 @@ pub struct TcpSpec {
     pub ld_handover_reset: Option<bool>,
     /// LD's initial Tdev (default "500ms").
     pub ld_initial_tdev: Option<Duration>,
+}
+
+/// Daniel & Kojo's cross-layer algorithms (`flows.<f>.tcp.cross_layer`); unset keys keep the
+/// preset's values.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CrossLayerSpec {
+    /// A1: avoid spurious RTOs.
+    pub a1: Option<bool>,
+    /// A2: cut the window to the new BDP.
+    pub a2: Option<bool>,
+    /// A3: immediate retransmission and ssthresh restore in RTO recovery.
+    pub a3: Option<bool>,
+    /// A4: fast RTO convergence after a delay decrease.
+    pub a4: Option<bool>,
+    /// A5: A2 with a 1.5 x BDP threshold on an 8-fold bandwidth drop (replaces A2).
+    pub a5: Option<bool>,
+    /// RTO of restarted RTT variables before their first sample (default "3s", > 0).
+    pub reinit_rto: Option<Duration>,
+    /// Delay of the rest of the path in A1's minrto (default "200ms").
+    pub rest_of_path: Option<Duration>,
+    /// Factor of delay change counted as significant (default 2, > 1).
+    pub significant_delay_factor: Option<f64>,
 }
 
 /// Overrides of a preset's sink configuration.
@@ -631,7 +657,7 @@ pub(crate) const RECOVERY_NAMES: &[&str] = &["reno", "new_reno", "sack1", "rfc66
 /// Names of [`NewRenoTimer`] variants.
 pub(crate) const NEWRENO_TIMER_NAMES: &[&str] = &["impatient", "slow_but_steady"];
 /// Names of [`HandoverPolicyKind`] variants.
-pub(crate) const HANDOVER_POLICY_NAMES: &[&str] = &["none", "record"];
+pub(crate) const HANDOVER_POLICY_NAMES: &[&str] = &["none", "record", "cross_layer"];
 /// Names of [`RttTiming`] variants.
 pub(crate) const RTT_TIMING_NAMES: &[&str] = &["one_per_rtt", "every_ack"];
 /// Names of [`RtoResponseKind`] variants.

@@ -155,3 +155,25 @@ fn malformed_values_name_their_key_path() {
         assert!(e.message.contains(phrase), "{tcp}: message {:?} lacks {phrase:?}", e.message);
     }
 }
+
+#[test]
+fn cross_layer_options_override_the_preset_and_bad_values_name_their_key() {
+    let s = scenario("regular", "handover = \"cross_layer\"\n[flows.bulk.tcp.cross_layer]\na1 = true\nreinit_rto = \"6s\"").unwrap();
+    let c = &s.flows[0].tcp;
+    assert_eq!(c.handover, vhsim_tcp::HandoverPolicyKind::CrossLayer);
+    assert!(c.cross_layer.a1 && !c.cross_layer.a2);
+    assert_eq!(c.cross_layer.reinit_rto, SimDuration::from_secs(6));
+    assert_eq!(scenario("enhanced", "").unwrap().flows[0].tcp, preset("enhanced").unwrap().tcp_config());
+    let cases = [
+        ("[flows.bulk.tcp.cross_layer]\na5 = true", "flows.bulk.tcp.cross_layer.a5", "A5 replaces A2"),
+        ("[flows.bulk.tcp.cross_layer]\nsignificant_delay_factor = 1.0", "flows.bulk.tcp.cross_layer.significant_delay_factor", "greater than 1"),
+        ("[flows.bulk.tcp.cross_layer]\nreinit_rto = \"0s\"", "flows.bulk.tcp.cross_layer.reinit_rto", "greater than 0s"),
+        ("[flows.bulk.tcp.cross_layer]\na6 = true", "flows.bulk.tcp.cross_layer", "unknown field `a6`"),
+        ("handover = \"freeze\"", "flows.bulk.tcp.handover", "freeze"),
+    ];
+    for (tcp, path, phrase) in cases {
+        let e = scenario("enhanced", tcp).unwrap_err();
+        assert!(e.path.starts_with(path), "{tcp}: path {:?} ({})", e.path, e.message);
+        assert!(e.message.contains(phrase), "{tcp}: {}", e.message);
+    }
+}

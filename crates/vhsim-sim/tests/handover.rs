@@ -138,3 +138,14 @@ fn notifications_carry_the_link_parameters_and_arrive_once_per_handover_at_the_c
     assert_eq!(hs.iter().map(|h| h.notifications).collect::<Vec<_>>(), vec![1, 1]);
     assert_eq!(out.summary.handovers[1].from, "slow");
 }
+
+#[test]
+fn figure_8_enhanced_tcp_avoids_the_spurious_rto_and_transfers_100_packets_sooner() {
+    let regular = run(&scenario(&[("flows.bulk.scheme", "regular")]), Some(Detail::Summary));
+    let enhanced = run(&scenario(&[("flows.bulk.scheme", "enhanced")]), Some(Detail::Summary));
+    let (r, e) = (&regular.summary.flows["bulk"].handovers[0], &enhanced.summary.flows["bulk"].handovers[0]);
+    assert!(r.spurious_rtos >= 1, "regular TCP has a spurious RTO: {r:?}");
+    assert_eq!(e.rtos, 0, "enhanced TCP has none: {e:?}");
+    let (tr, te) = (r.time_to_n_acked_s.unwrap(), e.time_to_n_acked_s.unwrap());
+    assert!(te < tr, "enhanced {te} s vs regular {tr} s");
+}

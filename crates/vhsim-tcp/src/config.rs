@@ -199,6 +199,47 @@ pub enum HandoverPolicyKind {
     None,
     /// Record notifications without reacting (a test policy).
     Record,
+    /// Daniel & Kojo's cross-layer algorithms (which ones: [`CrossLayerConfig`]).
+    CrossLayer,
+}
+
+/// Daniel & Kojo's cross-layer algorithms (protocol-facts §11) and their open parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossLayerConfig {
+    /// A1: avoid spurious RTOs (minrto from the new path).
+    pub a1: bool,
+    /// A2: cut cwnd and ssthresh to BDP_newlink when FlightSize > 2·BDP_newlink.
+    pub a2: bool,
+    /// A3: in RTO recovery, retransmit at once and restore ssthresh.
+    pub a3: bool,
+    /// A4: restart the RTT variables after a delay decrease.
+    pub a4: bool,
+    /// A5: A2 with the 1.5·BDP threshold when the bandwidth drops 8-fold (replaces A2).
+    pub a5: bool,
+    /// RTO of restarted RTT variables before their first sample (RFC 2988: 3 s; A13).
+    pub reinit_rto: SimDuration,
+    /// Rough delay of the rest of the path added to A1's minrto (the paper: 200 ms).
+    pub rest_of_path: SimDuration,
+    /// A delay change by at least this factor is "significant" (A3; A14: 2).
+    pub significant_delay_factor: f64,
+}
+
+impl CrossLayerConfig {
+    /// Nothing enabled.
+    pub const OFF: CrossLayerConfig = CrossLayerConfig {
+        a1: false,
+        a2: false,
+        a3: false,
+        a4: false,
+        a5: false,
+        reinit_rto: SimDuration::from_secs(3),
+        rest_of_path: SimDuration::from_millis(200),
+        significant_delay_factor: 2.0,
+    };
+    /// Daniel & Kojo's "enhanced TCP": A1 + A2 + A3 + A4.
+    pub const ENHANCED: CrossLayerConfig = CrossLayerConfig { a1: true, a2: true, a3: true, a4: true, ..Self::OFF };
+    /// Enhanced TCP with A5 in place of A2 (§6.3).
+    pub const ENHANCED_A5: CrossLayerConfig = CrossLayerConfig { a2: false, a5: true, ..Self::ENHANCED };
 }
 
 /// Retransmission-timer settings (RFC 6298 with ns-2's knobs, protocol-facts §1.2).
@@ -266,6 +307,8 @@ pub struct TcpConfig {
     pub ld: LdConfig,
     /// Handover policy.
     pub handover: HandoverPolicyKind,
+    /// Settings of the cross-layer policy (used with `handover = cross_layer`).
+    pub cross_layer: CrossLayerConfig,
 }
 
 impl TcpConfig {

@@ -28,6 +28,8 @@ struct Parts {
     dcr: DcrConfig,
     loss_classifier: LossClassifierKind,
     ld: LdConfig,
+    handover: HandoverPolicyKind,
+    cross_layer: CrossLayerConfig,
 }
 
 /// ns-2's F-RTO defaults: basic F-RTO (`frto_enabled_`), full revert (`spurious_response_` 1).
@@ -59,6 +61,8 @@ const SACK1: Parts = Parts {
     dcr: DCR_PLAIN,
     loss_classifier: LossClassifierKind::None,
     ld: LD_ORIGINAL,
+    handover: HandoverPolicyKind::None,
+    cross_layer: CrossLayerConfig::OFF,
 };
 
 /// All presets, in the order `vhsim schemes` lists them.
@@ -135,6 +139,25 @@ pub const PRESETS: &[Preset] = &[
             ..SACK1
         },
     },
+    Preset {
+        name: "regular",
+        description: "danielkojo 'regular TCP' (§3): ns-2 Sack1 as in ns-2.29, the same composition as \
+                      `sack`",
+        parts: SACK1,
+    },
+    Preset {
+        name: "enhanced",
+        description: "danielkojo 'enhanced TCP' (§5): Sack1 + cross-layer algorithms A1-A4 driven by \
+                      handover notifications (spurious-RTO avoidance, window cut to the new BDP, \
+                      immediate retransmission in RTO recovery, fast RTO convergence)",
+        parts: Parts { handover: HandoverPolicyKind::CrossLayer, cross_layer: CrossLayerConfig::ENHANCED, ..SACK1 },
+    },
+    Preset {
+        name: "enhanced-a5",
+        description: "danielkojo enhanced TCP with A5 in place of A2 (§6.3): the window cut uses a \
+                      1.5 x BDP threshold when the bandwidth drops 8-fold or more",
+        parts: Parts { handover: HandoverPolicyKind::CrossLayer, cross_layer: CrossLayerConfig::ENHANCED_A5, ..SACK1 },
+    },
 ];
 
 /// Look up a preset by name.
@@ -178,7 +201,8 @@ impl Preset {
             dcr: p.dcr,
             loss_classifier: p.loss_classifier,
             ld: p.ld,
-            handover: HandoverPolicyKind::None,
+            handover: p.handover,
+            cross_layer: p.cross_layer,
         }
     }
 

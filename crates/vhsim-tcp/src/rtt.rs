@@ -174,11 +174,35 @@ impl RttEstimator {
 
     /// Forget all samples, as for a new connection (used by handover policies).
     pub fn reinitialize(&mut self) {
+        self.reinitialize_with(self.cfg.initial);
+    }
+
+    /// Forget all samples, as for a new connection whose RTO before the first sample is
+    /// `initial` (Daniel & Kojo re-initialise with RFC 2988's 3 s; protocol-facts A13).
+    pub fn reinitialize_with(&mut self, initial: SimDuration) {
         self.srtt = None;
         self.rttvar = 0;
-        self.rtxcur = self.cfg.initial.0;
+        self.rtxcur = initial.0;
         self.backoff = 1;
         self.timed = None;
+    }
+
+    /// Take a sample now from a segment first sent at `sent` (quantized like every sample),
+    /// outside the one-per-RTT timing (a handover policy's "update the RTT variables when the
+    /// ACK for new data arrives").
+    pub fn sample_now(&mut self, sent: SimTime, now: SimTime) {
+        self.backoff = 1;
+        self.sample(self.quantize(sent, now));
+    }
+
+    /// The lower bound on the RTO (`minrto`).
+    pub fn min_rto(&self) -> SimDuration {
+        self.cfg.min
+    }
+
+    /// Change the lower bound on the RTO (Daniel & Kojo's A1).
+    pub fn set_min_rto(&mut self, min: SimDuration) {
+        self.cfg.min = min;
     }
 }
 

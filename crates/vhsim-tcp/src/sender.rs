@@ -331,7 +331,7 @@ impl TcpSender {
             rto_response: AnyRtoResponse::new(&core.cfg),
             dupack_response: AnyDupAckResponse::new(&core.cfg),
             classifier: AnyLossClassifier::new(&core.cfg),
-            handover: AnyHandoverPolicy::new(core.cfg.handover),
+            handover: AnyHandoverPolicy::new(&core.cfg),
             classifications: VecDeque::new(),
             burst: 0,
             core,
@@ -396,6 +396,7 @@ impl TcpSender {
         self.burst = 0;
         self.core.ack_sample = None;
         self.process_ack(now, ack);
+        self.handover.on_ack(&mut self.core, now);
         let c = &mut self.core;
         if let Some((sent_at, rtt)) = c.ack_sample.take() {
             self.classifier.on_sample(sent_at, rtt);
@@ -477,7 +478,11 @@ impl TcpSender {
         if !congestion {
             c.stats.wireless_losses += 1;
         }
-        self.recovery.enter(c, now, congestion);
+        // Daniel & Kojo's A2: after a window reduction at a handover, pre-handoff losses do
+        // not cut cwnd and ssthresh again.
+        let halve = congestion && !self.handover.keeps_window();
+        self.recovery.enter(c, now, halve);
+        self.handover.on_fast_recovery(c, now);
     }
 
     /// A timer is due at `now` (call at [`TcpSender::next_timeout`]): TCP-DCR's delay, then the
@@ -496,10 +501,12 @@ impl TcpSender {
             _ => return,
         }
         let in_fast_recovery = c.in_recovery;
+        let first = !c.in_rto_recovery;
         self.recovery.reset();
         self.dupack_response.cancel();
         self.classifier.on_rto(now);
         self.rto_response.on_timeout(c, now, in_fast_recovery);
+        self.handover.on_rto(&mut self.core, first);
     }
 
     /// The next segment to send at `now`, or `None` if the windows allow nothing more.

@@ -23,6 +23,9 @@ fn the_papers_schemes_are_compositions_of_parts() {
         ("dcr-frto", RecoveryKind::Sack1, R::Frto, D::Dcr, L::None),
         ("dcr-ld", RecoveryKind::Sack1, R::Conventional, D::Dcr, L::Ld),
         ("dcr-frto-ld", RecoveryKind::Sack1, R::Frto, D::Dcr, L::Ld),
+        ("regular", RecoveryKind::Sack1, R::Conventional, D::Immediate, L::None),
+        ("enhanced", RecoveryKind::Sack1, R::Conventional, D::Immediate, L::None),
+        ("enhanced-a5", RecoveryKind::Sack1, R::Conventional, D::Immediate, L::None),
     ];
     assert_eq!(PRESETS.len(), table.len());
     for (name, recovery, rto, dup, class) in table {
@@ -45,6 +48,20 @@ fn the_papers_schemes_are_compositions_of_parts() {
         );
         assert!(!preset(name).unwrap().description.is_empty());
     }
+}
+
+#[test]
+fn danielkojo_presets_differ_only_in_the_handover_policy() {
+    use vhsim_tcp::{CrossLayerConfig, HandoverPolicyKind as H};
+    assert_eq!((cfg("regular").handover, cfg("sack").handover), (H::None, H::None));
+    assert_eq!(cfg("enhanced").handover, H::CrossLayer);
+    assert_eq!(cfg("enhanced").cross_layer, CrossLayerConfig::ENHANCED);
+    let a5 = cfg("enhanced-a5").cross_layer;
+    assert!(a5.a1 && a5.a3 && a5.a4 && a5.a5 && !a5.a2);
+    let mut e = cfg("enhanced");
+    e.handover = H::None;
+    e.cross_layer = CrossLayerConfig::OFF;
+    assert_eq!(e, cfg("regular"));
 }
 
 #[test]

@@ -69,6 +69,9 @@ pub(super) fn tcp(mut c: TcpConfig, s: &TcpSpec, path: &str) -> Result<TcpConfig
     c.recovery = s.recovery.unwrap_or(c.recovery);
     c.newreno_timer = s.newreno_timer.unwrap_or(c.newreno_timer);
     c.handover = s.handover.unwrap_or(c.handover);
+    if let Some(x) = &s.cross_layer {
+        cross_layer(&mut c, x, &join(path, "cross_layer"))?;
+    }
     if let Some(v) = s.min_rto {
         c.rto.min = v.0;
     }
@@ -161,4 +164,34 @@ pub(super) fn sink(mut c: SinkConfig, s: &SinkSpec, segment_size: u32, path: &st
         c.ack_size = size(v, false, &p("ack_size"))?;
     }
     Ok(c)
+}
+
+/// Daniel & Kojo's algorithm switches and parameters.
+fn cross_layer(c: &mut TcpConfig, x: &crate::schema::CrossLayerSpec, path: &str) -> Result<()> {
+    let p = |k: &str| join(path, k);
+    let cl = &mut c.cross_layer;
+    cl.a1 = x.a1.unwrap_or(cl.a1);
+    cl.a2 = x.a2.unwrap_or(cl.a2);
+    cl.a3 = x.a3.unwrap_or(cl.a3);
+    cl.a4 = x.a4.unwrap_or(cl.a4);
+    cl.a5 = x.a5.unwrap_or(cl.a5);
+    if cl.a2 && cl.a5 {
+        return Err(err(p("a5"), "A5 replaces A2: enable one of them (set a2 = false)"));
+    }
+    if let Some(d) = x.reinit_rto {
+        if d.0 == vhsim_core::SimDuration::ZERO {
+            return Err(err(p("reinit_rto"), "must be greater than 0s"));
+        }
+        cl.reinit_rto = d.0;
+    }
+    if let Some(d) = x.rest_of_path {
+        cl.rest_of_path = d.0;
+    }
+    if let Some(f) = x.significant_delay_factor {
+        if !(f.is_finite() && f > 1.0) {
+            return Err(err(p("significant_delay_factor"), format!("{f} is not a finite number greater than 1")));
+        }
+        cl.significant_delay_factor = f;
+    }
+    Ok(())
 }

@@ -4,7 +4,11 @@
 //! delay of the old and new access links (Daniel & Kojo §3), never ground truth. Policies that
 //! change the sender (cross-layer A1-A5, Freeze-TCP, ...) add variants here.
 
-use crate::config::HandoverPolicyKind;
+mod crosslayer;
+
+pub use crosslayer::{CrossLayer, CrossLayerCounters};
+
+use crate::config::{HandoverPolicyKind, TcpConfig};
 use crate::sender::SenderCore;
 use vhsim_core::{Rate, SimDuration, SimTime};
 
@@ -34,22 +38,52 @@ pub enum AnyHandoverPolicy {
     /// Keep every notification with its arrival time and change nothing (for tests and
     /// traces).
     Record(Vec<(SimTime, HandoverNotice)>),
+    /// Daniel & Kojo's cross-layer algorithms A1-A5.
+    CrossLayer(CrossLayer),
 }
 
 impl AnyHandoverPolicy {
     /// Build from the configuration.
-    pub fn new(kind: HandoverPolicyKind) -> Self {
-        match kind {
+    pub fn new(cfg: &TcpConfig) -> Self {
+        match cfg.handover {
             HandoverPolicyKind::None => AnyHandoverPolicy::None,
             HandoverPolicyKind::Record => AnyHandoverPolicy::Record(Vec::new()),
+            HandoverPolicyKind::CrossLayer => AnyHandoverPolicy::CrossLayer(CrossLayer::new(cfg.cross_layer)),
         }
     }
 
     /// A notification arrives at `now`.
-    pub fn on_notice(&mut self, _core: &mut SenderCore, now: SimTime, notice: &HandoverNotice) {
+    pub fn on_notice(&mut self, core: &mut SenderCore, now: SimTime, notice: &HandoverNotice) {
         match self {
             AnyHandoverPolicy::None => {}
             AnyHandoverPolicy::Record(log) => log.push((now, *notice)),
+            AnyHandoverPolicy::CrossLayer(x) => x.on_notice(core, now, notice),
+        }
+    }
+
+    /// After every ACK the sender processed.
+    pub fn on_ack(&mut self, core: &mut SenderCore, now: SimTime) {
+        if let AnyHandoverPolicy::CrossLayer(x) = self {
+            x.on_ack(core, now);
+        }
+    }
+
+    /// Whether the next fast retransmit must keep cwnd and ssthresh.
+    pub fn keeps_window(&self) -> bool {
+        matches!(self, AnyHandoverPolicy::CrossLayer(x) if x.keeps_window())
+    }
+
+    /// Fast recovery was just entered.
+    pub fn on_fast_recovery(&mut self, core: &mut SenderCore, now: SimTime) {
+        if let AnyHandoverPolicy::CrossLayer(x) = self {
+            x.on_fast_recovery(core, now);
+        }
+    }
+
+    /// A timeout was handled; `first` = not in RTO recovery before it.
+    pub fn on_rto(&mut self, core: &mut SenderCore, first: bool) {
+        if let AnyHandoverPolicy::CrossLayer(x) = self {
+            x.on_rto(core, first);
         }
     }
 
@@ -57,7 +91,7 @@ impl AnyHandoverPolicy {
     pub fn recorded(&self) -> &[(SimTime, HandoverNotice)] {
         match self {
             AnyHandoverPolicy::Record(log) => log,
-            AnyHandoverPolicy::None => &[],
+            AnyHandoverPolicy::None | AnyHandoverPolicy::CrossLayer(_) => &[],
         }
     }
 }

@@ -1,0 +1,221 @@
+//! Daniel & Kojo's cross-layer assisted TCP (IJCNDS 2008, §5; protocol-facts §11): algorithms
+//! A1-A5, driven by the handover notification's old/new access-link bandwidth and delay.
+//!
+//! Quantities (S = data packet bytes on the wire, A = ACK bytes; access links only):
+//! `RTT_old_newlink = D_old + 8S/BW_old + D_new + 8A/BW_new` (data on the old link, its ACK on
+//! the new one), `RTT_newlink = 2 D_new + 8S/BW_new + 8A/BW_new`, `BDP_newlink =
+//! BW_new · RTT_newlink / 8S` packets. `pre_HO_high` = one past the highest segment sent when
+//! the notification arrives. "RTO recovery" = from a timeout until `recover` is acknowledged.
+//!
+//! - A1 (Fig. 11; delay up or bandwidth down, not in RTO recovery): Case 1, if
+//!   `RTT_old_newlink` > current RTO: minrto = RTT_old_newlink + FlightSize/BW_old + 200 ms;
+//!   Case 2, if in fast recovery: minrto = RTT_newlink + FlightSize/BW_old + 200 ms; the timer
+//!   restarts at once. Case 3, until `pre_HO_high` is acknowledged: on entering fast recovery,
+//!   minrto = RTT_newlink + FlightSize/BW_new + 200 ms. Case 1 uses RTT_old_newlink as the
+//!   paper's prose and worked example (552 ms) do, not its pseudocode (protocol-facts A12).
+//!   When `pre_HO_high` is acknowledged minrto is restored and, if the delay grew, the RTT
+//!   variables restart as for a new connection; the next valid ACK gives the first sample.
+//! - A2 (Fig. 13; any notification, not in RTO recovery): if FlightSize > 2·BDP_newlink, cwnd =
+//!   ssthresh = max(2, BDP_newlink) and `cwnd_reduced` stops fast recovery of pre-handoff
+//!   losses from cutting them again, until `pre_HO_high` is acknowledged.
+//! - A3 (Fig. 15): the first timeout of a segment saves the ssthresh it set; a notification in
+//!   RTO recovery retransmits the first unacknowledged segment at once and restores that
+//!   ssthresh, and restarts the RTT variables if the delay changed significantly.
+//! - A4 (Fig. 16; delay decrease, not in RTO recovery): when `pre_HO_high` is acknowledged, the
+//!   RTT variables restart; the next valid ACK gives the first sample.
+//! - A5 (Fig. 25, replaces A2): the threshold is 1.5·BDP_newlink when BW_old >= 8·BW_new,
+//!   else 2·BDP_newlink (the prose's reading; protocol-facts §11).
+//!
+//! The RTO of restarted RTT variables is `reinit_rto` until the first sample (RFC 2988's 3 s;
+//! A13); "significant" delay change = a factor of at least `significant_delay_factor` (A14).
+
+use super::HandoverNotice;
+use crate::config::CrossLayerConfig;
+use crate::sender::SenderCore;
+use vhsim_core::{Rate, SimDuration, SimTime};
+
+/// State of the cross-layer algorithms.
+#[derive(Clone, Debug)]
+pub struct CrossLayer {
+    cfg: CrossLayerConfig,
+    /// One past the highest segment sent at the last notification, until acknowledged.
+    pre_ho_high: Option<u64>,
+    /// minrto before A1 changed it.
+    saved_minrto: Option<SimDuration>,
+    /// A1 Case 3 armed: (BW_new, RTT_newlink).
+    case3: Option<(Rate, SimDuration)>,
+    /// Restart the RTT variables when `pre_ho_high` is acknowledged (A1 with a delay increase, A4).
+    reinit_at_pre_ho: bool,
+    /// The next valid ACK gives the first sample of restarted RTT variables.
+    sample_next: bool,
+    /// A2/A5 reduced the window for this handover.
+    cwnd_reduced: bool,
+    /// A3: the ssthresh the first timeout of a segment set.
+    saved_ssthresh: Option<f64>,
+    /// How often each algorithm acted (for summaries and tests): A1 cases 1-3, A2/A5, A3, A4 and
+    /// RTT restarts.
+    pub counters: CrossLayerCounters,
+}
+
+/// How often each algorithm acted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CrossLayerCounters {
+    /// A1 Case 1 set minrto.
+    pub a1_case1: u64,
+    /// A1 Case 2 set minrto.
+    pub a1_case2: u64,
+    /// A1 Case 3 set minrto.
+    pub a1_case3: u64,
+    /// A2 or A5 reduced cwnd and ssthresh.
+    pub window_reductions: u64,
+    /// A3 retransmitted at once and restored ssthresh.
+    pub a3_restores: u64,
+    /// RTT variables restarted (A1, A3, A4).
+    pub rtt_restarts: u64,
+}
+
+/// Transmission time of `bytes` at `bw`.
+fn ser(bytes: u32, bw: Rate) -> SimDuration {
+    bw.serialization(bytes as u64)
+}
+
+impl CrossLayer {
+    /// A policy with the algorithms `cfg` enables.
+    pub fn new(cfg: CrossLayerConfig) -> Self {
+        CrossLayer {
+            cfg,
+            pre_ho_high: None,
+            saved_minrto: None,
+            case3: None,
+            reinit_at_pre_ho: false,
+            sample_next: false,
+            cwnd_reduced: false,
+            saved_ssthresh: None,
+            counters: CrossLayerCounters::default(),
+        }
+    }
+
+    /// FlightSize / BW as a duration (FlightSize in packets of `s` bytes).
+    fn drain_time(flight: u64, s: u32, bw: Rate) -> SimDuration {
+        bw.serialization(flight * s as u64)
+    }
+
+    fn set_minrto(&mut self, c: &mut SenderCore, now: SimTime, minrto: SimDuration) {
+        self.saved_minrto.get_or_insert(c.rtt.min_rto());
+        c.rtt.set_min_rto(minrto);
+        // "Update RTO timer": restart it now so the new bound takes effect (A13).
+        c.restart_timer(now);
+    }
+
+    /// A handover notification arrives at `now`.
+    pub fn on_notice(&mut self, c: &mut SenderCore, now: SimTime, n: &HandoverNotice) {
+        let (s, a) = (c.cfg.packet_size(), c.cfg.ack_size);
+        let (old, new) = (n.old, n.new);
+        let rtt_old_new = old.delay + ser(s, old.bandwidth) + new.delay + ser(a, new.bandwidth);
+        let rtt_new = new.delay + new.delay + ser(s, new.bandwidth) + ser(a, new.bandwidth);
+        let bdp_new = new.bandwidth.bits_per_sec() as f64 * rtt_new.as_secs_f64() / (8.0 * s as f64);
+        let flight = c.flight_size();
+        let (d_old, d_new) = (old.delay.as_nanos(), new.delay.as_nanos());
+        let significant = {
+            let (lo, hi) = (d_old.min(d_new), d_old.max(d_new));
+            hi > lo && (lo == 0 || hi as f64 / lo as f64 >= self.cfg.significant_delay_factor)
+        };
+        if c.in_rto_recovery {
+            // A3: only in RTO recovery.
+            if self.cfg.a3 {
+                c.go_back_n();
+                c.restart_timer(now);
+                if let Some(ss) = self.saved_ssthresh {
+                    let cwnd = c.cc.cwnd();
+                    c.cc.set(cwnd, ss);
+                }
+                self.counters.a3_restores += 1;
+                if significant {
+                    c.rtt.reinitialize_with(self.cfg.reinit_rto);
+                    self.sample_next = true;
+                    self.counters.rtt_restarts += 1;
+                }
+            }
+            return;
+        }
+        self.pre_ho_high = Some(c.snd_max);
+        let delay_up = d_new > d_old;
+        if self.cfg.a1 && (delay_up || new.bandwidth < old.bandwidth) {
+            if rtt_old_new > c.rtt.rto() {
+                let m = rtt_old_new + Self::drain_time(flight, s, old.bandwidth) + self.cfg.rest_of_path;
+                self.set_minrto(c, now, m);
+                self.counters.a1_case1 += 1;
+            } else if c.in_recovery {
+                let m = rtt_new + Self::drain_time(flight, s, old.bandwidth) + self.cfg.rest_of_path;
+                self.set_minrto(c, now, m);
+                self.counters.a1_case2 += 1;
+            }
+            self.case3 = Some((new.bandwidth, rtt_new));
+            self.reinit_at_pre_ho |= delay_up;
+        }
+        if self.cfg.a4 && d_new < d_old {
+            self.reinit_at_pre_ho = true;
+        }
+        if self.cfg.a2 || self.cfg.a5 {
+            let factor = if self.cfg.a5 && old.bandwidth.bits_per_sec() >= 8 * new.bandwidth.bits_per_sec() {
+                1.5
+            } else {
+                2.0
+            };
+            if flight as f64 > factor * bdp_new {
+                let w = bdp_new.floor().max(2.0);
+                c.cc.set(w, w);
+                self.cwnd_reduced = true;
+                self.counters.window_reductions += 1;
+            }
+        }
+    }
+
+    /// After an ACK was processed at `now`.
+    pub fn on_ack(&mut self, c: &mut SenderCore, now: SimTime) {
+        if self.sample_next {
+            if let Some((sent, _)) = c.ack_sample {
+                c.rtt.sample_now(sent, now);
+                self.sample_next = false;
+            }
+        }
+        let Some(pre) = self.pre_ho_high else { return };
+        if c.snd_una < pre {
+            return;
+        }
+        // All data sent before the handover is acknowledged.
+        self.pre_ho_high = None;
+        self.case3 = None;
+        self.cwnd_reduced = false;
+        if let Some(m) = self.saved_minrto.take() {
+            c.rtt.set_min_rto(m);
+        }
+        if std::mem::take(&mut self.reinit_at_pre_ho) {
+            c.rtt.reinitialize_with(self.cfg.reinit_rto);
+            self.sample_next = true;
+            self.counters.rtt_restarts += 1;
+        }
+    }
+
+    /// Whether a fast retransmit now must keep cwnd and ssthresh (A2's `cwnd_reduced`).
+    pub fn keeps_window(&self) -> bool {
+        self.cwnd_reduced
+    }
+
+    /// Fast recovery was just entered at `now` (A1 Case 3).
+    pub fn on_fast_recovery(&mut self, c: &mut SenderCore, now: SimTime) {
+        if let Some((bw_new, rtt_new)) = self.case3 {
+            let m = rtt_new + Self::drain_time(c.flight_size(), c.cfg.packet_size(), bw_new) + self.cfg.rest_of_path;
+            self.set_minrto(c, now, m);
+            self.counters.a1_case3 += 1;
+        }
+    }
+
+    /// A timeout was handled; `first` = the sender was not in RTO recovery before (A3 saves
+    /// the ssthresh the first timeout of a segment set).
+    pub fn on_rto(&mut self, c: &mut SenderCore, first: bool) {
+        if first {
+            self.saved_ssthresh = Some(c.cc.ssthresh());
+        }
+    }
+}
