@@ -40,7 +40,8 @@ def plot_throughput(scenario: S.Scenario, camp: "Campaign", df: "pd.DataFrame", 
         sub = long[long["profile"] == profile].copy()
         sub.attrs.update(long.attrs)
         title = (f"Figure {scenario.number}: {scenario.before} \u2192 {scenario.after}"
-                 f"{' under congestion' if scenario.congested else ''}, {S.PROFILE_NAMES.get(profile, profile)}: "
+                 f"{' under congestion' if scenario.congested else ''}"
+                 f"{', ' + scenario.variant if scenario.variant else ''}, {S.PROFILE_NAMES.get(profile, profile)}: "
                  f"throughput before [{b0:g}, {b1:g}) s and after [{a0:g}, {a1:g}) s")
         files += bar_chart(sub, "pct", "scheme", out / f"{scenario.figure}-{profile}", groups="phase", title=title,
                            ylabel="throughput (% of the network's bandwidth)")
@@ -116,5 +117,6 @@ PAPER = Paper(
         _ld_figure("fig3"),
         *(_throughput_figure(s) for s in S.FIGURES),
         CROSS,
+        *(_throughput_figure(s) for s in S.VARIANTS),
     ),
 )

@@ -48,6 +48,11 @@ def within_factor(g: float, paper: float, factor: float = FACTOR) -> bool:
     return abs(paper) / factor <= abs(g) <= abs(paper) * factor
 
 
+def signed(g: float) -> str:
+    """A gain as a signed percentage: one decimal below 10%, none above."""
+    return f"{100 * g:+.1f}%" if abs(g) < 0.1 else f"{100 * g:+.0f}%"
+
+
 def within_level(value: float, paper: float, tolerance: float = LEVEL_TOLERANCE) -> bool:
     return abs(value - paper) <= tolerance * abs(paper)
 
@@ -71,15 +76,16 @@ def gain_check(scenario: S.Scenario, profile: str, phase: str, a_schemes: Sequen
     def check(df: "pd.DataFrame") -> tuple[bool, str]:
         holds, parts = True, []
         net = A.network(scenario, phase)
+        few = len(a_schemes) * len(b_schemes) <= 2  # paired CIs only where the text stays short
         for a in a_schemes:
             ma = A.mean_pct(df, scenario, profile, a, phase)
             for b in b_schemes:
                 mb = A.mean_pct(df, scenario, profile, b, phase)
                 g = A.gain(ma, mb)
                 holds &= within_factor(g, paper_pct / 100.0)
-                parts.append(f"{name(a)} {ma:.1f}% vs {name(b)} {mb:.1f}% of {net}: {100 * g:+.0f}%"
-                             + _paired_text(df, scenario, profile, phase, a, b))
-        return holds, f"{phase}: " + "; ".join(parts) + f" (paper {paper_pct:+g}%)"
+                parts.append(f"{name(a)} {ma:.1f}% vs {name(b)} {mb:.1f}%: {signed(g)}"
+                             + (_paired_text(df, scenario, profile, phase, a, b) if few else ""))
+        return holds, f"{phase} (% of {net}): " + "; ".join(parts) + f" (paper {paper_pct:+g}%)"
 
     return check
 
@@ -91,7 +97,7 @@ def negligible_check(scenario: S.Scenario, profile: str, phases: Sequence[str], 
             ma, mb = (A.mean_pct(df, scenario, profile, s, phase) for s in (a, b))
             g = A.gain(ma, mb)
             holds &= abs(g) <= NEGLIGIBLE
-            parts.append(f"{phase}: {name(a)} {ma:.1f}% vs {name(b)} {mb:.1f}%: {100 * g:+.1f}%")
+            parts.append(f"{phase}: {name(a)} {ma:.1f}% vs {name(b)} {mb:.1f}%: {signed(g)}")
         return holds, "; ".join(parts) + f" (negligible: within \u00b1{100 * NEGLIGIBLE:.0f}%)"
 
     return check
@@ -138,7 +144,7 @@ def change_check(profile: str, schemes: Sequence[str], paper_pct: float) -> Chec
             a = A.mean_of(df, profile, s, A.METRIC["after"])
             g = A.gain(a, b)
             holds &= within_factor(g, paper_pct / 100.0)
-            parts.append(f"{name(s)} {b:.0f} \u2192 {a:.0f} kb/s ({100 * g:+.0f}%)")
+            parts.append(f"{name(s)} {b:.0f} \u2192 {a:.0f} kb/s ({signed(g)})")
         return holds, "; ".join(parts) + f" (paper {paper_pct:+g}%)"
 
     return check
@@ -163,7 +169,7 @@ def throughput_claims(scenario: S.Scenario) -> tuple[Claim, ...]:
     sc = scenario
     I, II = "dcr-ld", "dcr-frto-ld"
     claims: list[tuple[str, Callable[[str], Check]]] = []
-    if sc.figure == "fig11":
+    if sc.number == 11:
         claims = [
             ("Before the handover (3G) schemes I and II improve the throughput by 26% over DCR (§5.2).",
              lambda p: gain_check(sc, p, "before", S.PROPOSED, ("dcr",), 26)),
@@ -173,7 +179,7 @@ def throughput_claims(scenario: S.Scenario) -> tuple[Claim, ...]:
              "the handover (§5.2).", lambda p: _all(negligible_check(sc, p, ("after",), "dcr-frto", "dcr"),
                                                     negligible_check(sc, p, ("after",), II, I))),
         ]
-    elif sc.figure == "fig12":
+    elif sc.number == 12:
         claims = [
             ("Before the handover (WLAN) schemes I and II improve the throughput by about 85% over Sack, DCR and "
              "DCR-FRTO (§5.2).", lambda p: gain_check(sc, p, "before", S.PROPOSED, S.KNOWN, 85)),
@@ -189,7 +195,7 @@ def throughput_claims(scenario: S.Scenario) -> tuple[Claim, ...]:
              "over scheme I (§5.2).", lambda p: _all(gain_check(sc, p, "after", ("dcr-frto",), ("dcr",), 1.2),
                                                       gain_check(sc, p, "after", (II,), (I,), 1.8))),
         ]
-    elif sc.figure == "fig13":
+    elif sc.number == 13:
         claims = [
             ("Under congestion, the proposed schemes improve the throughput by about 44% over DCR on 3G before the "
              "handover (§5.3).", lambda p: gain_check(sc, p, "before", S.PROPOSED, ("dcr",), 44)),
@@ -205,7 +211,7 @@ def throughput_claims(scenario: S.Scenario) -> tuple[Claim, ...]:
             ("The throughputs of Sack, DCR and DCR-FRTO fall by about 50% from before to after the handover "
              "(kb/s; §5.3).", lambda p: change_check(p, S.KNOWN, -50)),
         ]
-    elif sc.figure == "fig14":
+    elif sc.number == 14:
         claims = [
             ("Under congestion from WLAN to 3G, scheme II's throughput after the handover is higher than every "
              "other scheme's (§5.3).", lambda p: highest_check(sc, p, "after", II)),

@@ -60,12 +60,15 @@ class Scenario:
     before: str          # network before the handover: "3G" or "WLAN"
     after: str
     congested: bool
+    fixed: tuple[tuple[str, str], ...] = ()  # overrides of a variant (the A10 swap depth)
+    variant: str = ""                        # what the variant changes, for titles
 
     @property
     def title(self) -> str:
         what = " under congestion (10 cross flows on the wired part)" if self.congested else ""
+        variant = f", {self.variant}" if self.variant else ""
         return (f"Figure {self.number}: throughput before and after a handover from {self.before} to "
-                f"{self.after}{what}, % of each network's bandwidth, 5 schemes, 2 window profiles")
+                f"{self.after}{what}{variant}, % of each network's bandwidth, 5 schemes, 2 window profiles")
 
     def windows(self, quick: bool) -> tuple[tuple[float, float], tuple[float, float]]:
         """(before, after) measurement windows in seconds."""
@@ -80,7 +83,17 @@ FIGURES = (
     Scenario("fig13", 13, "limjang/3g-to-wlan-congested.toml", "3G", "WLAN", True),
     Scenario("fig14", 14, "limjang/wlan-to-3g-congested.toml", "WLAN", "3G", True),
 )
-BY_FIGURE = {s.figure: s for s in FIGURES}
+# Ambiguity A10 (protocol-facts §12, §15): a swap of depth 1 causes one dupACK and never a fast
+# retransmit; depth 3 makes every swap a spurious fast retransmit for Sack, which is what DCR
+# was designed to hide.  Figures 11-12 again with depth 3 (same claims), as a sensitivity run.
+DEPTH3 = (("links.umts.forward.reorder.depth", "3"),)
+VARIANTS = (
+    Scenario("fig11-depth3", 11, "limjang/3g-to-wlan.toml", "3G", "WLAN", False, DEPTH3,
+             "3G swap depth 3 (A10 variant)"),
+    Scenario("fig12-depth3", 12, "limjang/wlan-to-3g.toml", "WLAN", "3G", False, DEPTH3,
+             "3G swap depth 3 (A10 variant)"),
+)
+BY_FIGURE = {s.figure: s for s in FIGURES + VARIANTS}
 
 
 def is_quick(spec: CampaignSpec) -> bool:
@@ -105,8 +118,8 @@ def _spec(relative: str, axes: tuple[Axis, ...], fixed: dict[str, str], replicat
 
 def throughput_campaign(scenario: Scenario, quick: bool) -> CampaignSpec:
     """Figures 11-14: profile x scheme, 30 replications (quick: 2 of 100 s)."""
-    return _spec(scenario.file, (profile_axis(), scheme_axis()), QUICK if quick else {},
-                 QUICK_REPLICATIONS if quick else REPLICATIONS)
+    fixed = dict(scenario.fixed) | (QUICK if quick else {})
+    return _spec(scenario.file, (profile_axis(), scheme_axis()), fixed, QUICK_REPLICATIONS if quick else REPLICATIONS)
 
 
 LD_TRACE = {"fig2": ("limjang/ld-trace-3g-to-wlan.toml", "3G", "WLAN"),
