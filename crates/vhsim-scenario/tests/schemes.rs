@@ -158,7 +158,11 @@ fn malformed_values_name_their_key_path() {
 
 #[test]
 fn cross_layer_options_override_the_preset_and_bad_values_name_their_key() {
-    let s = scenario("regular", "handover = \"cross_layer\"\n[flows.bulk.tcp.cross_layer]\na1 = true\nreinit_rto = \"6s\"").unwrap();
+    let s = scenario(
+        "regular",
+        "handover = \"cross_layer\"\n[flows.bulk.tcp.cross_layer]\na1 = true\nreinit_rto = \"6s\"",
+    )
+    .unwrap();
     let c = &s.flows[0].tcp;
     assert_eq!(c.handover, vhsim_tcp::HandoverPolicyKind::CrossLayer);
     assert!(c.cross_layer.a1 && !c.cross_layer.a2);
@@ -166,8 +170,16 @@ fn cross_layer_options_override_the_preset_and_bad_values_name_their_key() {
     assert_eq!(scenario("enhanced", "").unwrap().flows[0].tcp, preset("enhanced").unwrap().tcp_config());
     let cases = [
         ("[flows.bulk.tcp.cross_layer]\na5 = true", "flows.bulk.tcp.cross_layer.a5", "A5 replaces A2"),
-        ("[flows.bulk.tcp.cross_layer]\nsignificant_delay_factor = 1.0", "flows.bulk.tcp.cross_layer.significant_delay_factor", "greater than 1"),
-        ("[flows.bulk.tcp.cross_layer]\nreinit_rto = \"0s\"", "flows.bulk.tcp.cross_layer.reinit_rto", "greater than 0s"),
+        (
+            "[flows.bulk.tcp.cross_layer]\nsignificant_delay_factor = 1.0",
+            "flows.bulk.tcp.cross_layer.significant_delay_factor",
+            "greater than 1",
+        ),
+        (
+            "[flows.bulk.tcp.cross_layer]\nreinit_rto = \"0s\"",
+            "flows.bulk.tcp.cross_layer.reinit_rto",
+            "greater than 0s",
+        ),
         ("[flows.bulk.tcp.cross_layer]\na6 = true", "flows.bulk.tcp.cross_layer", "unknown field `a6`"),
         ("handover = \"freeze\"", "flows.bulk.tcp.handover", "freeze"),
     ];

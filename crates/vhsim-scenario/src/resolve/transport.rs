@@ -189,7 +189,10 @@ fn cross_layer(c: &mut TcpConfig, x: &crate::schema::CrossLayerSpec, path: &str)
     }
     if let Some(f) = x.significant_delay_factor {
         if !(f.is_finite() && f > 1.0) {
-            return Err(err(p("significant_delay_factor"), format!("{f} is not a finite number greater than 1")));
+            return Err(err(
+                p("significant_delay_factor"),
+                format!("{f} is not a finite number greater than 1"),
+            ));
         }
         cl.significant_delay_factor = f;
     }

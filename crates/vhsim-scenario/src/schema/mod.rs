@@ -1,0 +1,178 @@
+//! The scenario file as written: serde types of the TOML format.
+//!
+//! Every struct denies unknown fields. Named collections (`nodes`, `links`, `flows`, `routes`,
+//! `metrics.windows`) are `IndexMap`s so file order is kept (with toml's `preserve_order`).
+//! Variants that need different fields (error models, timeline actions) are flat structs with a
+//! `kind`/`action` enum rather than tagged enums: serde buffers tagged enums, which would lose
+//! the key path of errors inside them; [`crate::resolve`] checks which fields fit which kind.
+//! The doc comments become the descriptions of the JSON Schema.
+
+mod flows;
+mod links;
+mod timeline;
+
+pub use flows::*;
+pub use links::*;
+pub use timeline::*;
+
+use crate::units::Duration;
+use indexmap::IndexMap;
+use schemars::generate::SchemaSettings;
+use schemars::transform::RecursiveTransform;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A vhsim scenario: a network of nodes and links, TCP flows over it, and a timeline.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Scenario name (default "scenario").
+    pub name: Option<String>,
+    /// Free text; not used by the simulator.
+    #[allow(dead_code)]
+    pub description: Option<String>,
+    /// Length of the run, e.g. "300s" (must be > 0).
+    pub duration: Duration,
+    /// Master seed of the random streams (default 1).
+    pub seed: Option<u64>,
+    /// Nodes by name; a node's id is its position in the file.
+    #[serde(default)]
+    pub nodes: IndexMap<String, NodeSpec>,
+    /// Links by name: duplex (`between`) or simplex (`from` + `to`).
+    #[serde(default)]
+    pub links: IndexMap<String, LinkSpec>,
+    /// Flows by name (at least one).
+    #[serde(default)]
+    pub flows: IndexMap<String, FlowSpec>,
+    /// Actions at given times, in any order (they are sorted by `at`, ties keep file order).
+    #[serde(default)]
+    pub timeline: Vec<TimelineSpec>,
+    /// The mobile node and its interfaces (needed for handovers).
+    pub mobile: Option<MobileSpec>,
+    /// What is recorded.
+    #[serde(default)]
+    pub output: OutputSpec,
+    /// Metrics settings.
+    #[serde(default)]
+    pub metrics: MetricsSpec,
+}
+
+/// A node. The body may be empty.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    /// Static routes: destination node -> name of the link to leave on. Overrides the
+    /// automatic shortest-hop route to that destination.
+    #[serde(default)]
+    pub routes: IndexMap<String, String>,
+}
+
+/// Output settings.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// Trace detail (default summary).
+    #[serde(default)]
+    #[schemars(schema_with = "detail_schema")]
+    pub detail: Option<crate::model::Detail>,
+}
+
+/// Metrics settings.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsSpec {
+    /// Interval of the goodput series (default "1s", > 0).
+    pub goodput_interval: Option<Duration>,
+    /// Named goodput windows: name -> [start, end), with start < end <= duration.
+    #[serde(default)]
+    pub windows: IndexMap<String, [Duration; 2]>,
+    /// Window before and after each handover for goodput, throughput, RTOs and spurious
+    /// retransmissions (default "10s", > 0).
+    pub handover_window: Option<Duration>,
+    /// n of the time-to-n-acknowledged index after a handover (default 100, >= 1).
+    pub handover_packets: Option<u64>,
+}
+
+/// The JSON Schema of [`ScenarioFile`]. TOML has no null, so the `null` alternatives schemars
+/// adds for `Option` fields are removed (an absent key is how a value is left out).
+pub(crate) fn generate() -> Schema {
+    SchemaSettings::draft2020_12()
+        .with_transform(RecursiveTransform(drop_null))
+        .into_generator()
+        .into_root_schema_for::<ScenarioFile>()
+}
+
+/// Remove `null` from `type` lists, `{"type": "null"}` from `anyOf` lists, and `"default": null`.
+fn drop_null(schema: &mut Schema) {
+    let Some(obj) = schema.as_object_mut() else { return };
+    if obj.get("default") == Some(&Value::Null) {
+        obj.remove("default");
+    }
+    if let Some(Value::Array(types)) = obj.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            obj.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Array(any)) = obj.get_mut("anyOf") {
+        any.retain(|s| s != &serde_json::json!({ "type": "null" }));
+        if let [Value::Object(only)] = any.as_slice() {
+            let only = only.clone();
+            obj.remove("anyOf");
+            for (k, v) in only {
+                obj.entry(k).or_insert(v);
+            }
+        }
+    }
+}
+
+/// A string enum schema (for enums defined in other crates).
+fn names_schema(names: &[&str], description: &str) -> Schema {
+    json_schema!({ "type": "string", "enum": names, "description": description })
+}
+
+/// Names of [`crate::model::Detail`] variants.
+pub(crate) const DETAIL_NAMES: &[&str] = &["summary", "timeseries", "packets"];
+
+fn detail_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(DETAIL_NAMES, "Trace detail: summary | timeseries | packets.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::de::DeserializeOwned;
+    use vhsim_tcp::{
+        DcrTau, DupAckCount, DupAckResponseKind, FrtoVariant, HandoverPolicyKind, LossClassifierKind,
+        NewRenoTimer, RecoveryKind, RtoResponseKind, RttTiming, SpuriousResponse, DUPACK_COUNT_NAMES,
+    };
+
+    fn all_parse<T: DeserializeOwned>(names: &[&str]) {
+        for n in names {
+            toml::Value::String(n.to_string()).try_into::<T>().unwrap();
+        }
+    }
+
+    #[test]
+    fn enum_name_lists_match_serde() {
+        all_parse::<ErrorKind>(ERROR_KIND_NAMES);
+        for (i, n) in ERROR_KIND_NAMES.iter().enumerate() {
+            let k: ErrorKind = toml::Value::String(n.to_string()).try_into().unwrap();
+            assert_eq!(k as usize, i);
+        }
+        all_parse::<RecoveryKind>(RECOVERY_NAMES);
+        all_parse::<HandoverPolicyKind>(HANDOVER_POLICY_NAMES);
+        all_parse::<NewRenoTimer>(NEWRENO_TIMER_NAMES);
+        all_parse::<RttTiming>(RTT_TIMING_NAMES);
+        all_parse::<RtoResponseKind>(RTO_RESPONSE_NAMES);
+        all_parse::<FrtoVariant>(FRTO_VARIANT_NAMES);
+        all_parse::<SpuriousResponse>(SPURIOUS_RESPONSE_NAMES);
+        all_parse::<DupAckResponseKind>(DUPACK_RESPONSE_NAMES);
+        all_parse::<DcrTau>(DCR_TAU_NAMES);
+        all_parse::<LossClassifierKind>(LOSS_CLASSIFIER_NAMES);
+        all_parse::<DupAckCount>(&DUPACK_COUNT_NAMES);
+        all_parse::<crate::model::Detail>(DETAIL_NAMES);
+    }
+}

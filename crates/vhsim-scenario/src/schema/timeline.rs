@@ -1,0 +1,150 @@
+//! Timeline actions and the mobile node (interfaces, mobility).
+
+use crate::units::{Duration, Length, RateValue, Speed};
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// Timeline actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// Take the link down (fields: link, direction).
+    LinkDown,
+    /// Bring the link up (fields: link, direction).
+    LinkUp,
+    /// Change rate and/or delay (fields: link, direction, rate, delay).
+    SetLink,
+    /// Move the mobile node to another interface (fields: kind, to, gap, duration,
+    /// notify_delay).
+    Handover,
+}
+
+/// How a handover happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoverKindSpec {
+    /// From `at`, new packets take the new interface; packets on the old path still arrive.
+    MakeBeforeBreak,
+    /// The old access link drops everything for `gap`, then traffic takes the new interface.
+    BreakBeforeMake,
+    /// Nothing moves on the old access link for `duration` (nothing is lost), then traffic
+    /// takes the new interface.
+    Pause,
+}
+
+/// The mobile node: which node moves, where its paths part, and its interfaces.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MobileSpec {
+    /// The mobile node (MN).
+    pub node: String,
+    /// The node where the interfaces' paths part (the access router): its route to the MN
+    /// changes at a handover, as does the MN's own route to everything.
+    pub anchor: String,
+    /// Interface in use at the start.
+    pub initial: String,
+    /// Interfaces by name (at least two).
+    pub interfaces: IndexMap<String, InterfaceSpec>,
+    /// Straight-line movement across two overlapping cells; generates the handover instead of
+    /// `[[timeline]]` handover entries (docs/mobility.md).
+    pub mobility: Option<MobilitySpec>,
+}
+
+/// Where in the overlap of the two cells the handover happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerSpec {
+    /// When the MN enters the new cell (x = spacing - cell_radius).
+    Enter,
+    /// When the new cell's signal becomes the stronger one: the perpendicular bisector of the
+    /// two base stations (x = spacing / 2).
+    Midpoint,
+    /// When the MN leaves the old cell (x = cell_radius).
+    Exit,
+}
+
+/// The MN moves in a straight line at constant speed from the old cell's base station
+/// (x = 0) towards the new one (x = spacing); both cells have radius `cell_radius`, e.g.
+/// `{ speed = "50km/h", cell_radius = "500m" }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MobilitySpec {
+    /// Speed of the mobile node (> 0), e.g. "50km/h" or "10m/s".
+    pub speed: Speed,
+    /// Radius of each cell (> 0), e.g. "500m".
+    pub cell_radius: Length,
+    /// Distance between the two base stations (default 1.5 * cell_radius; must be more than
+    /// cell_radius and less than 2 * cell_radius so that the cells overlap).
+    pub spacing: Option<Length>,
+    /// Position of the MN at time 0 (default "0m", at the old base station; at most
+    /// spacing - cell_radius).
+    pub start_position: Option<Length>,
+    /// Where the handover happens (default midpoint).
+    pub trigger: Option<TriggerSpec>,
+    /// Interface the MN moves to from `initial` (default: the other interface, if there are
+    /// two).
+    pub to: Option<String>,
+    /// How the handover happens (default make_before_break).
+    pub kind: Option<HandoverKindSpec>,
+    /// break_before_make: how long the old access link drops everything.
+    pub gap: Option<Duration>,
+    /// pause: how long nothing moves.
+    pub duration: Option<Duration>,
+    /// Signalling delay of the cross-layer notification after the handover completes.
+    pub notify_delay: Option<Duration>,
+}
+
+/// One interface of the mobile node.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InterfaceSpec {
+    /// The access link of this interface (a link name): it goes down during a
+    /// break-before-make handover and pauses during a pause handover; its rate and delay are
+    /// what cross-layer notifications report.
+    pub access: String,
+    /// The MN's own link on this side (default: `access`, which must then end at the MN).
+    pub attach: Option<String>,
+}
+
+/// Which directions of a link an action applies to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DirectionSel {
+    /// Every direction of the link.
+    #[default]
+    Both,
+    /// The forward direction (a simplex link's only direction).
+    Forward,
+    /// The reverse direction of a duplex link.
+    Reverse,
+}
+
+/// One timeline action.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimelineSpec {
+    /// When it happens (before the end of the run).
+    pub at: Duration,
+    /// What happens.
+    pub action: ActionKind,
+    /// Name of the link it acts on (link actions).
+    pub link: Option<String>,
+    /// Which directions (default both).
+    pub direction: Option<DirectionSel>,
+    /// set_link: new rate.
+    pub rate: Option<RateValue>,
+    /// set_link: new delay.
+    pub delay: Option<Duration>,
+    /// handover: how it happens.
+    pub kind: Option<HandoverKindSpec>,
+    /// handover: the interface to move to.
+    pub to: Option<String>,
+    /// handover, break_before_make: how long the old access link drops everything (>= 0).
+    pub gap: Option<Duration>,
+    /// handover, pause: how long nothing moves.
+    pub duration: Option<Duration>,
+    /// handover: signalling delay of the cross-layer notification after the handover
+    /// completes (default 0s: it arrives when the handover completes).
+    pub notify_delay: Option<Duration>,
+}
