@@ -85,7 +85,7 @@ def test_calibration_file_keeps_the_literal_cross_sinks_by_default():
 def test_registered_with_all_figures_and_campaign_sizes():
     paper = papers()["limjang"]
     assert [f.id for f in paper.figures] == ["fig2", "fig3", "fig11", "fig12", "fig13", "fig14", "cross-traffic",
-                                             "fig11-depth3", "fig12-depth3"]
+                                             "fig11-depth3", "fig12-depth3", "fig13-cross-at-r", "fig14-cross-at-r"]
     for sc in S.FIGURES + S.VARIANTS:
         assert S.throughput_campaign(sc, False).size == 2 * 5 * 30
         assert S.throughput_campaign(sc, True).size == 2 * 5 * 2
