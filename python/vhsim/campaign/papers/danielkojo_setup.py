@@ -232,7 +232,7 @@ def points(pairs: Iterable[Pair], quick: bool, kinds: Sequence[str] = ("MBB", "B
     return [Point(pair, kind, t, sender) for sender in senders for pair in pairs for kind in kinds for t in times]
 
 
-def spec_for(pts: Sequence[Point], detail: str = "summary") -> CampaignSpec:
+def spec_for(pts: Sequence[Point], detail: str = "summary", fixed: Sequence[tuple[str, str]] = ()) -> CampaignSpec:
     """A campaign of exactly these configurations (zipped axes over the base scenario).
 
     Axis values repeat from one configuration to the next, which the zipped grid allows
@@ -242,5 +242,5 @@ def spec_for(pts: Sequence[Point], detail: str = "summary") -> CampaignSpec:
     columns = list(zip(*(p.values() for p in pts)))
     axes = tuple(Axis(key, tuple(col)) for key, col in zip(AXIS_KEYS, columns))
     path = scenario_file(BASE)
-    return CampaignSpec(path.read_text(encoding="utf-8"), str(path), (), axes, zip_axes=True,
+    return CampaignSpec(path.read_text(encoding="utf-8"), str(path), tuple(fixed), axes, zip_axes=True,
                         replications=1, detail=detail)
