@@ -14,7 +14,13 @@ old link, new link) over its handoff instants:
   held by the delayed-ACK timer), so the paper's claims are checked on make-before-break only;
 * packets dropped: on the old link while it is down (break-before-make) and by the new link's
   queue (it carries data only after the handoff; these counts run to the end of the run, so
-  they include the later congestion-avoidance losses).
+  they include the later congestion-avoidance losses).  Figures with drop-counting runs
+  (``danielkojo_setup.DROPS_WINDOW_S``) also get the new link's drops in the window after the
+  handoff (mean and median over the instants), the handoff's own cost.
+
+:func:`compare` sets a sender beside regular TCP per configuration (the reductions of §6), and
+:func:`run_story` reads one case-study run's traces: the sender's state when the notification
+arrives and what the cross-layer algorithms did with it (A1's RTO, A2's window cut).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Columns added by annotate().
 COLS = ("sender", "kind", "at_s", "old_kbps", "old_ms", "new_kbps", "new_ms", "horizon_s", "t100", "censored",
-        "spurious", "link_down_drops", "new_overflow_drops")
+        "spurious", "link_down_drops", "new_overflow_drops", "drops_run")
 CONFIG = ["sender", "kind", "old_kbps", "old_ms", "new_kbps", "new_ms"]
 
 
@@ -57,6 +63,7 @@ def annotate(df: "pd.DataFrame") -> "pd.DataFrame":
     out["spurious"] = df[S.SPURIOUS_RTOS].fillna(0).astype(float) > 0
     out["link_down_drops"] = df.get(S.OLD_LINK_DOWN, 0)
     out["new_overflow_drops"] = df.get(S.NEW_OVERFLOWS, 0)
+    out["drops_run"] = np.isclose(out["horizon_s"], S.DROPS_WINDOW_S)
     return out
 
 
@@ -84,9 +91,11 @@ def summary(df: "pd.DataFrame") -> "pd.DataFrame":
     import pandas as pd
 
     a = df if "t100" in df.columns else annotate(df)
+    window = {key: sub["new_overflow_drops"].astype(float) for key, sub in a[a["drops_run"]].groupby(CONFIG, sort=False)}
     rows = []
-    for key, sub in a.groupby(CONFIG, sort=False):
+    for key, sub in a[~a["drops_run"]].groupby(CONFIG, sort=False):
         q1, med, q3 = censored_quartiles(sub["t100"])
+        drops = window.get(key)
         rows.append({
             **dict(zip(CONFIG, key)),
             "instants": len(sub),
@@ -98,8 +107,46 @@ def summary(df: "pd.DataFrame") -> "pd.DataFrame":
             "spurious_retx_median": float(sub[S.SPURIOUS_RETX].median()) if S.SPURIOUS_RETX in sub else math.nan,
             "link_down_drops_median": float(np.median(sub["link_down_drops"])),
             "new_overflow_drops_median": float(np.median(sub["new_overflow_drops"])),
+            "window_drops_mean": float(drops.mean()) if drops is not None else math.nan,
+            "window_drops_median": float(drops.median()) if drops is not None else math.nan,
         })
     return pd.DataFrame(rows)
+
+
+def reduction(base: float, other: float) -> float:
+    """Relative cut of ``other`` against ``base`` (0.4 = 40% lower; negative = higher); a censored
+    (infinite) base with a finite other counts as a full cut, both censored as nan."""
+    if math.isinf(base):
+        return math.nan if math.isinf(other) else 1.0
+    if math.isinf(other):
+        return -math.inf
+    return 1.0 - other / base if base > 0 else math.nan
+
+
+def compare(table: "pd.DataFrame", other: str, base: str = "regular") -> "pd.DataFrame":
+    """Per configuration (kind, old, new) present for both senders: the two senders' quartiles,
+    spurious-RTO shares and window drops side by side, and the reductions of median and q3."""
+    import pandas as pd
+
+    link = ["kind", "old_kbps", "old_ms", "new_kbps", "new_ms"]
+    a = table[table["sender"] == base].set_index(link)
+    b = table[table["sender"] == other].set_index(link)
+    rows = []
+    for key in a.index:
+        if key not in b.index:
+            continue
+        ra, rb = a.loc[key], b.loc[key]
+        rows.append({**dict(zip(link, key)),
+                     "base_median": ra["median"], "other_median": rb["median"],
+                     "base_q3": ra["q3"], "other_q3": rb["q3"], "base_q1": ra["q1"], "other_q1": rb["q1"],
+                     "reduction": reduction(ra["median"], rb["median"]),
+                     "q3_reduction": reduction(ra["q3"], rb["q3"]),
+                     "base_spurious": ra["spurious_share"], "other_spurious": rb["spurious_share"],
+                     "base_drops": ra["window_drops_mean"], "other_drops": rb["window_drops_mean"],
+                     "other_drops_median": rb["window_drops_median"]})
+    return pd.DataFrame(rows, columns=link + ["base_median", "other_median", "base_q3", "other_q3", "base_q1",
+                                              "other_q1", "reduction", "q3_reduction", "base_spurious",
+                                              "other_spurious", "base_drops", "other_drops", "other_drops_median"])
 
 
 def select(table: "pd.DataFrame", **where: object) -> "pd.DataFrame":

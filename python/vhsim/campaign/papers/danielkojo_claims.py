@@ -335,9 +335,11 @@ FIG7 = (
 
 # -- case studies ------------------------------------------------------------------------------------
 def _one_run(df: "pd.DataFrame") -> "pd.Series":
-    if len(df) != 1:
-        raise ValueError(f"expected one run, got {len(df)}")
-    return df.iloc[0]
+    """The regular-TCP run of a case study (the enhanced side: danielkojo_cases)."""
+    rows = df[df["flows.bulk.scheme"].astype(str) == SENDER] if "flows.bulk.scheme" in df else df
+    if len(rows) != 1:
+        raise ValueError(f"expected one {SENDER} run, got {len(rows)}")
+    return rows.iloc[0]
 
 
 def fig8_spurious(df: "pd.DataFrame") -> tuple[bool, str]:

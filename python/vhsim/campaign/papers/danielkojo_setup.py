@@ -10,9 +10,16 @@ axis) of the base scenario ``scenarios/danielkojo/base.toml``.  Every configurat
 there is no randomness in the study (no link errors), so the spread comes from the 200
 handoff instants, as in the paper.
 
-Senders are an axis already (``flows.bulk.scheme``, shown as the sender's name); the paper's
-"regular TCP" is vhsim's ``sack`` preset (ns-2 Sack1).  Adding the enhanced TCP of §5 later is
-one more entry in :data:`SENDERS` (and in the figures' ``senders``).
+Senders are an axis (``flows.bulk.scheme``, shown as the sender's name): the paper's "regular
+TCP" is vhsim's ``sack`` preset (ns-2 Sack1, the same composition as the preset ``regular``),
+its "enhanced TCP" the preset ``enhanced`` (A1+A2+A3+A4) and the A5 variant of §6.3
+``enhanced-a5`` (A1+A5+A3+A4); see :data:`SENDERS`.
+
+Dropped packets (Figure 23b) are counted in a fixed window after the handoff by a second, short
+run of the same configuration that ends :data:`DROPS_WINDOW_S` after the handoff instant (the
+simulator counts drops per link over a whole run): the new link carries data only from the
+handoff on, so its queue-overflow count in that run is the number of packets the handoff's
+burst cost, without the congestion-avoidance losses of the rest of a long run.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ INSTANT_FIRST_MS = 1000
 INSTANT_STEP_MS = 100
 INSTANTS_FULL = 200
 INSTANTS_QUICK = 20          # every 10th instant: 1.0, 2.0, ..., 20.0 s
+INSTANTS_QUICK_ENHANCED = 10  # the regular-vs-enhanced figures in quick mode: 1, 3, ..., 19 s
 
 # Each run lasts until the handoff instant + a horizon that depends on the new link only (so it
 # is the same for the 200 instants of a configuration).  A run whose 100 packets are not ACKed
@@ -72,10 +80,16 @@ KINDS = {
 }
 KIND_NAMES = {"MBB": "make-before-break", "BBM": "break-before-make"}
 
-# Senders: name shown -> preset of `flows.bulk.scheme`.  The enhanced TCP of the paper (A1-A4,
-# and A1+A5+A3+A4) is being written separately; when its presets exist, add
-# "enhanced": "enhanced" and "enhanced-a5": "enhanced-a5" here and to the figures' senders.
-SENDERS = {"regular": "sack"}
+# Senders: name shown -> preset of `flows.bulk.scheme`.  "regular" stays `sack` (identical to the
+# `regular` preset) so that the regular runs keep their identities.
+SENDERS = {"regular": "sack", "enhanced": "enhanced", "enhanced-a5": "enhanced-a5"}
+ENHANCED = ("regular", "enhanced")
+WITH_A5 = ("regular", "enhanced", "enhanced-a5")
+
+# Drops window (Figure 23b): new-link queue overflows in [handoff, handoff + 5 s), the same span
+# in which `metrics.handover_window` counts RTOs.  In trials at 1600/37 .. 6400/9 -> 200/300 the
+# handoff's drops all fell within 2 s; the next (congestion-avoidance) drop came after 5 s.
+DROPS_WINDOW_S = 5
 
 # -- result columns --------------------------------------------------------------------------
 SENDER = "flows.bulk.scheme"
@@ -133,9 +147,13 @@ def queue_packets(kbps: float, delay_ms: float, packet_bytes: int = PACKET_BYTES
     return max(MIN_QUEUE_PKTS, math.ceil(round(bdp, 9)))
 
 
-def instants(quick: bool) -> list[str]:
-    """Handoff instants as duration strings ('1s', '1.1s', ...)."""
-    count, step = (INSTANTS_QUICK, 10 * INSTANT_STEP_MS) if quick else (INSTANTS_FULL, INSTANT_STEP_MS)
+def instants(quick: bool, quick_count: int = INSTANTS_QUICK) -> list[str]:
+    """Handoff instants as duration strings ('1s', '1.1s', ...); in quick mode ``quick_count``
+    of them spread over the same window (20: every 10th, 10: every 20th)."""
+    if quick:
+        count, step = quick_count, INSTANTS_FULL // quick_count * INSTANT_STEP_MS
+    else:
+        count, step = INSTANTS_FULL, INSTANT_STEP_MS
     return [_seconds(INSTANT_FIRST_MS + i * step) for i in range(count)]
 
 
@@ -158,12 +176,13 @@ QUICK_BDP_OLD_FOR_SLOW_NEW = (Link(400, 150), Link(1600, 37), Link(6400, 9))
 QUICK_BDP_OLD_FOR_FAST_NEW = (Link(200, 300), Link(800, 75), Link(3200, 18))
 
 
-def delay_pairs(increase: bool, quick: bool = False, rates: Sequence[int] = DELAY_CLASS_RATES) -> list[Pair]:
+def delay_pairs(increase: bool, quick: bool = False, rates: Sequence[int] = DELAY_CLASS_RATES,
+                quick_delays: Sequence[int] = QUICK_DELAYS) -> list[Pair]:
     """Same bandwidth, different delay: one link at 300 ms, the other varied.
 
     ``increase``: low delay -> 300 ms (Figure 2, the old delay varies); else 300 ms -> low
     delay (Figure 3, the new delay varies)."""
-    delays = QUICK_DELAYS if quick else DELAYS_VARIED
+    delays = quick_delays if quick else DELAYS_VARIED
     pairs = []
     for kbps in rates:
         for ms in delays:
@@ -172,12 +191,13 @@ def delay_pairs(increase: bool, quick: bool = False, rates: Sequence[int] = DELA
     return pairs
 
 
-def rate_pairs(increase: bool, quick: bool = False, delays: Sequence[int] = RATE_CLASS_DELAYS) -> list[Pair]:
+def rate_pairs(increase: bool, quick: bool = False, delays: Sequence[int] = RATE_CLASS_DELAYS,
+               quick_rates: Sequence[int] = QUICK_RATES) -> list[Pair]:
     """Same delay, different bandwidth: one link at 6400 kb/s, the other varied.
 
     ``increase``: low bandwidth -> 6400 kb/s (Figure 5, the old rate varies); else 6400 kb/s ->
     low bandwidth (Figure 4, the new rate varies)."""
-    rates = QUICK_RATES if quick else RATES_VARIED
+    rates = quick_rates if quick else RATES_VARIED
     pairs = []
     for ms in delays:
         for kbps in rates:
@@ -186,15 +206,14 @@ def rate_pairs(increase: bool, quick: bool = False, delays: Sequence[int] = RATE
     return pairs
 
 
-def same_bdp_pairs(to_slow: bool, quick: bool = False) -> list[Pair]:
+def same_bdp_pairs(to_slow: bool, quick: bool = False, olds: Sequence[Link] | None = None) -> list[Pair]:
     """Same BDP (10 packets): the new link fixed at 200 kb/s / 300 ms (``to_slow``, Figure 6)
     or 6400 kb/s / 9 ms (Figure 7); the old link is each of the six combinations (the one equal
-    to the new link is the no-change reference)."""
-    if to_slow:
-        olds = QUICK_BDP_OLD_FOR_SLOW_NEW if quick else SAME_BDP
-        return [Pair(old, Link(200, 300)) for old in olds]
-    olds = QUICK_BDP_OLD_FOR_FAST_NEW if quick else SAME_BDP
-    return [Pair(old, Link(6400, 9)) for old in olds]
+    to the new link is the no-change reference), or ``olds`` in quick mode."""
+    new = Link(200, 300) if to_slow else Link(6400, 9)
+    if quick and olds is None:
+        olds = QUICK_BDP_OLD_FOR_SLOW_NEW if to_slow else QUICK_BDP_OLD_FOR_FAST_NEW
+    return [Pair(old, new) for old in (olds if quick else SAME_BDP)]
 
 
 # -- campaign definitions -----------------------------------------------------------------------
@@ -206,10 +225,12 @@ class Point:
     kind: str          # key of KINDS
     at: str            # duration string
     sender: str = "regular"
+    drops_run: bool = False  # the short run that counts drops in the DROPS_WINDOW_S after the handoff
 
     def values(self) -> tuple[AxisValue, ...]:
         at_s = float(self.at.rstrip("s"))
-        duration = _seconds(int(round((at_s + horizon_s(self.pair.new.kbps)) * 1000)))
+        span = DROPS_WINDOW_S if self.drops_run else horizon_s(self.pair.new.kbps)
+        duration = _seconds(int(round((at_s + span) * 1000)))
         old, new = self.pair.old, self.pair.new
         return (
             AxisValue(self.sender, SENDERS[self.sender]),
@@ -226,10 +247,16 @@ class Point:
 
 
 def points(pairs: Iterable[Pair], quick: bool, kinds: Sequence[str] = ("MBB", "BBM"),
-           senders: Sequence[str] = ("regular",), at: Sequence[str] | None = None) -> list[Point]:
-    """Every (sender, pair, kind, instant), in that nesting order."""
-    times = list(at) if at is not None else instants(quick)
-    return [Point(pair, kind, t, sender) for sender in senders for pair in pairs for kind in kinds for t in times]
+           senders: Sequence[str] = ("regular",), at: Sequence[str] | None = None,
+           drops: bool = False, quick_instants: int = INSTANTS_QUICK) -> list[Point]:
+    """Every (sender, pair, kind, instant), in that nesting order; with ``drops``, then the same
+    again as short drop-counting runs (:data:`DROPS_WINDOW_S`)."""
+    times = list(at) if at is not None else instants(quick, quick_instants)
+    pairs = list(pairs)
+    pts = [Point(pair, kind, t, sender) for sender in senders for pair in pairs for kind in kinds for t in times]
+    if drops:
+        pts += [Point(p.pair, p.kind, p.at, p.sender, drops_run=True) for p in pts]
+    return pts
 
 
 def spec_for(pts: Sequence[Point], detail: str = "summary", fixed: Sequence[tuple[str, str]] = ()) -> CampaignSpec:
@@ -239,6 +266,11 @@ def spec_for(pts: Sequence[Point], detail: str = "summary", fixed: Sequence[tupl
     (the axes are built here, not parsed from ``-p``, where repeats are refused as typos)."""
     if not pts:
         raise ValueError("no configurations")
+    if any(p.drops_run for p in pts):
+        # Each axis value is first validated alone on the base scenario, whose handoff is at 8.2 s:
+        # a drop-counting run's duration (instant + 5 s) can be shorter.  Every configuration sets
+        # its own instant, so this changes no run.
+        fixed = (("timeline[0].at", "0.5s"), *fixed)
     columns = list(zip(*(p.values() for p in pts)))
     axes = tuple(Axis(key, tuple(col)) for key, col in zip(AXIS_KEYS, columns))
     path = scenario_file(BASE)
