@@ -136,8 +136,10 @@ fn a3_in_rto_recovery_retransmits_at_once_and_restores_the_saved_ssthresh() {
     let sent = notify(&mut s, 700, link(6400, 9), link(6400, 300));
     assert_eq!(sent.first().map(|t| t.seq), Some(1), "immediate retransmission");
     assert_close(s.ssthresh(), saved);
-    // 9 ms -> 300 ms is a significant change: RTT variables restarted.
+    // 9 ms -> 300 ms is a significant change: RTT variables restarted, and the retransmission's
+    // timer runs with the restarted estimate's RTO (3 s), not the old backed-off 800 ms.
     assert_eq!(s.tcp.core().rtt.srtt(), None);
+    assert_eq!(s.tcp.next_timeout(), Some(ms(700) + SimDuration::from_secs(3)));
 }
 
 #[test]

@@ -123,6 +123,14 @@ impl CrossLayer {
         if c.in_rto_recovery {
             // A3: only in RTO recovery.
             if self.cfg.a3 {
+                // Restart the RTT variables first, so the timer of the immediate retransmission
+                // runs with the new connection's RTO, not the old, backed-off one (which can be
+                // shorter than the new path's round trip and expire spuriously).
+                if significant {
+                    c.rtt.reinitialize_with(self.cfg.reinit_rto);
+                    self.sample_next = true;
+                    self.counters.rtt_restarts += 1;
+                }
                 c.go_back_n();
                 c.restart_timer(now);
                 if let Some(ss) = self.saved_ssthresh {
@@ -130,11 +138,6 @@ impl CrossLayer {
                     c.cc.set(cwnd, ss);
                 }
                 self.counters.a3_restores += 1;
-                if significant {
-                    c.rtt.reinitialize_with(self.cfg.reinit_rto);
-                    self.sample_next = true;
-                    self.counters.rtt_restarts += 1;
-                }
             }
             return;
         }
