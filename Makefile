@@ -14,7 +14,7 @@ DEMO_SCENARIO ?= scenarios/examples/bulk-3g.toml
 .PHONY: help demo test bench install install-test check-tools clean
 
 help:
-	@echo "make demo    install vhsim, run $(DEMO_SCENARIO) and plot it into out/quickstart/"
+	@echo "make demo    install vhsim, run $(DEMO_SCENARIO) and plot it, and reproduce danielkojo Figure 8, into out/quickstart/"
 	@echo "make test    install vhsim with test extras, run cargo tests and pytest"
 	@echo "make bench   install vhsim and print simulator speed on benches/*.toml"
 	@echo "make clean   remove out/, build/ and Python caches"
@@ -37,6 +37,8 @@ demo: install
 	@test -f $(DEMO_SCENARIO) || { echo "error: $(DEMO_SCENARIO) not found" >&2; exit 1; }
 	$(VHSIM) run $(DEMO_SCENARIO) --detail packets --out out/quickstart
 	$(VHSIM) plot out/quickstart --out out/quickstart/overview.png
+	$(VHSIM) reproduce danielkojo --quick --figure fig8 --out out/quickstart/reproduce
+	@echo "demo: out/quickstart/overview.png and out/quickstart/reproduce/fig8/fig8-time-sequence.png (report: out/quickstart/reproduce/report.md)"
 
 test: install-test
 	cargo test --workspace
