@@ -83,22 +83,7 @@ fn build(case: &Case) -> Net {
 
 #[track_caller]
 fn check_invariants(net: &Net, case: &Case) {
-    let c = net.tcp.core();
-    let ctx = || format!("{case:?} at {}", net.now);
-    assert!(c.snd_una <= c.snd_nxt && c.snd_nxt <= c.snd_max, "sequence order: {c:?} {}", ctx());
-    assert!(c.snd_max <= SEGMENTS, "sent beyond the application's data: {}", ctx());
-    assert!(c.snd_max - c.snd_una <= case.window as u64, "more than window_ outstanding: {}", ctx());
-    assert!(net.tcp.cwnd() >= 1.0, "cwnd {} < 1: {}", net.tcp.cwnd(), ctx());
-    assert!(net.tcp.ssthresh() >= 2.0, "ssthresh {} < 2: {}", net.tcp.ssthresh(), ctx());
-    assert!(c.snd_una <= net.sink.rcv_nxt(), "sender saw an ACK beyond the receiver: {}", ctx());
-    assert_eq!(net.delivered, net.sink.rcv_nxt(), "delivery must be in order without gaps: {}", ctx());
-    if c.snd_max > c.snd_una {
-        let d = net.tcp.next_timeout();
-        assert!(d.is_some_and(|d| d > net.now), "data outstanding without a future timer ({d:?}): {}", ctx());
-    }
-    let s = net.tcp.stats();
-    assert_eq!(s.segments_sent, net.log.len() as u64);
-    assert!(s.retransmissions <= s.segments_sent && s.fast_retransmits + s.rto_count <= s.retransmissions);
+    check_sender_invariants(net, SEGMENTS, case.window, &|| format!("{case:?} at {}", net.now));
 }
 
 fn run(case: &Case) -> Net {

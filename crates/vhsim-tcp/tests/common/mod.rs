@@ -455,3 +455,33 @@ impl Net {
         self.log.iter().filter(|(_, t)| t.cause.is_retransmission()).map(|(_, t)| (t.seq, t.cause)).collect()
     }
 }
+
+/// Invariants every sender must keep at every step of a [`Net`] run, whatever its parts:
+/// sequence order, the application's and `window_`'s limits, cwnd >= 1, ssthresh >= 2, in-order
+/// delivery without gaps, a future timer while data is outstanding, TCP-DCR's delay never
+/// outliving the RTO (protocol-facts A5) nor running in recovery, and consistent counters.
+/// `ctx` describes the case for failure messages.
+#[track_caller]
+pub fn check_sender_invariants(net: &Net, app_segments: u64, window: u32, ctx: &dyn Fn() -> String) {
+    let c = net.tcp.core();
+    assert!(c.snd_una <= c.snd_nxt && c.snd_nxt <= c.snd_max, "sequence order: {c:?} {}", ctx());
+    assert!(c.snd_max <= app_segments, "sent beyond the application's data: {}", ctx());
+    assert!(c.snd_max - c.snd_una <= window as u64, "more than window_ outstanding: {}", ctx());
+    assert!(net.tcp.cwnd() >= 1.0 && net.tcp.cwnd().is_finite(), "cwnd {}: {}", net.tcp.cwnd(), ctx());
+    assert!(net.tcp.ssthresh() >= 2.0, "ssthresh {} < 2: {}", net.tcp.ssthresh(), ctx());
+    assert!(c.snd_una <= net.sink.rcv_nxt(), "sender saw an ACK beyond the receiver: {}", ctx());
+    assert_eq!(net.delivered, net.sink.rcv_nxt(), "delivery must be in order without gaps: {}", ctx());
+    if c.snd_max > c.snd_una {
+        let d = net.tcp.next_timeout();
+        assert!(d.is_some_and(|d| d > net.now), "data outstanding without a future timer ({d:?}): {}", ctx());
+    }
+    if let Some(d) = net.tcp.dupack_response().dcr().and_then(|d| d.deadline()) {
+        assert!(c.rtx_deadline.is_some_and(|r| r >= d), "RTO before tau (A5): {}", ctx());
+        assert!(!c.in_recovery, "a delay pending in recovery: {}", ctx());
+    }
+    let s = net.tcp.stats();
+    assert_eq!(s.segments_sent, net.log.len() as u64);
+    assert!(s.retransmissions <= s.segments_sent && s.fast_retransmits + s.rto_count <= s.retransmissions);
+    assert!(s.spurious_rto_detected <= s.rto_count && s.wireless_losses <= s.fast_retransmits);
+    assert!(s.dcr_reorderings <= s.dcr_delays, "{}", ctx());
+}
