@@ -310,6 +310,44 @@ def schema_cmd(out_file) -> None:
         click.echo(text, nl=False)
 
 
+# ------------------------------------------------------------------ fingerprints
+@cli.command("fingerprints")
+@click.option("--update", is_flag=True, help="Rewrite the store with the fingerprints of this build.")
+@click.option("--store", "store", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Store file (default: tests/fingerprints.tsv under --root).")
+@click.option("--root", type=click.Path(file_okay=False, exists=True, path_type=str), default=".",
+              show_default=True, help="Repository root holding scenarios/ and benches/.")
+@click.pass_context
+def fingerprints_cmd(ctx: click.Context, update: bool, store, root: str) -> None:
+    """Check (or rewrite) the fingerprints of every shipped scenario and preset.
+
+    Each case (a scenario file, or a preset on one of a few scenarios) runs with
+    seed 1 at packets detail; its packet trace, time series and summary figures
+    are hashed and compared with the store. Exit 0 if nothing moved, 1 naming
+    every case that moved, is missing or is stale. A commit that moves a
+    fingerprint names the case and why, and updates the store (--update).
+
+    \b
+    Examples:
+      vhsim fingerprints             # check
+      vhsim fingerprints --update    # rewrite tests/fingerprints.tsv
+    """
+    from . import fingerprints as fp
+
+    base = Path(root)
+    path = Path(store) if store else base / fp.STORE
+    report = fp.check(base, path)
+    for line in report.lines():
+        click.echo(line)
+    if update:
+        fp.write_store(path, report.computed)
+        click.echo(f"wrote {path} ({len(report.computed)} cases)")
+        return
+    if not report.ok:
+        ctx.exit(EXIT_SIM)
+    click.echo(f"ok: {len(report.computed)} cases unchanged")
+
+
 # ------------------------------------------------------------------------- bench
 @cli.group("check")
 def check_group() -> None:

@@ -124,6 +124,15 @@ fn codes<'py>(py: Python<'py>, sc: &Scenario) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+fn panic_error(panic: Box<dyn std::any::Any + Send>) -> PyErr {
+    let msg = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown panic");
+    SimulationError::new_err(format!("internal error in the simulator: {msg}"))
+}
+
 /// Run one simulation. Returns {"summary": dict, "traces": {table: {column: ndarray}}, "codes": {...}}.
 #[pyfunction]
 #[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None, detail=None))]
@@ -141,14 +150,7 @@ fn run<'py>(
     let detail = parse_detail(detail)?;
     let output = py
         .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, detail))))
-        .map_err(|panic| {
-            let msg = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("unknown panic");
-            SimulationError::new_err(format!("internal error in the simulator: {msg}"))
-        })?;
+        .map_err(panic_error)?;
     let summary_json = serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
     let out = PyDict::new(py);
@@ -156,6 +158,27 @@ fn run<'py>(
     out.set_item("traces", traces_to_py(py, &sc, output.traces)?)?;
     out.set_item("codes", codes(py, &sc)?)?;
     Ok(out)
+}
+
+/// Fingerprint of one run at `packets` detail (tests/fingerprints.tsv): hex hashes of the packet
+/// trace, the time series and the summary's simulation figures, and the event count.
+#[pyfunction]
+#[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None))]
+fn fingerprint(
+    py: Python<'_>,
+    toml_text: &str,
+    overrides: Vec<(String, String)>,
+    seed: Option<u64>,
+) -> PyResult<(String, String, String, u64)> {
+    let mut sc = load(toml_text, overrides)?;
+    if let Some(s) = seed {
+        sc.seed = s;
+    }
+    let output = py
+        .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, Some(Detail::Packets)))))
+        .map_err(panic_error)?;
+    let f = vhsim_sim::fingerprint::fingerprint(&output);
+    Ok((format!("{:016x}", f.packets), format!("{:016x}", f.timeseries), format!("{:016x}", f.summary), output.summary.events))
 }
 
 /// The native core of vhsim.
@@ -168,5 +191,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
     Ok(())
 }

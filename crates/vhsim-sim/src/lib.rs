@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod build;
+pub mod fingerprint;
 pub mod flow;
 pub mod handover;
 pub mod starts;

@@ -1,0 +1,104 @@
+//! Run fingerprints (OMNeT++/INET style): one hash per trace table and one of the summary's
+//! simulation figures, so that a refactor can prove it moved nothing.
+//!
+//! * `packets`: every packet-trace row's time, event, flow, sequence, link, drop cause and
+//!   ground-truth label, in trace order. Columns added later (sizes, addresses, flags) are
+//!   deliberately not part of it: they add information, they do not change what happened.
+//! * `timeseries`: every sender-state row's time, flow and values, in trace order.
+//! * `summary`: the summary flattened to `path=value` lines, sorted, without the figures of the
+//!   engine rather than of the simulation (wall time, event count, version). Zero, false, null
+//!   and empty leaves are left out, so adding a counter that stays zero in an old scenario
+//!   (a new drop cause, say) moves nothing, while any non-zero change does.
+//!
+//! The store of fingerprints of every shipped scenario is `tests/fingerprints.tsv`, checked by
+//! `tests/test_fingerprints.py` and rewritten by `vhsim fingerprints --update`.
+
+use crate::{RunOutput, RunSummary};
+use serde_json::Value;
+use xxhash_rust::xxh3::Xxh3;
+
+/// Hashes of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// Hash of the packet trace (0 rows hash too).
+    pub packets: u64,
+    /// Hash of the time series.
+    pub timeseries: u64,
+    /// Hash of the summary's simulation figures.
+    pub summary: u64,
+}
+
+/// Summary keys that describe the engine, not the simulated network.
+const ENGINE_FIGURES: [&str; 4] = ["vhsim_version", "wall_s", "events", "events_per_s"];
+
+/// Fingerprint a finished run (recorded at `packets` detail for a complete packet hash).
+pub fn fingerprint(out: &RunOutput) -> Fingerprint {
+    let mut p = Xxh3::new();
+    if let Some(t) = &out.traces.packets {
+        for i in 0..t.time_ns.len() {
+            p.update(&t.time_ns[i].to_le_bytes());
+            p.update(&t.flow[i].to_le_bytes());
+            p.update(&[t.event[i], t.cause[i], t.spurious[i] as u8]);
+            p.update(&t.seq[i].to_le_bytes());
+            p.update(&t.link[i].to_le_bytes());
+        }
+    }
+    let mut ts = Xxh3::new();
+    if let Some(t) = &out.traces.timeseries {
+        for i in 0..t.time_ns.len() {
+            ts.update(&t.time_ns[i].to_le_bytes());
+            ts.update(&t.flow[i].to_le_bytes());
+            for v in [t.cwnd[i], t.ssthresh[i], t.srtt_s[i], t.rto_s[i], t.ld_tcur_s[i], t.ld_threshold_s[i]] {
+                ts.update(&v.to_bits().to_le_bytes());
+            }
+            ts.update(&t.flight[i].to_le_bytes());
+            ts.update(&[t.state[i]]);
+        }
+    }
+    let mut s = Xxh3::new();
+    for line in summary_figures(&out.summary) {
+        s.update(line.as_bytes());
+        s.update(b"\n");
+    }
+    Fingerprint { packets: p.digest(), timeseries: ts.digest(), summary: s.digest() }
+}
+
+/// The summary's simulation figures as sorted `path=value` lines (see the module docs).
+pub fn summary_figures(summary: &RunSummary) -> Vec<String> {
+    let mut v = serde_json::to_value(summary).expect("the summary serializes");
+    if let Value::Object(m) = &mut v {
+        for k in ENGINE_FIGURES {
+            m.remove(k);
+        }
+    }
+    let mut lines = Vec::new();
+    flatten("", &v, &mut lines);
+    lines.sort();
+    lines
+}
+
+fn flatten(path: &str, v: &Value, out: &mut Vec<String>) {
+    let join = |k: &str| if path.is_empty() { k.to_owned() } else { format!("{path}.{k}") };
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, x)| flatten(&join(k), x, out)),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| flatten(&format!("{path}[{i}]"), x, out)),
+        Value::Null | Value::Bool(false) => {}
+        Value::Number(n) if n.as_f64() == Some(0.0) => {}
+        Value::String(s) if s.is_empty() => {}
+        other => out.push(format!("{path}={other}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flattening_drops_zero_leaves_and_keeps_the_rest_sorted_by_path() {
+        let v = serde_json::json!({"b": {"x": 0, "y": 2.5, "z": [0, 3]}, "a": true, "c": null, "d": ""});
+        let mut lines = Vec::new();
+        flatten("", &v, &mut lines);
+        lines.sort();
+        assert_eq!(lines, ["a=true", "b.y=2.5", "b.z[1]=3"]);
+    }
+}

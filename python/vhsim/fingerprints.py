@@ -1,0 +1,189 @@
+"""Fingerprints of shipped scenarios: the safety net of refactors.
+
+A fingerprint is three hashes of one run at ``packets`` detail (crates/vhsim-sim
+``fingerprint.rs``): the packet trace (time, event, flow, sequence, link, cause, label of
+every row), the time series, and the summary's simulation figures (no wall time, no event
+count). The store ``tests/fingerprints.tsv`` holds one row per case:
+
+* every shipped scenario (``scenarios/**/*.toml``, ``benches/*.toml``) as it is;
+* every sender preset on a few scenarios that exercise handovers, loss and reordering
+  (``PRESET_SCENARIOS``), so a refactor of any preset's code is covered.
+
+All cases run with seed ``SEED``. ``tests/test_fingerprints.py`` recomputes the store and fails
+naming every case whose fingerprint moved; ``vhsim fingerprints --update`` rewrites it. A commit
+that moves a fingerprint names the case and the reason in its message.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from . import _native
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
+
+SEED = 1
+STORE = Path("tests") / "fingerprints.tsv"
+SCENARIO_DIRS = ("scenarios", "benches")
+#: Scenarios every preset runs on, with the overrides that keep the runs short.
+PRESET_SCENARIOS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("scenarios/danielkojo/fig08-mbb.toml", ()),
+    ("scenarios/limjang/wlan-to-3g.toml", ()),
+    ("benches/bulk-sack1-loss1pct.toml", (("duration", "30s"),)),
+)
+#: Options no shipped scenario or preset sets by default, each on a scenario where it acts.
+OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("scenarios/sobral/cbr-user-handover.toml", (("flows.cbr.tcp.newreno_timer", "slow_but_steady"),)),
+    ("scenarios/sobral/cbr-user-handover.toml", (("flows.cbr.app", '{ kind = "cbr", interval = "2ms" }'),
+                                                  ("flows.cbr.tcp.max_burst", "4"))),
+    ("scenarios/danielkojo/fig08-bbm.toml", (("flows.*.sink.delayed_ack", "true"),
+                                              ("flows.*.tcp.rtt_timing", "every_ack"))),
+    ("scenarios/limjang/wlan-to-3g.toml", (("flows.*.scheme", "dcr-frto-ld"),
+                                            ("flows.*.tcp.frto_variant", "sack"),
+                                            ("flows.*.tcp.spurious_response", "ssthresh"),
+                                            ("flows.*.tcp.ld_k", "3"))),
+    ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "frto"),
+                                            ("flows.*.tcp.spurious_response", "slow_start"),
+                                            ("links.umts.forward.reorder.depth", "3"))),
+    ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "sack-rfc6675"),
+                                            ("flows.*.tcp.limited_transmit", "false"),
+                                            ("flows.*.sink.advertised_window", "12pkt"))),
+)
+COLUMNS = ("scenario", "set", "seed", "packets", "timeseries", "summary")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One fingerprinted run: a scenario file, overrides and a seed."""
+
+    scenario: str
+    overrides: tuple[tuple[str, str], ...] = ()
+    seed: int = SEED
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.scenario, self.set_text, self.seed)
+
+    @property
+    def set_text(self) -> str:
+        return ";".join(f"{k}={v}" for k, v in self.overrides)
+
+    def label(self) -> str:
+        return self.scenario + (f" [{self.set_text}]" if self.overrides else "")
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    packets: str
+    timeseries: str
+    summary: str
+
+    def differs(self, other: "Fingerprint") -> list[str]:
+        """Names of the parts that differ."""
+        return [n for n in ("packets", "timeseries", "summary") if getattr(self, n) != getattr(other, n)]
+
+
+def shipped_scenarios(root: Path) -> list[str]:
+    """Every scenario file shipped in the repository, as sorted root-relative POSIX paths."""
+    out = []
+    for d in SCENARIO_DIRS:
+        out += [p.relative_to(root).as_posix() for p in (root / d).rglob("*.toml")]
+    return sorted(out)
+
+
+def cases(root: Path) -> list[Case]:
+    """The cases the store must hold, in store order."""
+    out = [Case(s) for s in shipped_scenarios(root)]
+    for name, _ in _native.schemes():
+        for scenario, sets in PRESET_SCENARIOS:
+            out.append(Case(scenario, (*sets, ("flows.*.scheme", name))))
+    out += [Case(scenario, sets) for scenario, sets in OPTION_CASES]
+    return out
+
+
+def compute(root: Path, case: Case) -> Fingerprint:
+    """Run ``case`` and fingerprint it."""
+    text = (root / case.scenario).read_text(encoding="utf-8")
+    overrides = _expand(text, case.overrides)
+    packets, timeseries, summary, _events = _native.fingerprint(text, overrides, case.seed)
+    return Fingerprint(packets, timeseries, summary)
+
+
+def _expand(text: str, overrides: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Expand ``flows.*.KEY`` to every flow of the scenario file."""
+    out: list[tuple[str, str]] = []
+    for key, value in overrides:
+        if key.startswith("flows.*."):
+            flows = tomllib.loads(text).get("flows", {})
+            out += [(f"flows.{f}.{key[len('flows.*.'):]}", value) for f in flows]
+        else:
+            out.append((key, value))
+    return out
+
+
+def read_store(path: Path) -> dict[tuple[str, str, int], Fingerprint]:
+    """The stored fingerprints by case key."""
+    if not path.exists():
+        return {}
+    with path.open(newline="", encoding="utf-8") as fh:
+        rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
+        return {
+            (r["scenario"], r["set"], int(r["seed"])): Fingerprint(r["packets"], r["timeseries"], r["summary"])
+            for r in rows
+        }
+
+
+def write_store(path: Path, rows: Iterable[tuple[Case, Fingerprint]]) -> None:
+    """Write the store (header comment, then one tab-separated row per case)."""
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        fh.write("# vhsim fingerprints: see python/vhsim/fingerprints.py; rewrite with `vhsim fingerprints --update`\n")
+        w = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        w.writerow(COLUMNS)
+        for c, f in rows:
+            w.writerow([c.scenario, c.set_text, c.seed, f.packets, f.timeseries, f.summary])
+
+
+@dataclass
+class Report:
+    """Outcome of comparing fresh fingerprints with the store."""
+
+    moved: list[tuple[Case, list[str]]]
+    missing: list[Case]
+    stale: list[tuple[str, str, int]]
+    computed: list[tuple[Case, Fingerprint]]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.moved or self.missing or self.stale)
+
+    def lines(self) -> list[str]:
+        out = [f"moved: {c.label()} ({', '.join(parts)})" for c, parts in self.moved]
+        out += [f"missing from the store: {c.label()}" for c in self.missing]
+        out += [f"in the store but no longer a case: {s} [{o}] seed {seed}" for s, o, seed in self.stale]
+        return out
+
+
+def check(root: Path, store: Path, progress: Callable[[Case], None] | None = None) -> Report:
+    """Recompute every case and compare with the store."""
+    stored = read_store(store)
+    report = Report([], [], [], [])
+    wanted = cases(root)
+    for c in wanted:
+        if progress:
+            progress(c)
+        fp = compute(root, c)
+        report.computed.append((c, fp))
+        old = stored.get(c.key)
+        if old is None:
+            report.missing.append(c)
+        elif parts := fp.differs(old):
+            report.moved.append((c, parts))
+    keys = {c.key for c in wanted}
+    report.stale = [k for k in stored if k not in keys]
+    return report
