@@ -3,11 +3,14 @@
 //! * [`time`]: integer nanosecond time ([`SimTime`], [`SimDuration`]) and link rates ([`Rate`]).
 //! * [`rng`]: random streams keyed by (master seed, component name).
 //! * [`events`]: the total event order (time, class, insertion sequence).
+//! * [`vars`]: traced variables (name, unit, value) that endpoint parts report.
 
 pub mod events;
 pub mod rng;
 pub mod time;
+pub mod vars;
 
 pub use events::{EventClass, EventQueue};
 pub use rng::{RngStream, RngStreams};
 pub use time::{Rate, SimDuration, SimTime};
+pub use vars::TracedVar;
