@@ -18,20 +18,23 @@ SUMMARY_KEYS = {
 }
 FLOW_KEYS = {
     "goodput_kbps", "delivered_bytes", "segments_sent", "retransmissions", "spurious_retransmissions",
-    "rto_count", "spurious_rto_count", "fast_retransmits", "drops", "windows",
+    "rto_count", "spurious_rto_count", "drops", "windows", "tcp",
 }
-DROP_CAUSES = {"queue_overflow", "error_model", "link_down"}
+DROP_CAUSES = {"queue_overflow", "error_model", "link_down", "binding", "agent"}
 
 TRACE_DTYPES = {
     "goodput": {"time_s": "float64", "flow": "category", "bytes": "int64"},
+    # One column per variable the flow's sending endpoint reports (a TCP sender without LD here;
+    # LD adds ld_tcur_s and ld_threshold_s).
     "timeseries": {
-        "time_s": "float64", "flow": "category", "cwnd_pkts": "float64", "ssthresh_pkts": "float64",
-        "srtt_s": "float64", "rto_s": "float64", "flight_pkts": "int64", "state": "category",
-        "ld_tcur_s": "float64", "ld_threshold_s": "float64",
+        "time_s": "float64", "flow": "category", "path": "int32", "cwnd_pkts": "float64",
+        "ssthresh_pkts": "float64", "srtt_s": "float64", "rto_s": "float64", "flight_pkts": "float64",
+        "state": "category",
     },
     "packets": {
         "time_s": "float64", "flow": "category", "event": "category", "seq": "int64",
-        "link": "category", "cause": "category", "spurious": "int8",
+        "link": "category", "cause": "category", "spurious": "int8", "size": "uint32", "src": "uint32",
+        "dst": "uint32", "path": "int8", "flags": "uint8",
     },
 }
 RAW_DTYPES = {"flow": np.int32, "state": np.uint8, "event": np.uint8, "cause": np.uint8, "link": np.int32}
@@ -160,7 +163,7 @@ def test_coded_columns_map_through_the_code_lists(packets_result):
     assert codes["state"] == ["open", "disorder", "recovery", "loss"]
     # the core adds "ack_drop" after the six contract events, so data and ACK drops are told apart
     assert codes["event"][:6] == ["send", "retransmit", "receive", "ack_send", "ack_receive", "drop"]
-    assert codes["cause"] == ["none", "queue_overflow", "error_model", "link_down"]
+    assert codes["cause"] == ["none", "queue_overflow", "error_model", "link_down", "binding", "agent"]
     assert all("/" in name for name in codes["link"])
     pk = packets_result.trace("packets")
     raw = packets_result.arrays("packets")

@@ -185,8 +185,11 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
         f"{float(s.get('sim_s', 0)):.1f} s simulated in {_duration(float(s.get('wall_s', 0)))} "
         f"({int(s.get('events', 0)):,} events)"
     )
+    from .result import flow_figures
+
     rows = []
     for name, f in s.get("flows", {}).items():
+        f = flow_figures(f)
         drops = sum(int(v) for v in (f.get("drops") or {}).values())
         rows.append([
             name,

@@ -22,10 +22,23 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported on first use: `import vhsim` stays fast
     import pandas as pd
 
-__all__ = ["Result", "read_result", "DROP_CAUSES", "CODED_COLUMNS"]
+__all__ = ["Result", "read_result", "DROP_CAUSES", "CODED_COLUMNS", "TRANSPORT_PARTS", "flow_figures"]
 
 #: Drop causes the core reports; always present as ``drops_<cause>`` columns.
-DROP_CAUSES = ("queue_overflow", "error_model", "link_down")
+DROP_CAUSES = ("queue_overflow", "error_model", "link_down", "binding", "agent")
+
+#: Transport-specific parts of a flow's summary (``flows.<f>.tcp``, ...); their figures join
+#: the flow's own columns (``fast_retransmits``, not ``tcp.fast_retransmits``).
+TRANSPORT_PARTS = ("tcp", "sctp", "datagram")
+
+
+def flow_figures(metrics: Mapping[str, Any]) -> dict[str, Any]:
+    """A flow summary with its transport part's scalar figures merged into it."""
+    out = {k: v for k, v in metrics.items() if k not in TRANSPORT_PARTS}
+    for part in TRANSPORT_PARTS:
+        for key, value in (metrics.get(part) or {}).items():
+            out.setdefault(key, value)
+    return out
 
 #: Trace columns holding small-integer codes that name something.
 CODED_COLUMNS = ("flow", "state", "event", "cause", "link")
@@ -113,7 +126,7 @@ class Result:
         names = []
         for name, metrics in self.summary.get("flows", {}).items():
             row: dict[str, Any] = {}
-            for key, value in metrics.items():
+            for key, value in flow_figures(metrics).items():
                 if key == "drops" and isinstance(value, Mapping):
                     for cause in DROP_CAUSES:
                         row[f"drops_{cause}"] = int(value.get(cause, 0))

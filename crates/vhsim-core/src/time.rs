@@ -88,6 +88,14 @@ impl AddAssign<SimDuration> for SimTime {
         self.0 = self.0.saturating_add(d.0);
     }
 }
+impl Sub<SimDuration> for SimTime {
+    type Output = SimTime;
+    /// `d` before `self`, or time 0 if that is earlier.
+    fn sub(self, d: SimDuration) -> SimTime {
+        SimTime(self.0.saturating_sub(d.0))
+    }
+}
+
 impl Sub<SimTime> for SimTime {
     type Output = SimDuration;
     fn sub(self, rhs: SimTime) -> SimDuration {

@@ -1,6 +1,10 @@
-//! vhsim-net: what carries packets between endpoints.
+//! vhsim-net: what carries packets between endpoints, and the interface endpoints implement.
 //!
-//! * [`packet`]: the packet as a plain struct (headers as fields, payload as a length).
+//! * [`addr`]: addresses (one per node, plus the mobile node's care-of addresses).
+//! * [`packet`]: the packet as plain data: addresses, size, a transport-neutral trace tag and a
+//!   typed transport payload ([`packet::TcpHeader`], ...).
+//! * [`endpoint`]: the sans-IO interface between the world and a transport endpoint, the link
+//!   events of the mobile node and the cross-layer notification.
 //! * [`link`]: one simplex link direction = rate + propagation delay + drop-tail queue + error
 //!   model + optional link-layer ARQ + optional reordering.
 //! * [`queue`]: drop-tail queue limited in packets or bytes.
@@ -11,16 +15,23 @@
 //!
 //! `docs/link-models.md` describes each model with its parameters and analytic values.
 
+pub mod addr;
 pub mod arq;
+pub mod endpoint;
 pub mod error;
 pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod reorder;
 
+pub use addr::Addr;
 pub use arq::{Arq, ArqConfig};
+pub use endpoint::{AccessLinkInfo, AppOffer, Endpoint, HandoverNotice, LinkEvent, Report, SendProgress, Wiring};
 pub use error::{ErrorModel, ErrorModelConfig, LossWindow};
 pub use link::{Finished, Link, LinkParams, Offer, Outcome};
-pub use packet::{DropCause, Packet, PacketKind, SackBlock};
+pub use packet::{
+    DatagramHeader, DropCause, DropCounts, Packet, Payload, RetxCause, SackBlock, TcpHeader, TraceTag, UnitKind,
+    NO_FLOW,
+};
 pub use queue::{DropTailQueue, QueueLimit};
 pub use reorder::{Delivery, Reorder, ReorderConfig};

@@ -13,7 +13,7 @@
 
 use crate::arq::{Arq, ArqConfig, AttemptResult};
 use crate::error::{ErrorModel, ErrorModelConfig};
-use crate::packet::{DropCause, Packet};
+use crate::packet::{DropCause, Packet, TraceTag};
 use crate::queue::{DropTailQueue, QueueLimit};
 use crate::reorder::{Delivery, Reorder, ReorderConfig};
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
@@ -28,23 +28,23 @@ pub struct LinkParams {
 }
 
 /// What happened to a packet offered to the link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Offer {
     /// The link was idle: serialization starts now and ends at the given time.
     Transmitting(SimTime),
     /// The packet waits in the queue.
     Queued,
-    /// The packet was dropped.
-    Dropped(DropCause),
+    /// The packet was dropped (and is handed back, for the record).
+    Dropped(Packet, DropCause),
 }
 
 /// Fate of the packet whose serialization (or ARQ attempt) just ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// It arrives at the next node at this time.
-    Arrives(SimTime),
+    /// It arrives at the next node.
+    Arrives(Delivery),
     /// It is lost.
-    Dropped(DropCause),
+    Dropped(Packet, DropCause),
     /// The reordering model holds it; it comes out later as a `released` delivery of
     /// [`Finished`] or of [`Link::wake`].
     Held,
@@ -54,16 +54,18 @@ pub enum Outcome {
 }
 
 /// Outcome of a finished serialization.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finished {
-    /// The packet that finished.
-    pub packet: Packet,
-    /// What happened to it.
+    /// Uid of the packet that finished.
+    pub uid: u64,
+    /// Its trace tag (the packet itself is in `outcome` when it leaves the link now).
+    pub tag: TraceTag,
+    /// What happened to the packet that finished.
     pub outcome: Outcome,
     /// Attempts this frame has used so far (1 without ARQ).
     pub attempts: u32,
-    /// A packet held by the reordering model, released now; it arrives after `packet` if both
-    /// arrive at the same time.
+    /// A packet held by the reordering model, released now; it arrives after the packet that
+    /// finished if both arrive at the same time.
     pub released: Option<Delivery>,
     /// When the serialization now in progress (the next packet, or the same frame again after
     /// a failed ARQ attempt) ends, if any.
@@ -74,19 +76,20 @@ pub struct Finished {
 
 impl Finished {
     /// The packets that leave the link now towards the next node, in the order in which their
-    /// `Arrive` events must be scheduled.
-    pub fn arrivals(&self) -> impl Iterator<Item = Delivery> {
-        let own = match self.outcome {
-            Outcome::Arrives(at) => Some(Delivery { at, packet: self.packet }),
-            _ => None,
+    /// `Arrive` events must be scheduled, and the dropped packet with its cause, if any.
+    pub fn into_parts(self) -> (impl Iterator<Item = Delivery>, Option<(Packet, DropCause)>) {
+        let (own, dropped) = match self.outcome {
+            Outcome::Arrives(d) => (Some(d), None),
+            Outcome::Dropped(p, c) => (None, Some((p, c))),
+            Outcome::Held | Outcome::Retrying => (None, None),
         };
-        own.into_iter().chain(self.released)
+        (own.into_iter().chain(self.released), dropped)
     }
 
     /// The drop cause, if the packet was lost.
     pub fn dropped(&self) -> Option<DropCause> {
         match self.outcome {
-            Outcome::Dropped(c) => Some(c),
+            Outcome::Dropped(_, c) => Some(c),
             _ => None,
         }
     }
@@ -201,8 +204,9 @@ impl Link {
             return None;
         }
         let next = self.queue.pop()?;
+        let done = now + self.serialization(&next);
         self.on_wire = Some((next, 1));
-        Some(now + self.serialization(&next))
+        Some(done)
     }
 
     /// Packets waiting in the queue.
@@ -217,15 +221,16 @@ impl Link {
     /// A packet arrives at the link at `now`.
     pub fn offer(&mut self, now: SimTime, pkt: Packet) -> Offer {
         if !self.up {
-            return Offer::Dropped(DropCause::LinkDown);
+            return Offer::Dropped(pkt, DropCause::LinkDown);
         }
         if self.on_wire.is_none() && !self.paused {
+            let done = now + self.serialization(&pkt);
             self.on_wire = Some((pkt, 1));
-            return Offer::Transmitting(now + self.serialization(&pkt));
+            return Offer::Transmitting(done);
         }
         match self.queue.push(pkt) {
             Ok(()) => Offer::Queued,
-            Err(_) => Offer::Dropped(DropCause::QueueOverflow),
+            Err(pkt) => Offer::Dropped(pkt, DropCause::QueueOverflow),
         }
     }
 
@@ -238,7 +243,8 @@ impl Link {
         let (packet, attempt) = self.on_wire.take().expect("finish_transmission on an idle link");
         self.attempts += 1;
         let mut f = Finished {
-            packet,
+            uid: packet.uid,
+            tag: packet.tag,
             outcome: Outcome::Retrying,
             attempts: attempt,
             released: None,
@@ -263,18 +269,17 @@ impl Link {
         self.packets_sent += 1;
         let delay = self.params.delay;
         f.outcome = match lost {
-            Some(cause) => Outcome::Dropped(cause),
+            Some(cause) => Outcome::Dropped(packet, cause),
             None => match self.reorder.as_mut() {
-                None => Outcome::Arrives(now + delay),
+                None => Outcome::Arrives(Delivery { at: now + delay, packet }),
                 Some(r) => {
                     let ser = self.params.rate.serialization(packet.size as u64);
                     let ro = r.on_delivered(now, packet, delay, ser);
                     f.released = ro.released;
                     f.wake = ro.wake;
-                    if ro.held {
-                        Outcome::Held
-                    } else {
-                        Outcome::Arrives(now + delay)
+                    match ro.passed {
+                        None => Outcome::Held,
+                        Some(packet) => Outcome::Arrives(Delivery { at: now + delay, packet }),
                     }
                 }
             },
@@ -283,8 +288,9 @@ impl Link {
             return f;
         }
         f.next_done = self.queue.pop().map(|next| {
+            let done = now + self.serialization(&next);
             self.on_wire = Some((next, 1));
-            now + self.serialization(&next)
+            done
         });
         f
     }
@@ -300,11 +306,13 @@ impl Link {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::addr::Addr;
     use crate::error::ErrorModel;
-    use crate::packet::PacketKind;
+    use crate::packet::{Payload, RetxCause};
 
     fn pkt(uid: u64, size: u32) -> Packet {
-        Packet { uid, flow: 0, src: 0, dst: 1, size, kind: PacketKind::Data { seq: uid, tx_index: 0 } }
+        let tag = TraceTag::data(uid, size, RetxCause::New);
+        Packet { uid, flow: 0, src: Addr(0), dst: Addr(1), size, tag, payload: Payload::Empty }
     }
 
     #[test]
@@ -314,12 +322,12 @@ mod tests {
         let t0 = SimTime::ZERO;
         assert_eq!(l.offer(t0, pkt(0, 1500)), Offer::Transmitting(SimTime(1_875_000)));
         assert_eq!(l.offer(t0, pkt(1, 1500)), Offer::Queued);
-        assert_eq!(l.offer(t0, pkt(2, 1500)), Offer::Dropped(DropCause::QueueOverflow));
+        assert_eq!(l.offer(t0, pkt(2, 1500)), Offer::Dropped(pkt(2, 1500), DropCause::QueueOverflow));
         let f = l.finish_transmission(SimTime(1_875_000));
-        assert_eq!(f.outcome, Outcome::Arrives(SimTime(1_875_000 + 9_000_000)));
+        assert_eq!(f.outcome, Outcome::Arrives(Delivery { at: SimTime(1_875_000 + 9_000_000), packet: pkt(0, 1500) }));
         assert_eq!(f.next_done, Some(SimTime(3_750_000)));
         let f = l.finish_transmission(SimTime(3_750_000));
-        assert_eq!(f.packet.uid, 1);
+        assert_eq!(f.uid, 1);
         assert_eq!(f.next_done, None);
     }
 
@@ -332,10 +340,10 @@ mod tests {
         assert_eq!(l.offer(SimTime(10), pkt(1, 1000)), Offer::Queued);
         // The frame on the wire finishes; nothing new starts while paused.
         let f = l.finish_transmission(SimTime(1_000_000));
-        assert_eq!(f.outcome, Outcome::Arrives(SimTime(2_000_000)));
+        assert_eq!(f.outcome, Outcome::Arrives(Delivery { at: SimTime(2_000_000), packet: pkt(0, 1000) }));
         assert_eq!(f.next_done, None);
         assert_eq!(l.resume(SimTime(5_000_000)), Some(SimTime(6_000_000)));
-        assert_eq!(l.finish_transmission(SimTime(6_000_000)).packet.uid, 1);
+        assert_eq!(l.finish_transmission(SimTime(6_000_000)).uid, 1);
     }
 
     #[test]
@@ -343,6 +351,6 @@ mod tests {
         let params = LinkParams { rate: Rate::mbps(1), delay: SimDuration::ZERO };
         let mut l = Link::new(params, QueueLimit::Packets(10), ErrorModel::None);
         l.set_up(false);
-        assert_eq!(l.offer(SimTime::ZERO, pkt(0, 100)), Offer::Dropped(DropCause::LinkDown));
+        assert_eq!(l.offer(SimTime::ZERO, pkt(0, 100)), Offer::Dropped(pkt(0, 100), DropCause::LinkDown));
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{data, run, seq_of};
+use common::{data, run, seq_of, Fate};
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
 use vhsim_net::{ArqConfig, DropCause, ErrorModelConfig, Link, LinkParams, Outcome, QueueLimit};
 
@@ -63,12 +63,12 @@ fn delivery_stays_in_order_and_each_frame_holds_the_link_attempts_times_serializ
         histogram[d.attempts as usize] += 1;
         let held = d.at.saturating_since(start);
         assert_eq!(held, SimDuration::from_nanos(k * SER.as_nanos() + (k - 1) * retry_delay.as_nanos()));
-        match d.outcome {
-            Outcome::Arrives(at) => {
+        match d.fate {
+            Fate::Arrives(at) => {
                 assert_eq!(at, d.at + PARAMS.delay);
-                assert_eq!(arrivals.next().map(|a| (a.0, a.1.uid)), Some((at, d.packet.uid)));
+                assert_eq!(arrivals.next().map(|a| (a.0, a.1.uid)), Some((at, d.uid)));
             }
-            Outcome::Dropped(_) => assert_eq!(k, 4),
+            Fate::Dropped(_) => assert_eq!(k, 4),
             o => panic!("unexpected {o:?}"),
         }
         start = d.at;
@@ -122,5 +122,5 @@ fn a_link_going_down_between_attempts_drops_the_frame_as_link_down() {
     assert_eq!((f.outcome, f.next_done), (Outcome::Retrying, Some(SimTime(1_000 + 10_000 + 1_000))));
     l.set_up(false);
     let f = l.finish_transmission(SimTime(12_000));
-    assert_eq!((f.outcome, f.attempts), (Outcome::Dropped(DropCause::LinkDown), 2));
+    assert_eq!((f.dropped(), f.attempts), (Some(DropCause::LinkDown), 2));
 }

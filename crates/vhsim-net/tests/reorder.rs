@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{data, run, seq_of};
+use common::{data, run, seq_of, Fate};
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
-use vhsim_net::{ArqConfig, ErrorModelConfig, Link, LinkParams, Outcome, QueueLimit, ReorderConfig};
+use vhsim_net::{ArqConfig, ErrorModelConfig, Link, LinkParams, QueueLimit, ReorderConfig};
 use vhsim_tcp::{SinkConfig, TcpSink};
 
 const PARAMS: LinkParams = LinkParams { rate: Rate::mbps(1), delay: SimDuration::from_millis(200) };
@@ -58,7 +58,7 @@ fn swaps_of_depth_d_put_each_held_packet_after_the_next_d_and_cost_d_dupacks() {
         let order: Vec<u64> = out.arrivals.iter().map(|(_, p)| seq_of(p)).collect();
         assert_eq!(order.len() as u64, n);
         let held: Vec<u64> =
-            out.decided.iter().filter(|d| d.outcome == Outcome::Held).map(|d| seq_of(&d.packet)).collect();
+            out.decided.iter().filter(|d| d.fate == Fate::Held).map(|d| d.seq).collect();
         // Eligible packets are held with probability q; each hold makes the next d ineligible,
         // so holds per packet = q / (1 + q d).
         let expected = n as f64 * 0.05 / (1.0 + 0.05 * depth as f64);

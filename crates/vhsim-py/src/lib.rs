@@ -12,7 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use vhsim_scenario::{Detail, Scenario};
 use vhsim_sim::trace::{PacketEvent, CAUSE_NAMES};
 use vhsim_sim::Traces;
-use vhsim_tcp::CaState;
+use vhsim_tcp::endpoint::{STATE_NAMES, STATE_UNIT};
 
 create_exception!(_native, ScenarioError, PyValueError, "A scenario is invalid; the message names the key.");
 create_exception!(_native, SimulationError, PyRuntimeError, "The simulation failed (an internal error).");
@@ -87,17 +87,20 @@ fn traces_to_py<'py>(py: Python<'py>, sc: &Scenario, traces: Traces) -> PyResult
     g.set_item("bytes", col(py, bytes))?;
     out.set_item("goodput", g)?;
     if let Some(ts) = traces.timeseries {
+        // One column per traced variable: `<name>_<unit>` (`cwnd_pkts`, `srtt_s`), or `<name>`
+        // holding small-integer codes when the unit is "code" (`state`, named in `codes`).
         let d = PyDict::new(py);
         d.set_item("time_s", col(py, secs(&ts.time_ns)))?;
         d.set_item("flow", col(py, ts.flow.into_iter().map(|x| x as i32).collect::<Vec<_>>()))?;
-        d.set_item("cwnd_pkts", col(py, ts.cwnd))?;
-        d.set_item("ssthresh_pkts", col(py, ts.ssthresh))?;
-        d.set_item("srtt_s", col(py, ts.srtt_s))?;
-        d.set_item("rto_s", col(py, ts.rto_s))?;
-        d.set_item("flight_pkts", col(py, ts.flight))?;
-        d.set_item("state", col(py, ts.state))?;
-        d.set_item("ld_tcur_s", col(py, ts.ld_tcur_s))?;
-        d.set_item("ld_threshold_s", col(py, ts.ld_threshold_s))?;
+        d.set_item("path", col(py, ts.path.into_iter().map(|x| x as i32).collect::<Vec<_>>()))?;
+        for c in ts.columns {
+            if c.unit == STATE_UNIT {
+                let codes: Vec<u8> = c.values.iter().map(|&v| v as u8).collect();
+                d.set_item(c.name, col(py, codes))?;
+            } else {
+                d.set_item(format!("{}_{}", c.name, c.unit), col(py, c.values))?;
+            }
+        }
         out.set_item("timeseries", d)?;
     }
     if let Some(p) = traces.packets {
@@ -109,6 +112,11 @@ fn traces_to_py<'py>(py: Python<'py>, sc: &Scenario, traces: Traces) -> PyResult
         d.set_item("link", col(py, p.link))?;
         d.set_item("cause", col(py, p.cause))?;
         d.set_item("spurious", col(py, p.spurious))?;
+        d.set_item("size", col(py, p.size))?;
+        d.set_item("src", col(py, p.src))?;
+        d.set_item("dst", col(py, p.dst))?;
+        d.set_item("path", col(py, p.path))?;
+        d.set_item("flags", col(py, p.flags))?;
         out.set_item("packets", d)?;
     }
     Ok(out)
@@ -118,7 +126,8 @@ fn codes<'py>(py: Python<'py>, sc: &Scenario) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("flow", PyList::new(py, sc.flows.iter().map(|f| f.name.as_str()))?)?;
     d.set_item("link", PyList::new(py, sc.links.iter().map(|l| l.name.as_str()))?)?;
-    d.set_item("state", PyList::new(py, CaState::NAMES)?)?;
+    d.set_item("state", PyList::new(py, STATE_NAMES)?)?;
+    d.set_item("address", PyList::new(py, sc.addresses.iter().map(|a| a.ipv4.as_str()))?)?;
     d.set_item("event", PyList::new(py, PacketEvent::NAMES)?)?;
     d.set_item("cause", PyList::new(py, CAUSE_NAMES)?)?;
     Ok(d)

@@ -45,6 +45,67 @@ pub struct Scenario {
     /// The mobile node, if the scenario has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mobile: Option<MobileModel>,
+    /// The address table: `addresses[i]` is `vhsim_net::Addr(i)`. Node `n` has address `n`;
+    /// with a mobile node, its interface `k` has address `nodes.len() + k` (a care-of address).
+    pub addresses: Vec<AddressModel>,
+    /// Node agents, in file order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<AgentModel>,
+}
+
+/// One address of the address table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AddressModel {
+    /// IPv4 address, dotted quad.
+    pub ipv4: String,
+    /// Node that owns it.
+    pub node: u32,
+    /// The mobile node's interface it belongs to (`None` for a node's own address).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface: Option<u32>,
+}
+
+/// What a node agent does (docs/agents.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentModel {
+    /// Node it runs at.
+    pub node: u32,
+    /// Its behaviour.
+    pub kind: AgentKind,
+}
+
+/// Agent behaviours.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AgentKind {
+    /// Count packets by kind.
+    Counter,
+    /// Drop the packets that match.
+    DropFilter {
+        /// Which packets.
+        rule: PacketRule,
+    },
+    /// Hold the packets that match during `[from, until)`, release them in order at `until`.
+    Hold {
+        /// Which packets.
+        rule: PacketRule,
+        /// Start of the window.
+        from: SimTime,
+        /// End of the window.
+        until: SimTime,
+    },
+}
+
+/// Which packets a node agent acts on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PacketRule {
+    /// Only this flow's packets (`None` = any).
+    pub flow: Option<u32>,
+    /// Only these kinds (codes of `vhsim_net::UnitKind`: 0 data, 1 ack, 2 control; empty =
+    /// any).
+    pub kinds: Vec<u8>,
+    /// Only these trace sequence numbers (`None` = any).
+    pub seqs: Option<Vec<u64>>,
 }
 
 /// The mobile node and the routes of each of its interfaces.
@@ -62,6 +123,29 @@ pub struct MobileModel {
     /// otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mobility: Option<MobilityModel>,
+    /// How the anchor's binding follows a handover.
+    pub binding: BindingModel,
+    /// Warning time of the `Imminent` link event before each handover.
+    pub warning: SimDuration,
+}
+
+/// Fate of packets for the old care-of address during the binding latency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OldPath {
+    /// Lost with cause `binding`.
+    Drop,
+    /// Forwarded to the new care-of address.
+    Forward,
+}
+
+/// The anchor's binding update (Mobile IP registration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BindingModel {
+    /// Time from the handover's completion until the binding names the new care-of address.
+    pub latency: SimDuration,
+    /// What happens to packets for the old care-of address meanwhile.
+    pub old_path: OldPath,
 }
 
 /// Where in the overlap the handover happens (see docs/mobility.md).
@@ -109,6 +193,9 @@ pub struct InterfaceModel {
     pub downlink: u32,
     /// `routes[node][dst]`: every node's first hops while this interface is in use.
     pub routes: Vec<Vec<Option<u32>>>,
+    /// `address_routes[node]`: every node's first hop towards this interface's care-of
+    /// address (the path through this interface, whatever interface is in use).
+    pub address_routes: Vec<Option<u32>>,
 }
 
 /// How a handover happens.
@@ -234,12 +321,56 @@ pub struct FlowModel {
     pub stop: Option<SimTime>,
     /// Preset name the configuration came from.
     pub scheme: String,
-    /// Sender configuration (preset + overrides).
-    pub tcp: TcpConfig,
-    /// Sink configuration (preset + overrides).
-    pub sink: SinkConfig,
+    /// The transport and its configuration.
+    pub transport: TransportModel,
     /// Application.
     pub app: AppModel,
+}
+
+/// A flow's transport, fully configured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "protocol", rename_all = "snake_case")]
+pub enum TransportModel {
+    /// TCP: a sender and a sink.
+    Tcp {
+        /// Sender configuration (preset + overrides).
+        tcp: TcpConfig,
+        /// Sink configuration (preset + overrides).
+        sink: SinkConfig,
+    },
+    /// The minimal datagram transport.
+    Datagram {
+        /// Payload bytes per datagram.
+        size: u32,
+        /// Header bytes on the wire.
+        header_size: u32,
+    },
+}
+
+impl FlowModel {
+    /// The TCP sender configuration, if the flow is TCP.
+    pub fn tcp(&self) -> Option<&TcpConfig> {
+        match &self.transport {
+            TransportModel::Tcp { tcp, .. } => Some(tcp),
+            _ => None,
+        }
+    }
+
+    /// The TCP sink configuration, if the flow is TCP.
+    pub fn sink(&self) -> Option<&SinkConfig> {
+        match &self.transport {
+            TransportModel::Tcp { sink, .. } => Some(sink),
+            _ => None,
+        }
+    }
+
+    /// Payload bytes of one data unit.
+    pub fn unit_size(&self) -> u32 {
+        match &self.transport {
+            TransportModel::Tcp { tcp, .. } => tcp.segment_size,
+            TransportModel::Datagram { size, .. } => *size,
+        }
+    }
 }
 
 /// A start time drawn at random when the world is built (from the run's seed).

@@ -39,7 +39,7 @@ fn sets_a_nested_value() {
 #[test]
 fn creates_missing_tables() {
     let s = with(&[("flows.bulk.tcp.window", "40pkt"), ("metrics.windows.w", "[\"0s\", \"1s\"]")]).unwrap();
-    assert_eq!(s.flows[0].tcp.window, 40);
+    assert_eq!(s.flows[0].tcp().unwrap().window, 40);
     assert_eq!(s.metrics.windows[0].end, SimTime(1_000_000_000));
 }
 
@@ -56,8 +56,8 @@ fn parses_values() {
     ])
     .unwrap();
     assert_eq!((s.seed, s.name.as_str(), s.detail), (7, "quoted name", Detail::Packets));
-    assert!(s.flows[0].sink.delayed_ack);
-    assert_eq!(s.flows[0].tcp.rto.min, SimDuration::from_secs(1));
+    assert!(s.flows[0].sink().unwrap().delayed_ack);
+    assert_eq!(s.flows[0].tcp().unwrap().rto.min, SimDuration::from_secs(1));
     assert_eq!(s.links[0].error, ErrorModelConfig::Bernoulli { p: 0.01 });
     assert_eq!(s.links[1].error, ErrorModelConfig::None);
     assert_eq!(s.timeline[0].at, SimTime(5_000_000_000));

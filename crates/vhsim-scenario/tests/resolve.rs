@@ -158,7 +158,7 @@ fn full_scenario_resolves() {
     let bulk = &s.flows[0];
     assert_eq!((bulk.name.as_str(), bulk.src, bulk.dst, bulk.scheme.as_str()), ("bulk", 0, 3, "newreno"));
     assert_eq!((bulk.start, bulk.stop), (SimTime(1_000_000_000), Some(SimTime(50_000_000_000))));
-    assert_eq!((&bulk.tcp, &bulk.sink, &bulk.app), (&tcp, &sink, &AppModel::Bulk));
+    assert_eq!((bulk.tcp(), bulk.sink(), &bulk.app), (Some(&tcp), Some(&sink), &AppModel::Bulk));
 
     let sack = presets::preset("sack").unwrap();
     let back = &s.flows[1];
@@ -166,7 +166,7 @@ fn full_scenario_resolves() {
         (back.src, back.dst, back.scheme.as_str(), back.start, back.stop),
         (3, 0, "sack", SimTime::ZERO, None)
     );
-    assert_eq!((&back.tcp, &back.sink), (&sack.tcp_config(), &sack.sink_config()));
+    assert_eq!((back.tcp(), back.sink()), (Some(&sack.tcp_config()), Some(&sack.sink_config())));
 
     let secs = |n: u64| SimTime(n * 1_000_000_000);
     assert_eq!(

@@ -32,13 +32,13 @@ fn example_and_bench_files_load() {
     let s = load(&repo_file("scenarios/examples/bulk-3g.toml"), &[]).unwrap();
     assert_eq!((s.name.as_str(), s.seed, s.detail), ("bulk-3g", 1, Detail::Packets));
     assert_eq!((s.links[2].rate, s.links[2].queue), (Rate::kbps(384), QueueLimit::Packets(20)));
-    assert_eq!((s.flows[0].tcp.window, s.flows[0].tcp.segment_size), (20, 1000));
+    assert_eq!((s.flows[0].tcp().unwrap().window, s.flows[0].tcp().unwrap().segment_size), (20, 1000));
     assert_eq!(s.metrics.windows.len(), 1);
 
     let b = load(&repo_file("benches/bulk-sack1.toml"), &[]).unwrap();
-    assert_eq!(b.flows[0].tcp.packet_size(), 1500);
+    assert_eq!(b.flows[0].tcp().unwrap().packet_size(), 1500);
     assert_eq!((b.links[2].rate, b.links[2].queue), (Rate::kbps(6400), QueueLimit::Packets(11)));
-    assert!(b.flows[0].sink.delayed_ack && b.flows[0].sink.sack);
+    assert!(b.flows[0].sink().unwrap().delayed_ack && b.flows[0].sink().unwrap().sack);
     assert_eq!(b.detail, Detail::Summary);
 
     let l = load(&repo_file("benches/bulk-sack1-loss1pct.toml"), &[]).unwrap();

@@ -35,10 +35,10 @@ fn each_scheme_resolves_to_its_preset() {
     for name in ["sack", "frto", "dcr", "dcr-frto", "dcr-ld", "dcr-frto-ld"] {
         let s = scenario(name, "").unwrap();
         let p = preset(name).unwrap();
-        assert_eq!(s.flows[0].tcp, p.tcp_config(), "{name}");
-        assert_eq!(s.flows[0].sink, p.sink_config(), "{name}");
+        assert_eq!(s.flows[0].tcp(), Some(&p.tcp_config()), "{name}");
+        assert_eq!(s.flows[0].sink(), Some(&p.sink_config()), "{name}");
     }
-    let c = scenario("dcr-frto-ld", "").unwrap().flows[0].tcp.clone();
+    let c = scenario("dcr-frto-ld", "").unwrap().flows[0].tcp().unwrap().clone();
     assert_eq!(
         (c.rto_response, c.dupack_response, c.loss_classifier),
         (RtoResponseKind::Frto, DupAckResponseKind::Dcr, LossClassifierKind::Ld)
@@ -63,7 +63,7 @@ ld_handover_reset = true
 ld_initial_tdev = "250ms""#,
     )
     .unwrap();
-    let c = &s.flows[0].tcp;
+    let c = s.flows[0].tcp().unwrap();
     assert_eq!(c.rto_response, RtoResponseKind::Frto);
     assert_eq!((c.frto.variant, c.frto.response), (FrtoVariant::Basic, SpuriousResponse::SlowStart));
     assert_eq!(c.dupack_response, DupAckResponseKind::Dcr);
@@ -81,7 +81,8 @@ fn options_switch_parts_off_again() {
     )
     .unwrap()
     .flows[0]
-        .tcp
+        .tcp()
+        .unwrap()
         .clone();
     assert_eq!(
         (c.rto_response, c.dupack_response, c.loss_classifier),
@@ -93,10 +94,10 @@ fn options_switch_parts_off_again() {
 fn dcr_trigger_takes_integers_and_names_and_ld_k_fractions() {
     for (value, n) in [("1", 1), ("2", 2), ("\"first\"", 1), ("\"second\"", 2), ("\"third\"", 3)] {
         let s = scenario("dcr", &format!("dcr_trigger = {value}")).unwrap();
-        assert_eq!(s.flows[0].tcp.dcr.trigger, DupAckCount(n), "{value}");
+        assert_eq!(s.flows[0].tcp().unwrap().dcr.trigger, DupAckCount(n), "{value}");
     }
     let s = scenario("dcr-ld", "ld_k = 1.5").unwrap();
-    assert_eq!(s.flows[0].tcp.ld.k, 1.5);
+    assert_eq!(s.flows[0].tcp().unwrap().ld.k, 1.5);
 }
 
 #[test]
@@ -111,7 +112,7 @@ fn set_overrides_reach_the_new_keys() {
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
-    let c = load(&text, &sets).unwrap().flows[0].tcp.clone();
+    let c = load(&text, &sets).unwrap().flows[0].tcp().unwrap().clone();
     assert_eq!((c.dcr.trigger, c.ld.k), (DupAckCount(1), 1.0));
     assert_eq!((c.frto.variant, c.frto.response), (FrtoVariant::Sack, SpuriousResponse::Ssthresh));
 }
@@ -163,11 +164,11 @@ fn cross_layer_options_override_the_preset_and_bad_values_name_their_key() {
         "handover = \"cross_layer\"\n[flows.bulk.tcp.cross_layer]\na1 = true\nreinit_rto = \"6s\"",
     )
     .unwrap();
-    let c = &s.flows[0].tcp;
+    let c = s.flows[0].tcp().unwrap();
     assert_eq!(c.handover, vhsim_tcp::HandoverPolicyKind::CrossLayer);
     assert!(c.cross_layer.a1 && !c.cross_layer.a2);
     assert_eq!(c.cross_layer.reinit_rto, SimDuration::from_secs(6));
-    assert_eq!(scenario("enhanced", "").unwrap().flows[0].tcp, preset("enhanced").unwrap().tcp_config());
+    assert_eq!(scenario("enhanced", "").unwrap().flows[0].tcp().unwrap(), &preset("enhanced").unwrap().tcp_config());
     let cases = [
         ("[flows.bulk.tcp.cross_layer]\na5 = true", "flows.bulk.tcp.cross_layer.a5", "A5 replaces A2"),
         (

@@ -3,7 +3,7 @@
 //! A CBR application (Sobral et al. §5: "500 Kbps CBR traffic using TCP ... packets with 1,000
 //! bytes of data") writes `packet_size` bytes at the flow's start and then at each later write
 //! time (`CbrModel::write_offset`), until its `stop` or the end of the run. Each write raises the
-//! sender's application limit by `segments_per_write` segments (ns-2 `TcpAgent::sendmsg`), so
+//! sender's application limit by `segments_per_write` units (ns-2 `TcpAgent::sendmsg`), so
 //! the sender is application-limited while the path keeps up and builds a backlog when it does
 //! not. Written data stays in the sender when the application stops.
 //!
@@ -14,8 +14,10 @@
 //! network by insertion order, which depends on when the previous write happened to be
 //! scheduled relative to packet events.)
 
-use crate::world::{Event, World};
+use crate::event::Event;
+use crate::world::World;
 use vhsim_core::{EventClass, SimTime};
+use vhsim_net::{AppOffer, Endpoint};
 use vhsim_scenario::{AppModel, CbrModel};
 
 /// What feeds a flow's sender.
@@ -75,12 +77,12 @@ impl World {
         }
         c.writes += 1;
         let next = fl.start + c.model.write_offset(c.writes);
-        let limit = fl.sender.core().app_limit.saturating_add(c.model.segments_per_write);
-        fl.sender.set_app_limit(limit);
+        let units = c.model.segments_per_write;
+        fl.endpoints[0].on_app(self.now, AppOffer::More(units));
         if next <= end && stop.is_none_or(|s| next < s) {
             self.queue.push(next, EventClass::Timeline, Event::AppWrite(f));
         }
-        self.pump_sender(f);
+        self.pump(f, 0);
     }
 
     /// The application of flow `f` stops offering data now. Bulk: the sender keeps only what
@@ -88,10 +90,7 @@ impl World {
     pub(crate) fn app_stop(&mut self, f: u32) {
         let fl = &mut self.flows[f as usize];
         match &mut fl.app {
-            AppState::Bulk => {
-                let written = fl.sender.core().snd_max;
-                fl.sender.set_app_limit(written);
-            }
+            AppState::Bulk => fl.endpoints[0].on_app(self.now, AppOffer::Stop),
             AppState::Cbr(c) => c.stopped = true,
         }
     }

@@ -8,7 +8,9 @@
 //! * `summary`: the summary flattened to `path=value` lines, sorted, without the figures of the
 //!   engine rather than of the simulation (wall time, event count, version). Zero, false, null
 //!   and empty leaves are left out, so adding a counter that stays zero in an old scenario
-//!   (a new drop cause, say) moves nothing, while any non-zero change does.
+//!   (a new drop cause, say) moves nothing, while any non-zero change does. Figures that moved
+//!   within the summary keep their original path here ([`MOVED`]), so a restructuring of the
+//!   summary moves no fingerprint.
 //!
 //! The store of fingerprints of every shipped scenario is `tests/fingerprints.tsv`, checked by
 //! `tests/test_fingerprints.py` and rewritten by `vhsim fingerprints --update`.
@@ -28,6 +30,13 @@ pub struct Fingerprint {
     pub summary: u64,
 }
 
+/// Paths of summary figures that moved, mapped to where they were when the store was written:
+/// (prefix of the new path after `flows.<name>.`, replacement).
+const MOVED: [(&str, &str); 1] = [
+    // Transport-neutral core (issue #10): TCP-only figures went into the flow's `tcp` part.
+    ("tcp.", ""),
+];
+
 /// Summary keys that describe the engine, not the simulated network.
 const ENGINE_FIGURES: [&str; 4] = ["vhsim_version", "wall_s", "events", "events_per_s"];
 
@@ -45,14 +54,20 @@ pub fn fingerprint(out: &RunOutput) -> Fingerprint {
     }
     let mut ts = Xxh3::new();
     if let Some(t) = &out.traces.timeseries {
+        // The columns of the time series as it was when the store was first written; a
+        // variable an endpoint does not report reads as NaN, as those columns held then.
+        let col = |name: &str| t.column(name);
+        let (cwnd, ssthresh, srtt, rto) = (col("cwnd"), col("ssthresh"), col("srtt"), col("rto"));
+        let (tcur, threshold, flight, state) = (col("ld_tcur"), col("ld_threshold"), col("flight"), col("state"));
+        let at = |c: Option<&[f64]>, i: usize| c.map_or(f64::NAN, |c| c[i]);
         for i in 0..t.time_ns.len() {
             ts.update(&t.time_ns[i].to_le_bytes());
             ts.update(&t.flow[i].to_le_bytes());
-            for v in [t.cwnd[i], t.ssthresh[i], t.srtt_s[i], t.rto_s[i], t.ld_tcur_s[i], t.ld_threshold_s[i]] {
+            for v in [at(cwnd, i), at(ssthresh, i), at(srtt, i), at(rto, i), at(tcur, i), at(threshold, i)] {
                 ts.update(&v.to_bits().to_le_bytes());
             }
-            ts.update(&t.flight[i].to_le_bytes());
-            ts.update(&[t.state[i]]);
+            ts.update(&(at(flight, i) as i64).to_le_bytes());
+            ts.update(&[at(state, i) as u8]);
         }
     }
     let mut s = Xxh3::new();
@@ -73,8 +88,26 @@ pub fn summary_figures(summary: &RunSummary) -> Vec<String> {
     }
     let mut lines = Vec::new();
     flatten("", &v, &mut lines);
+    for line in &mut lines {
+        *line = original_path(line);
+    }
     lines.sort();
     lines
+}
+
+/// `line` with a moved figure's path as it was (see [`MOVED`]).
+fn original_path(line: &str) -> String {
+    let Some(rest) = line.strip_prefix("flows.") else { return line.to_owned() };
+    // Flow names may contain dots (`cross.3`), so look for the moved prefix after any dot.
+    for (i, _) in rest.match_indices('.') {
+        let tail = &rest[i + 1..];
+        for (from, to) in MOVED {
+            if let Some(after) = tail.strip_prefix(from) {
+                return format!("flows.{}.{to}{after}", &rest[..i]);
+            }
+        }
+    }
+    line.to_owned()
 }
 
 fn flatten(path: &str, v: &Value, out: &mut Vec<String>) {
@@ -100,5 +133,11 @@ mod tests {
         flatten("", &v, &mut lines);
         lines.sort();
         assert_eq!(lines, ["a=true", "b.y=2.5", "b.z[1]=3"]);
+    }
+
+    #[test]
+    fn moved_figures_keep_their_original_path() {
+        assert_eq!(original_path("flows.cross.3.tcp.fast_retransmits=2"), "flows.cross.3.fast_retransmits=2");
+        assert_eq!(original_path("flows.bulk.rto_count=1"), "flows.bulk.rto_count=1");
     }
 }

@@ -1,20 +1,30 @@
-//! Handovers of the mobile node and the metrics around them.
+//! Handovers of the mobile node: link events at the mobile node and the binding at the anchor.
 //!
-//! A handover changes which routing table is in use (vhsim-scenario `mobile`: only the anchor's
-//! and the MN's routes differ between tables), so packets already past the anchor on the old
-//! path still arrive (make-before-break). Break-before-make takes the old access link down in
-//! both directions for `gap`; pause stops it for `duration` without loss: packets queued wait in
-//! its queue and packets that reach its far end wait at the link until it resumes. When the
-//! handover completes, traffic takes the new interface and, after `notify_delay`, every sender
-//! with an endpoint at the MN receives a cross-layer notification with the old and new access
-//! links' current bandwidth and delay (Daniel & Kojo §3; the notification carries nothing a
-//! real MN could not know).
+//! A handover from interface `old` to `new` is, in order:
+//!
+//! 1. `Imminent { eta, old, new }` at `start - warning` (`mobile.warning`, default 0);
+//! 2. at `start`: make-before-break completes at once; break-before-make takes the old access
+//!    link down in both directions for `gap` (`Down(old)`); pause stops it for `duration`
+//!    without loss (packets queued wait in its queue, packets reaching its far end wait at the
+//!    link until it resumes);
+//! 3. at completion (`start + gap` or `+ duration`): the old link is restored, `Up(new)` (not for
+//!    a pause, which changes no link) and `Completed { old, new }`; the mobile node now sends by
+//!    `new`, and the anchor's binding names `new`'s care-of address at once or after the
+//!    registration latency (`mobile.binding`, during which packets for the old care-of address
+//!    are lost with cause `binding` or forwarded);
+//! 4. `notify_delay` after completion, Daniel & Kojo's cross-layer notification (a modelled
+//!    out-of-band message with the old and new access links' bandwidth and delay) reaches the
+//!    sending endpoint of every flow with an endpoint at the mobile node.
+//!
+//! Link events reach only the endpoints on the mobile node; remote endpoints learn of a
+//! handover only from the packets they get. Packets already past the anchor on the old path
+//! still arrive (make-before-break).
 
-use crate::world::{Event, World};
-use serde::Serialize;
+use crate::event::Event;
+use crate::world::World;
 use vhsim_core::{EventClass, SimDuration, SimTime};
+use vhsim_net::{AccessLinkInfo, Endpoint, HandoverNotice, LinkEvent};
 use vhsim_scenario::{Action, HandoverKind, Scenario};
-use vhsim_tcp::{AccessLinkInfo, HandoverNotice};
 
 /// One handover of the run.
 #[derive(Clone, Debug)]
@@ -48,61 +58,11 @@ pub fn records(scenario: &Scenario) -> Vec<HandoverRecord> {
             Action::Handover { kind, from, to, notify_delay } => {
                 let done = e.at + kind.outage();
                 let window_end = (done + scenario.metrics.handover_window).min(end);
-                Some(HandoverRecord {
-                    timeline_index: i,
-                    start: e.at,
-                    done,
-                    kind,
-                    from,
-                    to,
-                    notify_delay,
-                    window_end,
-                })
+                Some(HandoverRecord { timeline_index: i, start: e.at, done, kind, from, to, notify_delay, window_end })
             }
             _ => None,
         })
         .collect()
-}
-
-/// Per-flow measurements around one handover.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
-pub struct FlowHandoverStats {
-    /// Highest segment sent (exclusive) when the handover started.
-    #[serde(skip)]
-    pub snd_max_at_start: u64,
-    /// Last in-order delivery before the handover started.
-    #[serde(skip)]
-    pub last_delivery_before: Option<SimTime>,
-    /// Whether the handover has started.
-    #[serde(skip)]
-    pub started: bool,
-    /// Goodput (kb/s) in the window before the handover.
-    pub goodput_before_kbps: f64,
-    /// Goodput (kb/s) in the window after it completed.
-    pub goodput_after_kbps: f64,
-    /// Throughput (kb/s of data arriving at the receiver, duplicates included) before.
-    pub throughput_before_kbps: f64,
-    /// Throughput after.
-    pub throughput_after_kbps: f64,
-    /// Time from the start of the handover until `n` segments sent after it were
-    /// cumulatively acknowledged (Daniel & Kojo's index; `None` if it did not happen).
-    pub time_to_n_acked_s: Option<f64>,
-    /// Last in-order delivery before the handover to the first after it.
-    pub interruption_s: Option<f64>,
-    /// Timeouts from the start of the handover to the end of its window.
-    pub rtos: u64,
-    /// Of those, spurious (ground truth).
-    pub spurious_rtos: u64,
-    /// Spurious retransmissions sent in that window (ground truth).
-    pub spurious_retransmissions: u64,
-    /// Cross-layer notifications of this handover the sender received.
-    pub notifications: u64,
-    /// Payload bytes delivered in order in the window before / after.
-    #[serde(skip)]
-    pub delivered_bytes: [u64; 2],
-    /// Payload bytes of data arriving at the receiver (duplicates included) before / after.
-    #[serde(skip)]
-    pub received_bytes: [u64; 2],
 }
 
 impl HandoverRecord {
@@ -117,6 +77,11 @@ impl HandoverRecord {
             None
         }
     }
+
+    /// The warning event of this handover.
+    pub fn imminent(&self, warning: SimDuration) -> LinkEvent {
+        LinkEvent::Imminent { eta: warning, old: self.from, new: self.to }
+    }
 }
 
 impl World {
@@ -125,22 +90,32 @@ impl World {
     }
 
     fn access_links(&self, interface: u32) -> Vec<u32> {
-        self.scenario
-            .mobile
-            .as_ref()
-            .map_or_else(Vec::new, |m| m.interfaces[interface as usize].access.clone())
+        self.scenario.mobile.as_ref().map_or_else(Vec::new, |m| m.interfaces[interface as usize].access.clone())
+    }
+
+    /// Deliver `ev` to every endpoint on the mobile node, in flow order.
+    pub(crate) fn link_event(&mut self, ev: LinkEvent) {
+        let Some(mn) = self.routing.mobile.as_ref().map(|m| m.node) else { return };
+        for f in 0..self.flows.len() {
+            for side in 0..2 {
+                if self.flows[f].nodes[side] == mn && self.flows[f].started {
+                    self.flows[f].endpoints[side].on_link_event(self.now, &ev);
+                    self.after_input(f as u32, side);
+                }
+            }
+        }
     }
 
     /// Timeline entry `i`, a handover, starts now.
     pub(crate) fn on_handover_start(&mut self, i: u32) {
         let k = self.handover_index(i);
         let h = self.handovers[k].clone();
-        for fl in &mut self.flows {
-            let st = &mut fl.handover_stats[k];
-            st.started = true;
-            st.snd_max_at_start = fl.sender.core().snd_max;
-            st.last_delivery_before = fl.last_delivery;
-            fl.open_handovers += 1;
+        let sent: Vec<u64> =
+            self.flows.iter().map(|fl| fl.endpoints[0].progress().map_or(0, |p| p.sent_max)).collect();
+        self.obs.handover_started(k, |f| sent[f]);
+        let warning = self.scenario.mobile.as_ref().map_or(SimDuration::ZERO, |m| m.warning);
+        if warning == SimDuration::ZERO {
+            self.link_event(h.imminent(warning));
         }
         match h.kind {
             HandoverKind::MakeBeforeBreak => self.on_handover_done(k as u32),
@@ -148,6 +123,7 @@ impl World {
                 for l in self.access_links(h.from) {
                     self.links[l as usize].set_up(false);
                 }
+                self.link_event(LinkEvent::Down(h.from));
                 self.queue.push(self.now + gap, EventClass::Timeline, Event::HandoverDone(k as u32));
             }
             HandoverKind::Pause { duration } => {
@@ -159,7 +135,15 @@ impl World {
         }
     }
 
-    /// Handover `k` completes now: restore the old link and switch to the new interface.
+    /// The warning of handover `k` (scheduled `mobile.warning` before its start).
+    pub(crate) fn on_handover_warning(&mut self, k: u32) {
+        let warning = self.scenario.mobile.as_ref().map_or(SimDuration::ZERO, |m| m.warning);
+        let ev = self.handovers[k as usize].imminent(warning);
+        self.link_event(ev);
+    }
+
+    /// Handover `k` completes now: restore the old link, switch the mobile node to the new
+    /// interface and start the binding update.
     pub(crate) fn on_handover_done(&mut self, k: u32) {
         let h = self.handovers[k as usize].clone();
         for l in self.access_links(h.from) {
@@ -178,8 +162,32 @@ impl World {
                 }
             }
         }
-        self.active = h.to as usize;
+        let latency = self.scenario.mobile.as_ref().map_or(SimDuration::ZERO, |m| m.binding.latency);
+        if let Some(m) = self.routing.mobile.as_mut() {
+            m.mn_iface = h.to;
+            if latency == SimDuration::ZERO {
+                m.bound = h.to;
+            } else {
+                m.pending = Some(crate::routing::PendingBinding { new: h.to, until: self.now + latency });
+                self.queue.push(self.now + latency, EventClass::Timeline, Event::BindingUpdate(k));
+            }
+        }
+        if !matches!(h.kind, HandoverKind::Pause { .. }) {
+            self.link_event(LinkEvent::Up(h.to));
+        }
+        self.link_event(LinkEvent::Completed { old: h.from, new: h.to });
         self.queue.push(self.now + h.notify_delay, EventClass::Packet, Event::HandoverNotice(k));
+    }
+
+    /// The binding update of handover `k` reaches the anchor now.
+    pub(crate) fn on_binding_update(&mut self, k: u32) {
+        let to = self.handovers[k as usize].to;
+        if let Some(m) = self.routing.mobile.as_mut() {
+            m.bound = to;
+            if m.pending.is_some_and(|p| p.until <= self.now) {
+                m.pending = None;
+            }
+        }
     }
 
     /// The notification of handover `k` reaches the senders now.
@@ -193,79 +201,12 @@ impl World {
         let notice = HandoverNotice { old: info(h.from), new: info(h.to) };
         let mn = m.node;
         for f in 0..self.flows.len() {
-            let fl = &mut self.flows[f];
-            if fl.src != mn && fl.dst != mn {
+            if !self.flows[f].nodes.contains(&mn) {
                 continue;
             }
-            fl.handover_stats[k as usize].notifications += 1;
-            fl.sender.on_handover_notice(self.now, &notice);
-            self.pump_sender(f as u32);
+            self.obs.notified(k as usize, f as u32);
+            self.flows[f].endpoints[0].on_notice(self.now, &notice);
+            self.after_input(f as u32, 0);
         }
-    }
-
-    /// A sender of flow `f` timed out now: count it for handovers whose window covers now.
-    pub(crate) fn note_rto(&mut self, f: u32) {
-        let now = self.now;
-        let fl = &mut self.flows[f as usize];
-        for (h, st) in self.handovers.iter().zip(fl.handover_stats.iter_mut()) {
-            if now >= h.start && now < h.window_end {
-                st.rtos += 1;
-            }
-        }
-    }
-
-    /// A resolved spurious retransmission of flow `f` sent at `sent_at`.
-    pub(crate) fn note_spurious(&mut self, f: u32, sent_at: SimTime, from_rto: bool) {
-        let fl = &mut self.flows[f as usize];
-        for (h, st) in self.handovers.iter().zip(fl.handover_stats.iter_mut()) {
-            if sent_at >= h.start && sent_at < h.window_end {
-                st.spurious_retransmissions += 1;
-                if from_rto {
-                    st.spurious_rtos += 1;
-                }
-            }
-        }
-    }
-
-    /// Data of flow `f` arrived at the receiver now: `received` payload bytes, of which
-    /// `delivered` newly in order.
-    pub(crate) fn note_handover_bytes(&mut self, f: u32, received: u64, delivered: u64) {
-        let (now, w) = (self.now, self.scenario.metrics.handover_window);
-        let fl = &mut self.flows[f as usize];
-        if delivered > 0 {
-            fl.last_delivery = Some(now);
-        }
-        for (h, st) in self.handovers.iter().zip(fl.handover_stats.iter_mut()) {
-            if let Some(i) = h.window_of(now, w) {
-                st.received_bytes[i] += received;
-                st.delivered_bytes[i] += delivered;
-            }
-        }
-    }
-
-    /// After an ACK or a delivery of flow `f`: settle the per-handover indices still open.
-    pub(crate) fn settle_handover_indices(&mut self, f: u32, delivered_now: bool) {
-        let now = self.now;
-        let n = self.scenario.metrics.handover_packets;
-        let fl = &mut self.flows[f as usize];
-        if fl.open_handovers == 0 {
-            return;
-        }
-        let una = fl.sender.core().snd_una;
-        let mut open = 0;
-        for (h, st) in self.handovers.iter().zip(fl.handover_stats.iter_mut()) {
-            if !st.started {
-                continue;
-            }
-            if st.time_to_n_acked_s.is_none() && una >= st.snd_max_at_start + n {
-                st.time_to_n_acked_s = Some((now - h.start).as_secs_f64());
-            }
-            if st.interruption_s.is_none() && delivered_now && now >= h.start {
-                let last = st.last_delivery_before.unwrap_or(h.start);
-                st.interruption_s = Some((now - last).as_secs_f64());
-            }
-            open += usize::from(st.time_to_n_acked_s.is_none() || st.interruption_s.is_none());
-        }
-        fl.open_handovers = open;
     }
 }

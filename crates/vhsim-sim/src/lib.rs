@@ -1,15 +1,25 @@
 //! vhsim-sim: builds a world from a resolved scenario, runs the event loop, and returns the
 //! summary and the columnar traces.
+//!
+//! Layers: [`world`] routes, queues and delivers ([`routing`] by destination address, links
+//! from vhsim-net) and drives the endpoints ([`transports`]) and node [`agents`];
+//! [`handover`] turns a handover into link events at the mobile node and a binding change at
+//! the anchor; [`observe`] records everything (ground truth, counters, handover metrics,
+//! traces); [`summary`] assembles `summary.json`.
 
+pub mod agents;
 pub mod app;
 pub mod build;
+pub mod event;
 pub mod fingerprint;
 pub mod flow;
 pub mod handover;
+pub mod observe;
+pub mod routing;
 pub mod starts;
 pub mod summary;
 pub mod trace;
-pub mod truth;
+pub mod transports;
 pub mod world;
 
 pub use summary::RunSummary;
@@ -35,8 +45,8 @@ pub fn run(scenario: &Scenario, detail: Option<Detail>) -> RunOutput {
     let mut world = build::build(scenario, detail);
     let started = Instant::now();
     let events = world.run();
-    world.finish_truth();
+    world.finish();
     let wall_s = started.elapsed().as_secs_f64();
     let summary = summary::summarize(&world, events, wall_s);
-    RunOutput { summary, traces: std::mem::take(&mut world.traces) }
+    RunOutput { summary, traces: std::mem::take(&mut world.obs.traces) }
 }

@@ -1,14 +1,19 @@
 //! The run summary: per-flow and per-link counters, serializable to `summary.json`.
 
+use crate::agents::{AgentCounts, NodeAgent};
 use crate::app::AppState;
-use crate::handover::FlowHandoverStats;
+use crate::observe::handover_metrics::FlowHandoverStats;
+use crate::observe::verdicts::LossConfusion;
 use crate::world::World;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use vhsim_net::DropCause;
+use vhsim_net::{DropCounts, Endpoint};
+use vhsim_tcp::TcpSender;
 
-/// Summary of one flow.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+/// Summary of one flow: a transport-neutral part, counted by the observers from the packets
+/// and the endpoints' reports, plus the transport's own part.
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct FlowSummary {
     /// Scheme preset.
     pub scheme: String,
@@ -18,7 +23,7 @@ pub struct FlowSummary {
     pub goodput_kbps: f64,
     /// Payload bytes delivered in order.
     pub delivered_bytes: u64,
-    /// Data segments sent, retransmissions included.
+    /// Data packets sent, retransmissions included.
     pub segments_sent: u64,
     /// Retransmissions.
     pub retransmissions: u64,
@@ -28,8 +33,6 @@ pub struct FlowSummary {
     pub rto_count: u64,
     /// Timeouts whose retransmission was spurious (ground truth).
     pub spurious_rto_count: u64,
-    /// Fast retransmits.
-    pub fast_retransmits: u64,
     /// Drops of this flow's packets by cause.
     pub drops: BTreeMap<String, u64>,
     /// Goodput (kb/s) in each named window.
@@ -41,15 +44,51 @@ pub struct FlowSummary {
     /// verdict in congestion, wireless; plus `ld_decisions` and `ld_accuracy` (share of
     /// decisions on real losses whose verdict matched the cause; link-down losses count as
     /// wireless).
-    #[serde(flatten)]
-    pub loss_classification: BTreeMap<String, f64>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub loss_classification: Option<LossConfusion>,
     /// The application, if it is not bulk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: Option<AppSummary>,
+    /// What only a TCP sender knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpPart>,
+}
+
+/// The TCP part of a flow's summary.
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
+pub struct TcpPart {
+    /// Fast retransmits (recovery episodes entered by duplicate ACKs or TCP-DCR's delay).
+    pub fast_retransmits: u64,
+}
+
+impl TcpPart {
+    /// The part of `sender`.
+    pub fn of(sender: &TcpSender) -> Self {
+        TcpPart { fast_retransmits: sender.stats().fast_retransmits }
+    }
+}
+
+/// A transport's part of the flow summary.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TransportPart {
+    /// TCP.
+    Tcp(TcpPart),
+}
+
+/// What a node agent did.
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
+pub struct AgentSummary {
+    /// Node it runs at.
+    pub node: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its counters.
+    #[serde(flatten)]
+    pub counts: AgentCounts,
 }
 
 /// What a non-bulk application did.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct AppSummary {
     /// `cbr`.
     pub kind: String,
@@ -66,7 +105,7 @@ pub struct AppSummary {
 }
 
 /// The movement of the mobile node and the times it implies (`mobile.mobility`).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct MobilitySummary {
     /// Speed (m/s).
     pub speed_mps: f64,
@@ -87,7 +126,7 @@ pub struct MobilitySummary {
 }
 
 /// One handover of the run.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct HandoverSummary {
     /// Kind (`make_before_break`, `break_before_make`, `pause`).
     pub kind: String,
@@ -102,7 +141,7 @@ pub struct HandoverSummary {
 }
 
 /// Summary of one link direction.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct LinkSummary {
     /// Packets that finished serialization.
     pub packets_sent: u64,
@@ -111,7 +150,7 @@ pub struct LinkSummary {
 }
 
 /// Summary of a run.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct RunSummary {
     /// vhsim version.
     pub vhsim_version: String,
@@ -138,29 +177,21 @@ pub struct RunSummary {
     /// The mobile node's movement, if the scenario gives one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mobility: Option<MobilitySummary>,
+    /// Packets the anchor forwarded to a new care-of address during binding updates
+    /// (`mobile.binding.old_path = "forward"`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub binding_forwarded: u64,
+    /// Node agents, in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<AgentSummary>,
 }
 
-fn drops_map(counts: &[u64; 4]) -> BTreeMap<String, u64> {
-    DropCause::ALL.iter().map(|&c| (c.name().to_string(), counts[c as usize])).collect()
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
-fn ld_summary(f: &crate::flow::Flow) -> BTreeMap<String, f64> {
-    let mut out = BTreeMap::new();
-    if f.sender.loss_classifier().ld().is_none() {
-        return out;
-    }
-    let m = &f.ld_matrix;
-    for (t, truth) in ["not_lost", "congestion", "wireless", "link_down"].iter().enumerate() {
-        for (v, verdict) in ["congestion", "wireless"].iter().enumerate() {
-            out.insert(format!("ld_{truth}_as_{verdict}"), m[t][v] as f64);
-        }
-    }
-    let decisions: u64 = m.iter().flatten().sum();
-    let real = m[1][0] + m[1][1] + m[2][0] + m[2][1] + m[3][0] + m[3][1];
-    let right = m[1][0] + m[2][1] + m[3][1];
-    out.insert("ld_decisions".into(), decisions as f64);
-    out.insert("ld_accuracy".into(), if real > 0 { right as f64 / real as f64 } else { f64::NAN });
-    out
+fn drops_map(counts: &DropCounts) -> BTreeMap<String, u64> {
+    counts.iter().map(|(c, n)| (c.name().to_string(), n)).collect()
 }
 
 fn kbps(bytes: u64, secs: f64) -> f64 {
@@ -175,25 +206,24 @@ fn kbps(bytes: u64, secs: f64) -> f64 {
 pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
     let sc = &world.scenario;
     let end = sc.duration.as_secs_f64();
+    let obs = &world.obs;
     let flows = sc
         .flows
         .iter()
-        .zip(&world.flows)
-        .map(|(m, f)| {
-            let st = f.sender.stats();
-            let delivered = f.delivered_segments * f.segment_size;
+        .zip(world.flows.iter().zip(&obs.flows))
+        .map(|(m, (f, o))| {
             let windows = sc
                 .metrics
                 .windows
                 .iter()
-                .zip(&f.window_bytes)
+                .zip(&o.window_bytes)
                 .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
                 .collect();
             let w = sc.metrics.handover_window.as_secs_f64();
-            let handovers = world
+            let handovers = obs
                 .handovers
                 .iter()
-                .zip(&f.handover_stats)
+                .zip(&o.handovers.stats)
                 .map(|(h, st)| {
                     // Windows are clipped to the run: [max(0, start - W), start), [done, min(end, done + W)).
                     let before = w.min(h.start.as_secs_f64());
@@ -207,22 +237,26 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                     }
                 })
                 .collect();
+            let truth = o.truth.as_ref().map(|t| t.counts).unwrap_or_default();
+            let c = &o.counters;
             let summary = FlowSummary {
                 scheme: m.scheme.clone(),
                 start_s: f.start.as_secs_f64(),
-                goodput_kbps: kbps(delivered, end - f.start.as_secs_f64()),
-                delivered_bytes: delivered,
-                segments_sent: st.segments_sent,
-                retransmissions: st.retransmissions,
-                spurious_retransmissions: f.truth.counts.spurious_retransmissions,
-                rto_count: st.rto_count,
-                spurious_rto_count: f.truth.counts.spurious_rtos,
-                fast_retransmits: st.fast_retransmits,
-                drops: drops_map(&f.drops),
+                goodput_kbps: kbps(c.delivered_bytes, end - f.start.as_secs_f64()),
+                delivered_bytes: c.delivered_bytes,
+                segments_sent: c.data_sent,
+                retransmissions: c.retransmissions,
+                spurious_retransmissions: truth.spurious_retransmissions,
+                rto_count: c.timeouts,
+                spurious_rto_count: truth.spurious_rtos,
+                drops: drops_map(&o.drops),
                 windows,
                 handovers,
+                loss_classification: o.verdicts,
                 app: app_summary(f),
-                loss_classification: ld_summary(f),
+                tcp: f.endpoints[0].summary_part().map(|p| match p {
+                    TransportPart::Tcp(t) => t,
+                }),
             };
             (m.name.clone(), summary)
         })
@@ -230,9 +264,17 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
     let links = sc
         .links
         .iter()
-        .zip(world.links.iter().zip(&world.link_drops))
-        .map(|(m, (l, d))| {
-            (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) })
+        .zip(world.links.iter().zip(&obs.link_drops))
+        .map(|(m, (l, d))| (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) }))
+        .collect();
+    let agents = sc
+        .agents
+        .iter()
+        .zip(&world.agents)
+        .map(|(m, a)| AgentSummary {
+            node: sc.nodes[m.node as usize].name.clone(),
+            kind: a.kind_name().to_owned(),
+            counts: a.summary(),
         })
         .collect();
     RunSummary {
@@ -243,10 +285,10 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         wall_s,
         events,
         events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
-        delivered_segments: world.flows.iter().map(|f| f.delivered_segments).sum(),
+        delivered_segments: obs.flows.iter().map(|o| o.counters.delivered_units).sum(),
         flows,
         links,
-        handovers: world
+        handovers: obs
             .handovers
             .iter()
             .map(|h| {
@@ -268,10 +310,13 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             })
             .collect(),
         mobility: mobility_summary(sc),
+        binding_forwarded: world.routing.mobile.as_ref().map_or(0, |m| m.forwarded),
+        agents,
     }
 }
 
 fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
+    let sent_max = f.endpoints[0].progress().map_or(0, |p| p.sent_max);
     let AppState::Cbr(c) = &f.app else { return None };
     let m = &c.model;
     let rate_kbps = match m.rate {
@@ -285,7 +330,7 @@ fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
         writes: c.writes,
         written_bytes: c.writes * u64::from(m.packet_size),
         written_segments,
-        unsent_segments: written_segments.saturating_sub(f.sender.core().snd_max),
+        unsent_segments: written_segments.saturating_sub(sent_max),
     })
 }
 

@@ -1,7 +1,7 @@
 //! Columnar traces: one `Vec` per column, handed to Python as NumPy arrays without a Python
 //! object per row. What is recorded depends on the run's detail level.
 
-use vhsim_core::SimTime;
+use vhsim_core::{SimTime, TracedVar};
 
 /// Packet events (codes of the `event` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,16 +21,59 @@ pub enum PacketEvent {
     Drop = 5,
     /// An ACK was dropped.
     AckDrop = 6,
+    /// A control packet was sent.
+    ControlSend = 7,
+    /// A control packet reached its destination.
+    ControlReceive = 8,
+    /// A control packet was dropped.
+    ControlDrop = 9,
 }
 
 impl PacketEvent {
     /// Names in code order.
-    pub const NAMES: [&'static str; 7] =
-        ["send", "retransmit", "receive", "ack_send", "ack_receive", "drop", "ack_drop"];
+    pub const NAMES: [&'static str; 10] = [
+        "send",
+        "retransmit",
+        "receive",
+        "ack_send",
+        "ack_receive",
+        "drop",
+        "ack_drop",
+        "control_send",
+        "control_receive",
+        "control_drop",
+    ];
 }
 
 /// Names of the `cause` column (0 = none, then `DropCause` codes).
-pub const CAUSE_NAMES: [&str; 4] = ["none", "queue_overflow", "error_model", "link_down"];
+pub const CAUSE_NAMES: [&str; 6] = ["none", "queue_overflow", "error_model", "link_down", "binding", "agent"];
+
+/// One row of the packet trace.
+#[derive(Clone, Copy, Debug)]
+pub struct PacketRow {
+    /// Event time.
+    pub time: SimTime,
+    /// Flow index (`vhsim_net::NO_FLOW` for node agents' packets).
+    pub flow: u32,
+    /// What happened.
+    pub event: PacketEvent,
+    /// Data unit, or cumulative ACK.
+    pub seq: u64,
+    /// Link direction involved.
+    pub link: Option<u32>,
+    /// Drop cause code (0 = none).
+    pub cause: u8,
+    /// Bytes on the wire.
+    pub size: u32,
+    /// Source address.
+    pub src: u32,
+    /// Destination address.
+    pub dst: u32,
+    /// Interface of the mobile node the packet uses (`None`: not the mobile node's).
+    pub path: Option<u32>,
+    /// Transport flags (`TraceTag::flags`).
+    pub flags: u8,
+}
 
 /// Per-packet event table.
 #[derive(Clone, Debug, Default)]
@@ -41,7 +84,7 @@ pub struct PacketTrace {
     pub flow: Vec<u32>,
     /// [`PacketEvent`] code.
     pub event: Vec<u8>,
-    /// Segment number (data) or cumulative ACK (ACKs).
+    /// Data unit (data) or cumulative ACK (ACKs).
     pub seq: Vec<i64>,
     /// Link direction involved (-1 = none).
     pub link: Vec<i32>,
@@ -49,92 +92,100 @@ pub struct PacketTrace {
     pub cause: Vec<u8>,
     /// Ground-truth label of retransmissions: -1 n/a, 0 necessary, 1 spurious.
     pub spurious: Vec<i8>,
+    /// Bytes on the wire.
+    pub size: Vec<u32>,
+    /// Source address (index into the scenario's address table).
+    pub src: Vec<u32>,
+    /// Destination address.
+    pub dst: Vec<u32>,
+    /// Interface of the mobile node used (-1 = none).
+    pub path: Vec<i8>,
+    /// Transport flags.
+    pub flags: Vec<u8>,
 }
 
 impl PacketTrace {
     /// Append a row; returns its index.
-    #[allow(clippy::too_many_arguments)]
-    pub fn push(
-        &mut self,
-        t: SimTime,
-        flow: u32,
-        event: PacketEvent,
-        seq: u64,
-        link: Option<u32>,
-        cause: u8,
-    ) -> u32 {
+    pub fn push(&mut self, r: PacketRow) -> u32 {
         let row = self.time_ns.len() as u32;
-        self.time_ns.push(t.0);
-        self.flow.push(flow);
-        self.event.push(event as u8);
-        self.seq.push(seq as i64);
-        self.link.push(link.map_or(-1, |l| l as i32));
-        self.cause.push(cause);
+        self.time_ns.push(r.time.0);
+        self.flow.push(r.flow);
+        self.event.push(r.event as u8);
+        self.seq.push(r.seq as i64);
+        self.link.push(r.link.map_or(-1, |l| l as i32));
+        self.cause.push(r.cause);
         self.spurious.push(-1);
+        self.size.push(r.size);
+        self.src.push(r.src);
+        self.dst.push(r.dst);
+        self.path.push(r.path.map_or(-1, |p| p as i8));
+        self.flags.push(r.flags);
         row
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.time_ns.len()
+    }
+
+    /// True if no row was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.time_ns.is_empty()
     }
 }
 
-/// Per-flow sender state over time: one row whenever it changes.
+/// One traced variable's column.
+#[derive(Clone, Debug)]
+pub struct VarColumn {
+    /// Variable name.
+    pub name: &'static str,
+    /// Unit.
+    pub unit: &'static str,
+    /// One value per row (NaN where the row's endpoint has no such variable).
+    pub values: Vec<f64>,
+}
+
+/// Endpoint state over time: one row whenever a traced variable that starts rows changes, with
+/// one column per variable any endpoint of the run reports (vhsim-core `TracedVar`).
 #[derive(Clone, Debug, Default)]
 pub struct TimeSeries {
     /// Time (ns).
     pub time_ns: Vec<u64>,
     /// Flow index.
     pub flow: Vec<u32>,
-    /// cwnd (segments).
-    pub cwnd: Vec<f64>,
-    /// ssthresh (segments).
-    pub ssthresh: Vec<f64>,
-    /// Smoothed RTT (s; NaN before the first sample).
-    pub srtt_s: Vec<f64>,
-    /// Current RTO (s).
-    pub rto_s: Vec<f64>,
-    /// Segments outstanding.
-    pub flight: Vec<i64>,
-    /// `CaState` code.
-    pub state: Vec<u8>,
-    /// Loss differentiation's measured RTT Tcur (s; NaN without LD or before a sample).
-    pub ld_tcur_s: Vec<f64>,
-    /// Loss differentiation's threshold, the right side of Lim & Jang's inequality (2)
-    /// (s; NaN without LD).
-    pub ld_threshold_s: Vec<f64>,
-}
-
-/// One row of [`TimeSeries`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SenderSnapshot {
-    /// cwnd.
-    pub cwnd: f64,
-    /// ssthresh.
-    pub ssthresh: f64,
-    /// srtt (s).
-    pub srtt_s: f64,
-    /// rto (s).
-    pub rto_s: f64,
-    /// flight size.
-    pub flight: i64,
-    /// state code.
-    pub state: u8,
-    /// LD Tcur (s).
-    pub ld_tcur_s: f64,
-    /// LD threshold (s).
-    pub ld_threshold_s: f64,
+    /// Path index within the endpoint (0 for single-path transports).
+    pub path: Vec<u32>,
+    /// Variable columns, in order of first appearance.
+    pub columns: Vec<VarColumn>,
 }
 
 impl TimeSeries {
-    /// Append a row.
-    pub fn push(&mut self, t: SimTime, flow: u32, s: &SenderSnapshot) {
+    /// Append a row with `vars`; other columns get NaN.
+    pub fn push(&mut self, t: SimTime, flow: u32, path: u32, vars: &[TracedVar]) {
+        let row = self.time_ns.len();
         self.time_ns.push(t.0);
         self.flow.push(flow);
-        self.cwnd.push(s.cwnd);
-        self.ssthresh.push(s.ssthresh);
-        self.srtt_s.push(s.srtt_s);
-        self.rto_s.push(s.rto_s);
-        self.flight.push(s.flight);
-        self.state.push(s.state);
-        self.ld_tcur_s.push(s.ld_tcur_s);
-        self.ld_threshold_s.push(s.ld_threshold_s);
+        self.path.push(path);
+        for v in vars {
+            let c = match self.columns.iter().position(|c| c.name == v.name) {
+                Some(c) => c,
+                None => {
+                    self.columns.push(VarColumn { name: v.name, unit: v.unit, values: vec![f64::NAN; row] });
+                    self.columns.len() - 1
+                }
+            };
+            self.columns[c].values.push(v.value);
+        }
+        for c in &mut self.columns {
+            if c.values.len() == row {
+                c.values.push(f64::NAN);
+            }
+        }
+    }
+
+    /// The column of variable `name`, if any endpoint reported it.
+    pub fn column(&self, name: &str) -> Option<&[f64]> {
+        self.columns.iter().find(|c| c.name == name).map(|c| c.values.as_slice())
     }
 }
 
@@ -161,7 +212,7 @@ impl GoodputSeries {
 pub struct Traces {
     /// Per-packet events (detail = packets).
     pub packets: Option<PacketTrace>,
-    /// Sender state series (detail ≥ timeseries).
+    /// Endpoint state series (detail ≥ timeseries).
     pub timeseries: Option<TimeSeries>,
     /// Goodput per interval (always).
     pub goodput: GoodputSeries,

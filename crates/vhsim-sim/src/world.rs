@@ -1,84 +1,52 @@
-//! The world: nodes, links and flows, driven by one event queue.
+//! The world: nodes, links, endpoints and agents driven by one event queue. It routes, queues
+//! and delivers packets, and drives the endpoints; it never builds or reads a transport header
+//! (endpoints do, behind `vhsim_net::Endpoint`), and it records nothing itself (the observers
+//! do, `crate::observe`).
 //!
-//! Same-time order is the queue's contract (vhsim-core `events`): timeline actions, then packet
-//! events, then endpoint timers, each FIFO. Endpoint timers are scheduled lazily: a flow keeps
-//! at most one pending wake-up per endpoint at its earliest deadline; when it fires, the
-//! endpoint is asked again, so restarting the RTO on every ACK costs no event.
+//! A packet's life: an endpoint's `poll_transmit` hands it out (the world gives it a uid); the
+//! agents at its node see it; the node forwards it by destination address (`crate::routing`)
+//! to a link direction, which queues, serializes, loses or delays it (`vhsim_net::Link`); at
+//! the far end the next node's agents see it, and the node forwards it again or, if the
+//! address is its own, hands it to the flow's endpoint there.
+//!
+//! Endpoint timers are lazy: each endpoint has at most one pending wake-up event, at the
+//! earliest deadline it reported; when the wake-up fires, the endpoint is asked again, so
+//! restarting the RTO on every ACK costs no event.
 
+use crate::agents::{AnyAgent, Hook, NodeAgent, Verdict};
+use crate::event::Event;
 use crate::flow::Flow;
-use crate::trace::{PacketEvent, SenderSnapshot, Traces};
-use vhsim_core::{EventClass, EventQueue, SimTime};
-use vhsim_net::{DropCause, Link, LinkParams, Offer, Packet, PacketKind};
+use crate::handover::HandoverRecord;
+use crate::observe::Observers;
+use crate::routing::{Hop, Routing};
+use vhsim_core::{EventClass, EventQueue, SimDuration, SimTime};
+use vhsim_net::{DropCause, Endpoint, Link, LinkParams, Offer, Packet, NO_FLOW};
 use vhsim_scenario::{Action, Scenario};
-
-/// Events of the world.
-#[derive(Clone, Copy, Debug)]
-pub enum Event {
-    /// A link direction finished serializing its current packet.
-    TxDone(u32),
-    /// A link direction asked to be woken up (e.g. a reordering hold timeout).
-    LinkWake(u32),
-    /// A packet arrives at the far end of a link direction.
-    Arrive(u32, Packet),
-    /// A flow's sender may have a timer due.
-    SenderTimer(u32),
-    /// A flow's sink may have a timer due.
-    SinkTimer(u32),
-    /// A flow starts.
-    FlowStart(u32),
-    /// A flow's application stops offering data.
-    FlowStop(u32),
-    /// A flow's CBR application writes (crate::app).
-    AppWrite(u32),
-    /// Timeline entry `i` of the scenario.
-    Timeline(u32),
-    /// Handover `i` (index into the world's handovers) completes: traffic takes the new
-    /// interface.
-    HandoverDone(u32),
-    /// The cross-layer notification of handover `i` reaches the senders.
-    HandoverNotice(u32),
-}
-
-/// Drop counters by cause.
-pub type DropCounts = [u64; 4];
 
 /// The simulated world of one run.
 pub struct World {
     pub(crate) scenario: Scenario,
     pub(crate) queue: EventQueue<Event>,
     pub(crate) links: Vec<Link>,
-    pub(crate) link_drops: Vec<DropCounts>,
-    /// `tables[i][node * n_nodes + dst]` = link to leave on while interface `i` is in use
-    /// (one table without a mobile node).
-    tables: Vec<Vec<Option<u32>>>,
-    /// Routing table in use.
-    pub(crate) active: usize,
-    pub(crate) n_nodes: usize,
+    pub(crate) routing: Routing,
     /// Packets that reached the far end of a paused link, held until it resumes.
     pub(crate) held: Vec<Vec<Packet>>,
-    /// Handovers of the run, in time order, with their progress.
-    pub(crate) handovers: Vec<crate::handover::HandoverRecord>,
+    /// Handovers of the run, in time order.
+    pub(crate) handovers: Vec<HandoverRecord>,
     pub(crate) flows: Vec<Flow>,
-    pub(crate) traces: Traces,
+    pub(crate) agents: Vec<AnyAgent>,
+    /// Agents of each node, in file order.
+    agents_at: Vec<Vec<u32>>,
+    agent_wakeup: Vec<Option<SimTime>>,
+    pub(crate) obs: Observers,
     next_uid: u64,
-    goodput_interval: u64,
     pub(crate) now: SimTime,
 }
 
 impl World {
-    /// Assemble a world; `flows` and `links` are built by [`crate::build`].
-    pub(crate) fn new(scenario: Scenario, links: Vec<Link>, flows: Vec<Flow>, traces: Traces) -> Self {
-        let n_nodes = scenario.nodes.len();
-        let flatten = |rows: &mut dyn Iterator<Item = &Vec<Option<u32>>>| -> Vec<Option<u32>> {
-            rows.flat_map(|r| r.iter().copied()).collect()
-        };
-        let (tables, active) = match &scenario.mobile {
-            Some(m) => {
-                (m.interfaces.iter().map(|i| flatten(&mut i.routes.iter())).collect(), m.initial as usize)
-            }
-            None => (vec![flatten(&mut scenario.nodes.iter().map(|n| &n.routes))], 0),
-        };
-        let handovers = crate::handover::records(&scenario);
+    /// Assemble a world; its parts are built by [`crate::build`].
+    pub(crate) fn new(scenario: Scenario, links: Vec<Link>, flows: Vec<Flow>, agents: Vec<AnyAgent>, obs: Observers) -> Self {
+        let handovers = obs.handovers.clone();
         let mut queue = EventQueue::new();
         for (i, (f, fl)) in scenario.flows.iter().zip(&flows).enumerate() {
             queue.push(fl.start, EventClass::Timeline, Event::FlowStart(i as u32));
@@ -89,30 +57,36 @@ impl World {
         for (i, e) in scenario.timeline.iter().enumerate() {
             queue.push(e.at, EventClass::Timeline, Event::Timeline(i as u32));
         }
-        let link_drops = vec![[0; 4]; links.len()];
-        let goodput_interval = scenario.metrics.goodput_interval.0.max(1);
-        let held = vec![Vec::new(); links.len()];
+        if let Some(m) = scenario.mobile.as_ref().filter(|m| m.warning > SimDuration::ZERO) {
+            for (k, h) in handovers.iter().enumerate() {
+                queue.push(h.start - m.warning, EventClass::Timeline, Event::HandoverWarning(k as u32));
+            }
+        }
+        let mut agents_at = vec![Vec::new(); scenario.nodes.len()];
+        for (i, a) in scenario.agents.iter().enumerate() {
+            agents_at[a.node as usize].push(i as u32);
+        }
         World {
+            routing: Routing::new(&scenario),
+            held: vec![Vec::new(); links.len()],
+            agent_wakeup: vec![None; agents.len()],
             scenario,
             queue,
             links,
-            link_drops,
-            tables,
-            active,
-            n_nodes,
-            held,
             handovers,
             flows,
-            traces,
+            agents,
+            agents_at,
+            obs,
             next_uid: 0,
-            goodput_interval,
             now: SimTime::ZERO,
         }
     }
 
-    /// The sender of flow `f` (for tests and tools that inspect endpoint state after a run).
-    pub fn sender(&self, f: usize) -> &vhsim_tcp::TcpSender {
-        &self.flows[f].sender
+    /// The TCP sender of flow `f`, if it is a TCP flow (for tests and tools that inspect
+    /// endpoint state after a run).
+    pub fn tcp_sender(&self, f: usize) -> Option<&vhsim_tcp::TcpSender> {
+        self.flows[f].endpoints[0].tcp_sender()
     }
 
     /// Run until the scenario's duration; returns the number of events processed.
@@ -138,30 +112,21 @@ impl World {
                     self.queue.push(d.at, EventClass::Packet, Event::Arrive(l, d.packet));
                 }
             }
-            Event::Arrive(link, pkt) => {
-                // A down link also loses what was propagating on it (Daniel & Kojo §3: the
-                // error model at the far end of the old access link drops packets in transit).
-                if !self.links[link as usize].is_up() {
-                    self.record_drop(link, &pkt, DropCause::LinkDown);
-                } else if self.links[link as usize].is_paused() {
-                    self.held[link as usize].push(pkt);
-                } else {
-                    let node = self.scenario.links[link as usize].to;
-                    self.on_arrive(node, pkt);
-                }
-            }
-            Event::HandoverDone(h) => self.on_handover_done(h),
-            Event::HandoverNotice(h) => self.on_handover_notice(h),
-            Event::SenderTimer(f) => self.on_sender_timer(f),
-            Event::SinkTimer(f) => self.on_sink_timer(f),
+            Event::Arrive(link, pkt) => self.on_arrive(link, pkt),
+            Event::EndpointTimer { flow, side } => self.on_endpoint_timer(flow, side as usize),
+            Event::AgentTimer(a) => self.on_agent_timer(a),
             Event::FlowStart(f) => {
                 self.flows[f as usize].started = true;
                 self.app_start(f);
-                self.pump_sender(f);
+                self.pump(f, 0);
             }
             Event::FlowStop(f) => self.app_stop(f),
             Event::AppWrite(f) => self.on_app_write(f),
             Event::Timeline(i) => self.on_timeline(i),
+            Event::HandoverWarning(k) => self.on_handover_warning(k),
+            Event::HandoverDone(k) => self.on_handover_done(k),
+            Event::BindingUpdate(k) => self.on_binding_update(k),
+            Event::HandoverNotice(k) => self.on_handover_notice(k),
         }
     }
 
@@ -175,31 +140,63 @@ impl World {
                 for l in links {
                     let link = &mut self.links[l as usize];
                     let p = link.params();
-                    link.set_params(LinkParams {
-                        rate: rate.unwrap_or(p.rate),
-                        delay: delay.unwrap_or(p.delay),
-                    });
+                    link.set_params(LinkParams { rate: rate.unwrap_or(p.rate), delay: delay.unwrap_or(p.delay) });
                 }
             }
         }
     }
 
-    pub(crate) fn route(&self, node: u32, dst: u32) -> Option<u32> {
-        self.tables[self.active][node as usize * self.n_nodes + dst as usize]
+    fn on_arrive(&mut self, link: u32, pkt: Packet) {
+        // A down link also loses what was propagating on it (Daniel & Kojo §3: the error
+        // model at the far end of the old access link drops packets in transit).
+        if !self.links[link as usize].is_up() {
+            self.drop_packet(Some(link), &pkt, DropCause::LinkDown);
+        } else if self.links[link as usize].is_paused() {
+            self.held[link as usize].push(pkt);
+        } else {
+            let node = self.scenario.links[link as usize].to;
+            self.at_node(node, pkt, Some(link), 0);
+        }
+    }
+
+    /// `pkt` is at `node` (arrived on `arrived_on`, or leaving an endpoint there): the node's
+    /// agents from the `first_agent`-th on see it, then the node delivers or forwards it.
+    fn at_node(&mut self, node: u32, mut pkt: Packet, arrived_on: Option<u32>, first_agent: usize) {
+        let local = self.routing.is_local(node, pkt.dst);
+        for j in first_agent..self.agents_at[node as usize].len() {
+            let a = self.agents_at[node as usize][j];
+            let hook = Hook { arrived_on, local };
+            match self.agents[a as usize].on_packet(self.now, &mut pkt, hook) {
+                Verdict::Forward => {}
+                Verdict::Hold => return self.sync_agent_timer(a),
+                Verdict::Drop => return self.drop_packet(None, &pkt, DropCause::Agent),
+                Verdict::Consume => return,
+            }
+        }
+        if local {
+            self.deliver(node, pkt);
+        } else {
+            self.forward(node, pkt);
+        }
     }
 
     /// Hand `pkt` to the link leading from `node` towards its destination.
     fn forward(&mut self, node: u32, pkt: Packet) {
-        let Some(link) = self.route(node, pkt.dst) else {
+        match self.routing.next_hop(node, &pkt) {
+            Hop::Link(link) => match self.links[link as usize].offer(self.now, pkt) {
+                Offer::Transmitting(done) => self.queue.push(done, EventClass::Packet, Event::TxDone(link)),
+                Offer::Queued => {}
+                Offer::Dropped(pkt, cause) => self.drop_packet(Some(link), &pkt, cause),
+            },
+            Hop::Drop(cause) => self.drop_packet(None, &pkt, cause),
             // Validation guarantees routes for every flow; a missing one is a world bug.
-            debug_assert!(false, "no route from node {node} to {}", pkt.dst);
-            return;
-        };
-        match self.links[link as usize].offer(self.now, pkt) {
-            Offer::Transmitting(done) => self.queue.push(done, EventClass::Packet, Event::TxDone(link)),
-            Offer::Queued => {}
-            Offer::Dropped(cause) => self.record_drop(link, &pkt, cause),
+            Hop::Unroutable => debug_assert!(false, "no route from node {node} to address {:?}", pkt.dst),
         }
+    }
+
+    fn drop_packet(&mut self, link: Option<u32>, pkt: &Packet, cause: DropCause) {
+        let path = self.routing.path_of(pkt);
+        self.obs.dropped(self.now, link, pkt, cause, path);
     }
 
     fn on_tx_done(&mut self, l: u32) {
@@ -211,259 +208,119 @@ impl World {
             // Timer class: after the packet events of the same time (vhsim-net `link` docs).
             self.queue.push(t, EventClass::Timer, Event::LinkWake(l));
         }
-        for d in f.arrivals() {
+        let (arrivals, dropped) = f.into_parts();
+        for d in arrivals {
             self.queue.push(d.at, EventClass::Packet, Event::Arrive(l, d.packet));
         }
-        if let Some(cause) = f.dropped() {
-            self.record_drop(l, &f.packet, cause);
+        if let Some((pkt, cause)) = dropped {
+            self.drop_packet(Some(l), &pkt, cause);
         }
     }
 
-    fn record_drop(&mut self, link: u32, pkt: &Packet, cause: DropCause) {
-        self.link_drops[link as usize][cause as usize] += 1;
-        let flow = &mut self.flows[pkt.flow as usize];
-        flow.drops[cause as usize] += 1;
-        let (event, seq) = match pkt.kind {
-            PacketKind::Data { seq, tx_index } => {
-                flow.truth.on_drop(seq, tx_index, cause as u8);
-                (PacketEvent::Drop, seq)
-            }
-            PacketKind::Ack { ack, .. } => (PacketEvent::AckDrop, ack),
-        };
-        if let Some(p) = self.traces.packets.as_mut() {
-            p.push(self.now, pkt.flow, event, seq, Some(link), cause as u8);
+    /// `pkt` reached `node`, which owns its destination address: the flow's endpoint there
+    /// takes it.
+    fn deliver(&mut self, node: u32, pkt: Packet) {
+        let f = pkt.flow;
+        if f == NO_FLOW {
+            return; // an agent's packet no agent at its destination consumed
         }
+        let side = self.flows[f as usize].side_at(node);
+        let path = self.routing.path_of(&pkt);
+        self.obs.arrived(self.now, &pkt, path);
+        self.flows[f as usize].endpoints[side].on_packet(self.now, &pkt);
+        self.drain_reports(f, side);
+        if let Some(p) = self.flows[f as usize].endpoints[side].progress() {
+            self.obs.progressed(self.now, f, p);
+        }
+        self.pump(f, side);
     }
 
-    fn on_arrive(&mut self, node: u32, pkt: Packet) {
-        if node != pkt.dst {
-            self.forward(node, pkt);
-            return;
-        }
-        match pkt.kind {
-            PacketKind::Data { seq, .. } => self.on_data_at_sink(pkt.flow, seq),
-            PacketKind::Ack { ack, n_sack, sack, window } => {
-                if let Some(p) = self.traces.packets.as_mut() {
-                    p.push(self.now, pkt.flow, PacketEvent::AckReceive, ack, None, 0);
-                }
-                let fl = &mut self.flows[pkt.flow as usize];
-                fl.ack_scratch.ack = ack;
-                fl.ack_scratch.window = window;
-                fl.ack_scratch.sack.clear();
-                fl.ack_scratch.sack.extend(sack[..n_sack as usize].iter().map(|b| (b.start, b.end)));
-                let info = std::mem::take(&mut fl.ack_scratch);
-                fl.sender.on_ack(self.now, &info);
-                fl.ack_scratch = info;
-                fl.judge_classifications();
-                let una = fl.sender.core().snd_una;
-                fl.truth.settle(una, &mut fl.labels);
-                self.apply_labels(pkt.flow);
-                if !self.handovers.is_empty() {
-                    self.settle_handover_indices(pkt.flow, false);
-                }
-                self.pump_sender(pkt.flow);
-            }
-        }
-    }
-
-    fn on_data_at_sink(&mut self, f: u32, seq: u64) {
-        let now = self.now;
-        let bin = (now.0 / self.goodput_interval) as usize;
-        let fl = &mut self.flows[f as usize];
-        fl.truth.on_delivered(seq);
-        let r = fl.sink.on_data(now, seq);
-        if r.delivered > 0 {
-            let bytes = r.delivered * fl.segment_size;
-            fl.delivered_segments += r.delivered;
-            self.traces.goodput.add(f as usize, bin, bytes);
-            for (w, acc) in fl.windows.iter().zip(fl.window_bytes.iter_mut()) {
-                if now >= w.0 && now < w.1 {
-                    *acc += bytes;
-                }
-            }
-        }
-        if !self.handovers.is_empty() {
-            let seg = self.flows[f as usize].segment_size;
-            self.note_handover_bytes(f, seg, r.delivered * seg);
-            self.settle_handover_indices(f, r.delivered > 0);
-        }
-        if let Some(p) = self.traces.packets.as_mut() {
-            p.push(now, f, PacketEvent::Receive, seq, None, 0);
-        }
-        if let Some(ack) = r.ack {
-            self.send_ack(f, ack);
-        }
-        self.sync_sink_timer(f);
-    }
-
-    fn send_ack(&mut self, f: u32, ack: vhsim_tcp::AckOut) {
-        let fl = &self.flows[f as usize];
-        let mut sack = [vhsim_net::SackBlock::default(); 3];
-        for (slot, &(s, e)) in sack.iter_mut().zip(ack.sack.iter()) {
-            *slot = vhsim_net::SackBlock { start: s, end: e };
-        }
-        let pkt = Packet {
-            uid: self.next_uid,
-            flow: f,
-            src: fl.dst,
-            dst: fl.src,
-            size: fl.ack_size,
-            kind: PacketKind::Ack {
-                ack: ack.ack,
-                n_sack: ack.sack.len().min(3) as u8,
-                sack,
-                window: ack.window,
-            },
-        };
-        self.next_uid += 1;
-        let first_hop = self.route(pkt.src, pkt.dst);
-        if let Some(p) = self.traces.packets.as_mut() {
-            p.push(self.now, f, PacketEvent::AckSend, ack.ack, first_hop, 0);
-        }
-        self.forward(pkt.src, pkt);
-    }
-
-    fn on_sender_timer(&mut self, f: u32) {
+    fn on_endpoint_timer(&mut self, f: u32, side: usize) {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
-        if fl.sender_wakeup == Some(now) {
-            fl.sender_wakeup = None;
+        if fl.wakeup[side] == Some(now) {
+            fl.wakeup[side] = None;
         }
-        if fl.sender.next_timeout().is_some_and(|d| d <= now) {
-            let rtos = fl.sender.stats().rto_count;
-            fl.sender.on_timeout(now);
-            fl.judge_classifications();
-            if fl.sender.stats().rto_count > rtos && !self.handovers.is_empty() {
-                self.note_rto(f);
-            }
-            self.pump_sender(f);
+        if fl.endpoints[side].poll_timeout().is_some_and(|d| d <= now) {
+            fl.endpoints[side].on_timeout(now);
+            self.after_input(f, side);
         } else {
-            self.sync_sender_timer(f);
+            self.sync_endpoint_timer(f, side);
         }
     }
 
-    fn on_sink_timer(&mut self, f: u32) {
-        let now = self.now;
-        let fl = &mut self.flows[f as usize];
-        if fl.sink_wakeup == Some(now) {
-            fl.sink_wakeup = None;
-        }
-        if let Some(ack) = fl.sink.on_timeout(now) {
-            self.send_ack(f, ack);
-        }
-        self.sync_sink_timer(f);
+    /// After any input to endpoint `side` of flow `f`: its reports go to the observers, then
+    /// it sends what it may.
+    pub(crate) fn after_input(&mut self, f: u32, side: usize) {
+        self.drain_reports(f, side);
+        self.pump(f, side);
     }
 
-    /// Send everything the sender allows now, then record its state and arm its timer.
-    pub(crate) fn pump_sender(&mut self, f: u32) {
-        let now = self.now;
+    fn drain_reports(&mut self, f: u32, side: usize) {
+        let progress = self.flows[f as usize].endpoints[0].progress();
+        while let Some(r) = self.flows[f as usize].endpoints[side].poll_report() {
+            self.obs.report(self.now, f, r, progress);
+        }
+    }
+
+    /// Send everything endpoint `side` of flow `f` allows now, then record its variables and
+    /// re-arm its wake-up.
+    pub(crate) fn pump(&mut self, f: u32, side: usize) {
         if !self.flows[f as usize].started {
             return;
         }
-        while let Some(tx) = self.flows[f as usize].sender.poll_transmit(now) {
-            let fl = &mut self.flows[f as usize];
-            let retx = tx.cause.is_retransmission();
-            let row = self.traces.packets.as_ref().map(|p| p.time_ns.len() as u32);
-            let tx_index = fl.truth.on_send(tx.seq, tx.cause == vhsim_tcp::TxCause::Rto, row, now);
-            let pkt = Packet {
-                uid: self.next_uid,
-                flow: f,
-                src: fl.src,
-                dst: fl.dst,
-                size: fl.packet_size,
-                kind: PacketKind::Data { seq: tx.seq, tx_index },
-            };
+        let node = self.flows[f as usize].nodes[side];
+        while let Some(mut pkt) = self.flows[f as usize].endpoints[side].poll_transmit(self.now) {
+            pkt.uid = self.next_uid;
             self.next_uid += 1;
-            if let Some(p) = self.traces.packets.as_mut() {
-                let ev = if retx { PacketEvent::Retransmit } else { PacketEvent::Send };
-                let link = self.tables[self.active][pkt.src as usize * self.n_nodes + pkt.dst as usize];
-                p.push(now, f, ev, tx.seq, link, 0);
-            }
-            self.forward(pkt.src, pkt);
+            let first_hop = self.routing.peek_hop(node, &pkt);
+            let path = self.routing.path_of(&pkt);
+            self.obs.sent(self.now, &mut pkt, first_hop, path);
+            self.at_node(node, pkt, None, 0);
         }
-        self.snapshot(f);
-        self.sync_sender_timer(f);
+        if side == 0 {
+            self.obs.vars(self.now, f, &self.flows[f as usize].endpoints[0]);
+        }
+        self.sync_endpoint_timer(f, side);
     }
 
-    fn snapshot(&mut self, f: u32) {
-        let Some(ts) = self.traces.timeseries.as_mut() else { return };
+    fn sync_endpoint_timer(&mut self, f: u32, side: usize) {
         let fl = &mut self.flows[f as usize];
-        let s = &fl.sender;
-        let c = s.core();
-        let snap = SenderSnapshot {
-            cwnd: s.cwnd(),
-            ssthresh: s.ssthresh(),
-            srtt_s: c.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64()),
-            rto_s: c.rtt.rto().as_secs_f64(),
-            flight: c.flight_size() as i64,
-            state: s.ca_state() as u8,
-            ld_tcur_s: s.loss_classifier().ld().and_then(|l| l.tcur()).unwrap_or(f64::NAN),
-            ld_threshold_s: s.loss_classifier().ld().and_then(|l| l.threshold()).unwrap_or(f64::NAN),
-        };
-        let same = fl.last_snapshot.is_some_and(|l| {
-            l.cwnd == snap.cwnd
-                && l.ssthresh == snap.ssthresh
-                && l.flight == snap.flight
-                && l.state == snap.state
-                && l.rto_s == snap.rto_s
-                && l.ld_tcur_s.to_bits() == snap.ld_tcur_s.to_bits()
-                && l.ld_threshold_s.to_bits() == snap.ld_threshold_s.to_bits()
-        });
-        if !same {
-            ts.push(self.now, f, &snap);
-            fl.last_snapshot = Some(snap);
-        }
-    }
-
-    fn apply_labels(&mut self, f: u32) {
-        let fl = &mut self.flows[f as usize];
-        if fl.labels.is_empty() {
-            return;
-        }
-        if let Some(p) = self.traces.packets.as_mut() {
-            for l in &fl.labels {
-                if let Some(row) = l.trace_row {
-                    p.spurious[row as usize] = i8::from(l.spurious);
-                }
-            }
-        }
-        let labels = std::mem::take(&mut fl.labels);
-        if !self.handovers.is_empty() {
-            for l in labels.iter().filter(|l| l.spurious) {
-                self.note_spurious(f, l.sent_at, l.from_rto);
-            }
-        }
-        let mut labels = labels;
-        labels.clear();
-        self.flows[f as usize].labels = labels;
-    }
-
-    fn sync_sender_timer(&mut self, f: u32) {
-        let fl = &mut self.flows[f as usize];
-        if let Some(d) = fl.sender.next_timeout() {
-            if fl.sender_wakeup.is_none_or(|w| d < w) {
-                fl.sender_wakeup = Some(d);
-                self.queue.push(d.max(self.now), EventClass::Timer, Event::SenderTimer(f));
+        if let Some(d) = fl.endpoints[side].poll_timeout() {
+            if fl.wakeup[side].is_none_or(|w| d < w) {
+                fl.wakeup[side] = Some(d);
+                self.queue.push(d.max(self.now), EventClass::Timer, Event::EndpointTimer { flow: f, side: side as u8 });
             }
         }
     }
 
-    fn sync_sink_timer(&mut self, f: u32) {
-        let fl = &mut self.flows[f as usize];
-        if let Some(d) = fl.sink.next_timeout() {
-            if fl.sink_wakeup.is_none_or(|w| d < w) {
-                fl.sink_wakeup = Some(d);
-                self.queue.push(d.max(self.now), EventClass::Timer, Event::SinkTimer(f));
+    fn on_agent_timer(&mut self, a: u32) {
+        if self.agent_wakeup[a as usize] == Some(self.now) {
+            self.agent_wakeup[a as usize] = None;
+        }
+        let agent = &mut self.agents[a as usize];
+        if agent.poll_timeout().is_some_and(|d| d <= self.now) {
+            agent.on_timeout(self.now);
+        }
+        let node = self.scenario.agents[a as usize].node;
+        let next = self.agents_at[node as usize].iter().position(|&x| x == a).map_or(0, |j| j + 1);
+        while let Some(pkt) = self.agents[a as usize].poll_release(self.now) {
+            self.at_node(node, pkt, None, next);
+        }
+        self.sync_agent_timer(a);
+    }
+
+    fn sync_agent_timer(&mut self, a: u32) {
+        if let Some(d) = self.agents[a as usize].poll_timeout() {
+            if self.agent_wakeup[a as usize].is_none_or(|w| d < w) {
+                self.agent_wakeup[a as usize] = Some(d);
+                self.queue.push(d.max(self.now), EventClass::Timer, Event::AgentTimer(a));
             }
         }
     }
 
-    /// Resolve the remaining ground-truth labels (end of run).
-    pub(crate) fn finish_truth(&mut self) {
-        for f in 0..self.flows.len() {
-            let fl = &mut self.flows[f];
-            fl.truth.finish(&mut fl.labels);
-            self.apply_labels(f as u32);
-        }
+    /// End of run: resolve the remaining ground-truth labels.
+    pub(crate) fn finish(&mut self) {
+        self.obs.finish();
     }
 }

@@ -120,7 +120,7 @@ fn notifications_carry_the_link_parameters_and_arrive_once_per_handover_at_the_c
     let sc = load(&toml, &o).expect("valid scenario");
     let mut world = build(&sc, Detail::Summary);
     world.run();
-    let rec = world.sender(0).handover_policy().recorded().to_vec();
+    let rec = world.tcp_sender(0).unwrap().handover_policy().recorded().to_vec();
     assert_eq!(rec.len(), 2, "one notification per handover: {rec:?}");
     // First: make-before-break at 8.2 s, delivered when it completes (notify_delay 0).
     assert_eq!(rec[0].0, SimTime(8_200_000_000));

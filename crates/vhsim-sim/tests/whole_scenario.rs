@@ -144,7 +144,7 @@ fn drop_list_losses_are_labelled_necessary_and_a_delay_spike_rto_spurious() {
     assert_eq!(f.drops["error_model"], 1);
     assert_eq!(f.retransmissions, 1);
     assert_eq!(f.spurious_retransmissions, 0);
-    assert_eq!(f.fast_retransmits, 1);
+    assert_eq!(f.tcp.as_ref().unwrap().fast_retransmits, 1);
 
     // A 3 s delay spike (set_link) with no loss: the RTO that follows is spurious.
     let toml = one_link(

@@ -8,11 +8,13 @@
 //! recovery algorithm ([`recovery`]), the timeout and dupACK responses ([`response`]: F-RTO,
 //! TCP-DCR), the loss classifier ([`classify`]: LD), the RTT estimator ([`rtt`]) and the
 //! outstanding-segment scoreboard ([`scoreboard`]); [`sender::TcpSender`] calls them in a
-//! fixed order.
+//! fixed order. [`endpoint`] wraps the sender and the sink as the world's transport endpoints:
+//! the only place TCP headers are built and read.
 
 pub mod cc;
 pub mod classify;
 pub mod config;
+pub mod endpoint;
 pub mod handover;
 pub mod presets;
 pub mod recovery;
@@ -24,6 +26,7 @@ pub mod sink;
 
 pub use classify::{LossClass, LossClassification};
 pub use config::*;
+pub use endpoint::{TcpSenderEndpoint, TcpSinkEndpoint};
 pub use handover::{AccessLinkInfo, AnyHandoverPolicy, HandoverNotice};
 pub use sender::{AckInfo, CaState, SenderStats, TcpSender, Transmit, TxCause};
 pub use sink::{AckOut, Received, TcpSink};

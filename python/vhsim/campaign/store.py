@@ -61,7 +61,7 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     per link direction: ``access/forward.packets_sent``, ``access/forward.drops_<cause>``.
     Wall-clock figures are left out: they are not reproducible.
     """
-    from ..result import DROP_CAUSES
+    from ..result import DROP_CAUSES, flow_figures
 
     out: dict[str, Any] = {}
     for key, value in summary.items():
@@ -69,6 +69,8 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = value
     for group in ("flows", "links"):
         for name, metrics in (summary.get(group) or {}).items():
+            if group == "flows":
+                metrics = flow_figures(metrics)
             for key, value in metrics.items():
                 if key == "drops" and isinstance(value, Mapping):
                     causes = list(DROP_CAUSES) + sorted(c for c in value if c not in DROP_CAUSES)

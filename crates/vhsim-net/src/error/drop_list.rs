@@ -1,6 +1,6 @@
 //! Scripted drops of given data segments of one flow, for tests.
 
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Packet, UnitKind};
 use std::collections::BTreeSet;
 use vhsim_core::SimTime;
 
@@ -18,13 +18,10 @@ impl DropList {
         DropList { flow, seqs: seqs.iter().copied().collect(), copies }
     }
 
-    /// True for a listed data segment whose transmission index is below `copies`.
+    /// True for a listed data unit whose transmission index is below `copies` (read from the
+    /// packet's trace tag, so it works for every transport).
     pub fn drops(&mut self, _now: SimTime, pkt: &Packet) -> bool {
-        match pkt.kind {
-            PacketKind::Data { seq, tx_index } => {
-                pkt.flow == self.flow && tx_index < self.copies && self.seqs.contains(&seq)
-            }
-            PacketKind::Ack { .. } => false,
-        }
+        let t = &pkt.tag;
+        t.kind == UnitKind::Data && pkt.flow == self.flow && t.copy < self.copies && self.seqs.contains(&t.seq)
     }
 }

@@ -30,7 +30,7 @@ pub enum ReorderConfig {
 }
 
 /// A packet leaving a link direction towards the next node at a given time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {
     /// Arrival time at the next node.
     pub at: SimTime,
@@ -39,10 +39,11 @@ pub struct Delivery {
 }
 
 /// What the reordering model did with a packet that crossed the link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reordered {
-    /// The packet is held back (it will come out as a later `released`).
-    pub held: bool,
+    /// The packet itself when it is not held; `None` when the model holds it back (it will
+    /// come out as a later `released`).
+    pub passed: Option<Packet>,
     /// A packet held earlier, released now. When it arrives at the same time as the current
     /// packet, it must be scheduled after it.
     pub released: Option<Delivery>,

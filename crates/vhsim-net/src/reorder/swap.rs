@@ -20,7 +20,7 @@ use crate::packet::Packet;
 use vhsim_core::{RngStream, SimDuration, SimTime};
 
 /// A packet being held back.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Held {
     packet: Packet,
     /// Following packets still to pass.
@@ -60,40 +60,38 @@ impl Swap {
         // A hold that timed out without the world calling `wake` (only possible when the link
         // is driven without honouring wake-ups): release it first, never in the past.
         let mut released = None;
-        if self.held.is_some_and(|h| now > h.deadline) {
+        if self.held.as_ref().is_some_and(|h| now > h.deadline) {
             let h = self.held.take().expect("checked");
             released = Some(Delivery { at: (h.deadline + delay).max(now), packet: h.packet });
         }
         if let Some(h) = self.held.as_mut() {
             h.left -= 1;
             if h.left == 0 {
-                let packet = h.packet;
-                self.held = None;
+                let packet = self.held.take().expect("checked").packet;
                 return Reordered {
-                    held: false,
+                    passed: Some(pkt),
                     released: Some(Delivery { at: now + delay, packet }),
                     wake: None,
                 };
             }
             h.deadline = now + h.timeout;
-            return Reordered { held: false, released: None, wake: Some(h.deadline) };
+            return Reordered { passed: Some(pkt), released: None, wake: Some(h.deadline) };
         }
         if self.rng.bernoulli(self.q) {
             let timeout = self.hold_timeout.unwrap_or(ser);
             let deadline = now + timeout;
             self.held = Some(Held { packet: pkt, left: self.depth, deadline, timeout });
-            return Reordered { held: true, released, wake: Some(deadline) };
+            return Reordered { passed: None, released, wake: Some(deadline) };
         }
-        Reordered { held: false, released, wake: None }
+        Reordered { passed: Some(pkt), released, wake: None }
     }
 
     /// Release the held packet if its deadline has come.
     pub fn wake(&mut self, now: SimTime, delay: SimDuration) -> Option<Delivery> {
-        let h = self.held?;
-        if h.deadline > now {
+        if self.held.as_ref()?.deadline > now {
             return None;
         }
-        self.held = None;
+        let h = self.held.take()?;
         Some(Delivery { at: now + delay, packet: h.packet })
     }
 }

@@ -5,19 +5,17 @@
 #![allow(dead_code)]
 
 use vhsim_core::{EventClass, EventQueue, SimTime};
-use vhsim_net::{DropCause, Link, Outcome, Packet, PacketKind};
+use vhsim_net::{Addr, DropCause, Link, Outcome, Packet, Payload, RetxCause, TraceTag};
 
 /// A data packet of flow 0 with segment number `seq` and `size` bytes.
 pub fn data(seq: u64, size: u32) -> Packet {
-    Packet { uid: seq, flow: 0, src: 0, dst: 1, size, kind: PacketKind::Data { seq, tx_index: 0 } }
+    let tag = TraceTag::data(seq, size, RetxCause::New);
+    Packet { uid: seq, flow: 0, src: Addr(0), dst: Addr(1), size, tag, payload: Payload::Empty }
 }
 
-/// Segment number of a data packet.
+/// Segment number (data) or cumulative ACK of a packet.
 pub fn seq_of(p: &Packet) -> u64 {
-    match p.kind {
-        PacketKind::Data { seq, .. } => seq,
-        PacketKind::Ack { ack, .. } => ack,
-    }
+    p.tag.seq
 }
 
 enum Ev {
@@ -25,6 +23,17 @@ enum Ev {
     TxDone,
     Wake,
     Arrive(Packet),
+}
+
+/// What became of a frame whose fate was decided (delivered, held or dropped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// It arrives at the next node at this time.
+    Arrives(SimTime),
+    /// It was lost.
+    Dropped(DropCause),
+    /// The reordering model holds it.
+    Held,
 }
 
 /// A frame whose fate was decided (delivered, held or dropped), not a retried attempt.
@@ -35,9 +44,11 @@ pub struct Decided {
     /// Attempts it used.
     pub attempts: u32,
     /// What happened.
-    pub outcome: Outcome,
-    /// The frame.
-    pub packet: Packet,
+    pub fate: Fate,
+    /// The frame's uid.
+    pub uid: u64,
+    /// The frame's segment number.
+    pub seq: u64,
 }
 
 /// Output of a run.
@@ -63,7 +74,7 @@ pub fn run(link: &mut Link, offers: impl IntoIterator<Item = (SimTime, Packet)>)
             Ev::Offer(p) => match link.offer(now, p) {
                 vhsim_net::Offer::Transmitting(done) => q.push(done, EventClass::Packet, Ev::TxDone),
                 vhsim_net::Offer::Queued => {}
-                vhsim_net::Offer::Dropped(c) => out.drops.push((now, p, c)),
+                vhsim_net::Offer::Dropped(p, c) => out.drops.push((now, p, c)),
             },
             Ev::TxDone => {
                 let f = link.finish_transmission(now);
@@ -73,19 +84,21 @@ pub fn run(link: &mut Link, offers: impl IntoIterator<Item = (SimTime, Packet)>)
                 if let Some(t) = f.wake {
                     q.push(t, EventClass::Timer, Ev::Wake);
                 }
-                for d in f.arrivals() {
+                let fate = match &f.outcome {
+                    Outcome::Arrives(d) => Some(Fate::Arrives(d.at)),
+                    Outcome::Dropped(_, c) => Some(Fate::Dropped(*c)),
+                    Outcome::Held => Some(Fate::Held),
+                    Outcome::Retrying => None,
+                };
+                if let Some(fate) = fate {
+                    out.decided.push(Decided { at: now, attempts: f.attempts, fate, uid: f.uid, seq: f.tag.seq });
+                }
+                let (arrivals, dropped) = f.into_parts();
+                for d in arrivals {
                     q.push(d.at, EventClass::Packet, Ev::Arrive(d.packet));
                 }
-                if let Some(c) = f.dropped() {
-                    out.drops.push((now, f.packet, c));
-                }
-                if f.outcome != Outcome::Retrying {
-                    out.decided.push(Decided {
-                        at: now,
-                        attempts: f.attempts,
-                        outcome: f.outcome,
-                        packet: f.packet,
-                    });
+                if let Some((p, c)) = dropped {
+                    out.drops.push((now, p, c));
                 }
             }
             Ev::Wake => {

@@ -8,10 +8,10 @@
 //! flow never changes its start.
 
 use super::topology::Topology;
-use super::{app, before_end, transport};
+use super::{app, before_end, datagram, transport};
 use crate::error::{err, join, list, Result};
-use crate::model::{FlowModel, StartSpread};
-use crate::schema::{FlowSpec, Protocol};
+use crate::model::{FlowModel, StartSpread, TransportModel};
+use crate::schema::{FlowSpec, Protocol, SinkSpec, TcpSpec};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
 use vhsim_core::{SimDuration, SimTime};
@@ -109,17 +109,33 @@ fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> 
         stream: format!("flow/{name}/start"),
         draw: 0,
     });
-    let tcp = transport::tcp(preset.tcp_config(), &spec.tcp, &p("tcp"))?;
-    let sink_spec = &spec.sink;
-    let sink = transport::sink(preset.sink_config(), sink_spec, tcp.segment_size, &p("sink"))?;
     check_route(topo, src, dst, &path, "")?;
-    check_route(topo, dst, src, &path, " for the ACKs")?;
-    // Only TCP exists for now; the match makes adding a protocol a compile error here.
-    match spec.protocol.unwrap_or(Protocol::Tcp) {
-        Protocol::Tcp => {}
+    let transport = match spec.protocol.unwrap_or(Protocol::Tcp) {
+        Protocol::Tcp => {
+            if spec.datagram.is_some() {
+                return Err(err(p("datagram"), "`datagram` is only allowed with protocol = \"datagram\""));
+            }
+            let (no_tcp, no_sink) = (TcpSpec::default(), SinkSpec::default());
+            let tcp = transport::tcp(preset.tcp_config(), spec.tcp.as_ref().unwrap_or(&no_tcp), &p("tcp"))?;
+            let sink_spec = spec.sink.as_ref().unwrap_or(&no_sink);
+            let sink = transport::sink(preset.sink_config(), sink_spec, tcp.segment_size, &p("sink"))?;
+            check_route(topo, dst, src, &path, " for the ACKs")?;
+            TransportModel::Tcp { tcp, sink }
+        }
+        Protocol::Datagram => datagram::resolve(spec, &path)?,
+    };
+    let app = app::resolve(spec.app.as_ref(), transport_unit(&transport), &p("app"))?;
+    if matches!(transport, TransportModel::Datagram { .. }) && !matches!(app, crate::model::AppModel::Cbr(_)) {
+        return Err(err(p("app"), "protocol = \"datagram\" needs app = { kind = \"cbr\", ... } (a bulk datagram source would send without limit)"));
     }
-    let app = app::resolve(spec.app.as_ref(), tcp.segment_size, &p("app"))?;
-    Ok(FlowModel { name: name.to_owned(), src, dst, start, start_spread, stop, scheme, tcp, sink, app })
+    Ok(FlowModel { name: name.to_owned(), src, dst, start, start_spread, stop, scheme, transport, app })
+}
+
+fn transport_unit(t: &TransportModel) -> u32 {
+    match t {
+        TransportModel::Tcp { tcp, .. } => tcp.segment_size,
+        TransportModel::Datagram { size, .. } => *size,
+    }
 }
 
 /// Follow the routing tables from `from` to `to`; an error at `path` if they do not get there.

@@ -10,8 +10,9 @@
 
 use super::topology::{shortest_first_hops, Topology};
 use crate::error::{err, list, Result};
-use crate::model::{InterfaceModel, MobileModel};
-use crate::schema::MobileSpec;
+use crate::model::{BindingModel, InterfaceModel, MobileModel, OldPath};
+use crate::schema::{MobileSpec, OldPathSpec};
+use vhsim_core::SimDuration;
 use std::collections::VecDeque;
 
 /// Hop distance from every node to `target` over link directions not in `excluded`.
@@ -137,14 +138,27 @@ pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel>
                     dist[i][l.to as usize].unwrap_or(u32::MAX) < dist[i][l.from as usize].unwrap_or(u32::MAX)
                 })
                 .unwrap_or(access[i][0]);
-            InterfaceModel { name: name.clone(), access: access[i].clone(), downlink, routes }
+            // Towards this interface's care-of address every node takes this interface's own
+            // path, whatever interface is in use.
+            let address_routes = (0..n).map(|v| own_routes[i][v][mn]).collect();
+            InterfaceModel { name: name.clone(), access: access[i].clone(), downlink, routes, address_routes }
         })
         .collect();
+    let binding = spec.binding.as_ref();
+    let binding = BindingModel {
+        latency: binding.and_then(|b| b.latency).map_or(SimDuration::ZERO, |d| d.0),
+        old_path: match binding.and_then(|b| b.old_path) {
+            None | Some(OldPathSpec::Drop) => OldPath::Drop,
+            Some(OldPathSpec::Forward) => OldPath::Forward,
+        },
+    };
     Ok(MobileModel {
         node: mn as u32,
         anchor: anchor as u32,
         initial: initial as u32,
         interfaces,
         mobility: None,
+        binding,
+        warning: spec.warning.map_or(SimDuration::ZERO, |d| d.0),
     })
 }

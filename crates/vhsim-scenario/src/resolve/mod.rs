@@ -3,7 +3,10 @@
 //! Checks run in file order of concerns: run settings, topology (nodes, links, routes), flows,
 //! timeline, metrics. The first error found is returned.
 
+mod addresses;
+mod agents;
 mod app;
+mod datagram;
 mod flows;
 mod link_models;
 mod mobile;
@@ -13,7 +16,7 @@ mod topology;
 mod transport;
 
 use crate::error::{err, Result};
-use crate::model::{Detail, Scenario};
+use crate::model::{Action, Detail, MobileModel, Scenario, TimelineEntry};
 use crate::schema::ScenarioFile;
 use crate::units::fmt_duration;
 use vhsim_core::{SimDuration, SimTime};
@@ -47,6 +50,12 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         m.mobility = Some(model);
     }
     let metrics = timeline::metrics(&file.metrics, duration)?;
+    if let Some(m) = &mobile {
+        check_link_events(m, &timeline, duration)?;
+    }
+    let mobile_node = mobile.as_ref().map(|m| m.node);
+    let addresses = addresses::resolve(&file.nodes, file.mobile.as_ref().zip(mobile_node))?;
+    let agents = agents::resolve(&file.agents, &topo, &flows, duration)?;
     Ok(Scenario {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),
         duration,
@@ -58,7 +67,44 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         detail: file.output.detail.unwrap_or(Detail::Summary),
         metrics,
         mobile,
+        addresses,
+        agents,
     })
+}
+
+/// Every handover's warning must come after 0, and its binding update before the end of the run.
+fn check_link_events(m: &MobileModel, timeline: &[TimelineEntry], duration: SimDuration) -> Result<()> {
+    if m.binding.latency >= duration {
+        let msg = format!(
+            "{} is longer than the run (duration {})",
+            fmt_duration(m.binding.latency),
+            fmt_duration(duration)
+        );
+        return Err(err("mobile.binding.latency", msg));
+    }
+    for e in timeline {
+        let Action::Handover { kind, .. } = &e.action else { continue };
+        let start = e.at - SimTime::ZERO;
+        if m.warning > start {
+            let msg = format!(
+                "the warning {} before the handover at {} would come before 0s",
+                fmt_duration(m.warning),
+                fmt_duration(start)
+            );
+            return Err(err("mobile.warning", msg));
+        }
+        let bound = start + kind.outage() + m.binding.latency;
+        if bound >= duration {
+            let msg = format!(
+                "the binding update of the handover at {} would complete at {}, not before the end of the run (duration {})",
+                fmt_duration(start),
+                fmt_duration(bound),
+                fmt_duration(duration)
+            );
+            return Err(err("mobile.binding.latency", msg));
+        }
+    }
+    Ok(())
 }
 
 /// Check that a point in time lies before the end of the run.

@@ -15,6 +15,19 @@ use vhsim_tcp::{
 pub enum Protocol {
     /// TCP.
     Tcp,
+    /// A minimal UDP-like datagram transport: the application's writes are sent at once, one
+    /// datagram per write, with no acknowledgment and no retransmission (needs a `cbr` app).
+    Datagram,
+}
+
+/// Sizes of the datagram transport (`protocol = "datagram"`).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DatagramSpec {
+    /// Payload bytes per datagram (default "1000B", >= 1 B).
+    pub size: Option<Size>,
+    /// Header bytes added on the wire (default "28B": IPv4 + UDP).
+    pub header_size: Option<Size>,
 }
 
 /// Application kinds.
@@ -52,7 +65,7 @@ pub struct FlowSpec {
     pub from: String,
     /// Receiver node.
     pub to: String,
-    /// Transport protocol (default "tcp", the only one for now).
+    /// Transport protocol (default "tcp").
     pub protocol: Option<Protocol>,
     /// Sender preset (default "sack"); see `vhsim schemes`.
     pub scheme: Option<String>,
@@ -68,12 +81,12 @@ pub struct FlowSpec {
     pub stop: Option<Duration>,
     /// Application (default `{ kind = "bulk" }`).
     pub app: Option<AppSpec>,
-    /// Overrides of the preset's sender configuration.
-    #[serde(default)]
-    pub tcp: TcpSpec,
-    /// Overrides of the preset's sink configuration.
-    #[serde(default)]
-    pub sink: SinkSpec,
+    /// Overrides of the preset's sender configuration (TCP flows).
+    pub tcp: Option<TcpSpec>,
+    /// Overrides of the preset's sink configuration (TCP flows).
+    pub sink: Option<SinkSpec>,
+    /// Sizes of a datagram flow (`protocol = "datagram"` only).
+    pub datagram: Option<DatagramSpec>,
 }
 
 /// Overrides of a preset's sender configuration; each absent field keeps the preset's value.

@@ -7,10 +7,12 @@
 //! the key path of errors inside them; [`crate::resolve`] checks which fields fit which kind.
 //! The doc comments become the descriptions of the JSON Schema.
 
+mod agents;
 mod flows;
 mod links;
 mod timeline;
 
+pub use agents::*;
 pub use flows::*;
 pub use links::*;
 pub use timeline::*;
@@ -50,6 +52,9 @@ pub struct ScenarioFile {
     pub timeline: Vec<TimelineSpec>,
     /// The mobile node and its interfaces (needed for handovers).
     pub mobile: Option<MobileSpec>,
+    /// Node agents: hooks at a node that see every packet the node handles (docs/agents.md).
+    #[serde(default)]
+    pub agents: Vec<AgentSpec>,
     /// What is recorded.
     #[serde(default)]
     pub output: OutputSpec,
@@ -62,6 +67,9 @@ pub struct ScenarioFile {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
+    /// IPv4 address of the node, e.g. "10.0.0.1" (default 10.0.x.y numbered in file order
+    /// from 10.0.0.1). Used in packet captures; must be unique.
+    pub address: Option<String>,
     /// Static routes: destination node -> name of the link to leave on. Overrides the
     /// automatic shortest-hop route to that destination.
     #[serde(default)]

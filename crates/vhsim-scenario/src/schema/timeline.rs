@@ -49,6 +49,34 @@ pub struct MobileSpec {
     /// Straight-line movement across two overlapping cells; generates the handover instead of
     /// `[[timeline]]` handover entries (docs/mobility.md).
     pub mobility: Option<MobilitySpec>,
+    /// How the anchor's binding (where packets for the MN's home address go) follows a
+    /// handover (default: at once, when the handover completes).
+    pub binding: Option<BindingSpec>,
+    /// Warning time of the `Imminent` link event before each handover starts (default "0s":
+    /// at the start). Endpoints on the MN get it (Freeze-TCP's zero-window advertisement).
+    pub warning: Option<Duration>,
+}
+
+/// What happens to packets for the old care-of address while the binding update is on its way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OldPathSpec {
+    /// They are lost (cause `binding`): the MN is no longer reachable there (Mobile IP).
+    Drop,
+    /// They are forwarded to the new care-of address (a forwarding tunnel from the old
+    /// access router; its extra delay is not modelled).
+    Forward,
+}
+
+/// The binding update of the anchor, e.g. `{ latency = "800ms", old_path = "drop" }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BindingSpec {
+    /// Registration latency: the binding changes this long after the handover completes
+    /// (default "0s"; must end before the end of the run).
+    pub latency: Option<Duration>,
+    /// Fate of packets sent to the old care-of address meanwhile (default drop).
+    pub old_path: Option<OldPathSpec>,
 }
 
 /// Where in the overlap of the two cells the handover happens.
@@ -105,6 +133,9 @@ pub struct InterfaceSpec {
     pub access: String,
     /// The MN's own link on this side (default: `access`, which must then end at the MN).
     pub attach: Option<String>,
+    /// IPv4 care-of address of this interface (default 10.k.0.1 for the k-th interface,
+    /// from 1); must be unique. Packets sent to it take this interface's path.
+    pub address: Option<String>,
 }
 
 /// Which directions of a link an action applies to.

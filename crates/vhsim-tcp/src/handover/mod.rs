@@ -10,25 +10,9 @@ pub use crosslayer::{CrossLayer, CrossLayerCounters};
 
 use crate::config::{HandoverPolicyKind, TcpConfig};
 use crate::sender::SenderCore;
-use vhsim_core::{Rate, SimDuration, SimTime};
+use vhsim_core::SimTime;
 
-/// Parameters of one access link as the mobile node reports them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AccessLinkInfo {
-    /// Link bandwidth.
-    pub bandwidth: Rate,
-    /// One-way propagation delay.
-    pub delay: SimDuration,
-}
-
-/// A handover notification as it reaches the sender.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HandoverNotice {
-    /// The access link before the handover.
-    pub old: AccessLinkInfo,
-    /// The access link after the handover.
-    pub new: AccessLinkInfo,
-}
+pub use vhsim_net::{AccessLinkInfo, HandoverNotice};
 
 /// The handover policy of one sender.
 #[derive(Clone, Debug)]

@@ -1,0 +1,152 @@
+//! The interface between the world and a transport endpoint (sans-IO, as smoltcp's and quinn's
+//! protocol cores): the world hands in packets, timer expiries, link events and application
+//! offers with the current time, and polls for packets to send, the next deadline and reports.
+//! An endpoint has no clock, no random numbers and no event queue, so a scripted test can drive
+//! it by hand; it builds and parses its own headers.
+//!
+//! Call order the world keeps: after every input (`on_packet`, `on_timeout`, `on_link_event`,
+//! `on_notice`, `on_app`) it drains `poll_report`, reads `progress`, drains `poll_transmit`
+//! (assigning each packet its uid), records `traced_vars`, and re-arms its wake-up at
+//! `poll_timeout`.
+
+use crate::addr::Addr;
+use crate::packet::Packet;
+use vhsim_core::{Rate, SimDuration, SimTime, TracedVar};
+
+/// Who an endpoint is on the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wiring {
+    /// Flow index (the packets' demultiplexing key, like a port pair).
+    pub flow: u32,
+    /// This endpoint's address.
+    pub local: Addr,
+    /// The peer's address.
+    pub peer: Addr,
+}
+
+/// An interface event at the mobile node, delivered to every endpoint that runs there (and to
+/// none elsewhere: remote endpoints learn of a handover only from packets). Interfaces are
+/// indices into the scenario's `[mobile.interfaces]`, in file order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// A handover from `old` to `new` starts in `eta` (the configured warning time; a signal
+    /// strength warning in a real host).
+    Imminent {
+        /// Time until the handover starts.
+        eta: SimDuration,
+        /// Interface in use.
+        old: u32,
+        /// Interface the handover moves to.
+        new: u32,
+    },
+    /// The interface lost its link (break-before-make: the old interface, at the start).
+    Down(u32),
+    /// The interface has a link and may be used.
+    Up(u32),
+    /// The handover is complete: traffic of the mobile node now leaves by `new`.
+    Completed {
+        /// Interface left.
+        old: u32,
+        /// Interface in use.
+        new: u32,
+    },
+}
+
+/// Bandwidth and delay of an access link, as a cross-layer notification reports them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccessLinkInfo {
+    /// Link bandwidth.
+    pub bandwidth: Rate,
+    /// One-way delay.
+    pub delay: SimDuration,
+}
+
+/// Daniel & Kojo's cross-layer handover notification (§3): a modelled out-of-band message that
+/// reaches the sending endpoint of every flow with an endpoint at the mobile node
+/// `notify_delay` after the handover completes, with the old and new access links' current
+/// bandwidth and delay. It is a signalling channel of the model, not a packet on the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandoverNotice {
+    /// The access link left.
+    pub old: AccessLinkInfo,
+    /// The access link now in use.
+    pub new: AccessLinkInfo,
+}
+
+/// What an endpoint tells the world's observers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// Receiver: `bytes` (`units` data units) newly delivered in order to the application.
+    Delivered {
+        /// Payload bytes.
+        bytes: u64,
+        /// Data units.
+        units: u64,
+    },
+    /// Sender: a retransmission timeout fired.
+    Timeout,
+    /// Sender: a loss classifier decided that the loss of unit `seq` was wireless (else
+    /// congestion). The world scores it against the ground truth.
+    LossVerdict {
+        /// The lost data unit.
+        seq: u64,
+        /// True for "wireless", false for "congestion".
+        wireless: bool,
+    },
+}
+
+/// How far a sender has got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SendProgress {
+    /// Every data unit below this is cumulatively acknowledged.
+    pub acked: u64,
+    /// One past the highest data unit ever sent.
+    pub sent_max: u64,
+}
+
+/// What the application does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppOffer {
+    /// It writes `units` more data units.
+    More(u64),
+    /// It stops offering data: a bulk sender keeps only what it has sent.
+    Stop,
+}
+
+/// A transport endpoint as the world drives it.
+pub trait Endpoint {
+    /// A packet addressed to this endpoint arrives at `now`.
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet);
+    /// A deadline the endpoint reported through [`Endpoint::poll_timeout`] is due (`now` is at
+    /// or after it; a stale call must do nothing).
+    fn on_timeout(&mut self, now: SimTime);
+    /// The next packet to send at `now`, or `None` when nothing more may go out. The world fills
+    /// in `uid` and the tag's `copy`.
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet>;
+    /// The earliest time the endpoint needs [`Endpoint::on_timeout`].
+    fn poll_timeout(&self) -> Option<SimTime>;
+    /// The next report for the observers, oldest first.
+    fn poll_report(&mut self) -> Option<Report>;
+    /// An interface event at the mobile node (only endpoints on the mobile node get these).
+    fn on_link_event(&mut self, _now: SimTime, _ev: &LinkEvent) {}
+    /// The cross-layer notification (see [`HandoverNotice`]).
+    fn on_notice(&mut self, _now: SimTime, _notice: &HandoverNotice) {}
+    /// The application offers data or stops.
+    fn on_app(&mut self, _now: SimTime, _offer: AppOffer) {}
+    /// A sender's progress (`None` for an endpoint that sends no data).
+    fn progress(&self) -> Option<SendProgress> {
+        None
+    }
+    /// Number of paths whose variables the endpoint traces (an SCTP association: one per
+    /// destination address; TCP: one).
+    fn traced_paths(&self) -> usize {
+        1
+    }
+    /// The traced variables of path `path` now, each part reporting its own.
+    fn traced_vars(&self, _path: usize, _out: &mut Vec<TracedVar>) {}
+    /// Whether the endpoint classifies losses (its verdicts are then scored and summarized
+    /// even when there are none).
+    fn classifies_losses(&self) -> bool {
+        false
+    }
+}

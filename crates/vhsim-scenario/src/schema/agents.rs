@@ -1,0 +1,53 @@
+//! Node agents: hooks at a node called for every packet the node handles.
+
+use crate::units::Duration;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// Agent kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKindSpec {
+    /// Count the packets the node handles, by kind (fields: none).
+    Counter,
+    /// Drop the packets that match the rule (fields: flow, kinds, seqs), cause `agent`.
+    DropFilter,
+    /// Hold the packets that match the rule from `from` until `until`, then release them in
+    /// order (fields: flow, kinds, seqs, from, until).
+    Hold,
+}
+
+/// Packet kinds a rule can match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PacketKindSpec {
+    /// Data.
+    Data,
+    /// Acknowledgments.
+    Ack,
+    /// Control packets.
+    Control,
+}
+
+/// A node agent, e.g. `{ node = "r", kind = "drop_filter", flow = "bulk", kinds = ["data"],
+/// seqs = [10, 11] }`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentSpec {
+    /// Node the agent runs at.
+    pub node: String,
+    /// What it does.
+    pub kind: AgentKindSpec,
+    /// Rule: only packets of this flow (default: every flow).
+    pub flow: Option<String>,
+    /// Rule: only packets of these kinds (default: every kind).
+    pub kinds: Option<Vec<PacketKindSpec>>,
+    /// Rule: only packets whose trace sequence number (data unit, or cumulative ACK) is listed
+    /// (default: any).
+    pub seqs: Option<Vec<u64>>,
+    /// hold: start of the holding window.
+    pub from: Option<Duration>,
+    /// hold: end of the holding window, when held packets are released (before the end of the
+    /// run).
+    pub until: Option<Duration>,
+}

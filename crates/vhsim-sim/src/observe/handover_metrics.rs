@@ -1,0 +1,133 @@
+//! Per-flow measurements around each handover (Daniel & Kojo's time to acknowledge n new
+//! segments, goodput and throughput before and after, interruption, timeouts and spurious
+//! retransmissions in the handover's window).
+
+use crate::handover::HandoverRecord;
+use serde::Serialize;
+use vhsim_core::{SimDuration, SimTime};
+
+/// Per-flow measurements around one handover.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, schemars::JsonSchema)]
+pub struct FlowHandoverStats {
+    /// Highest segment sent (exclusive) when the handover started.
+    #[serde(skip)]
+    pub snd_max_at_start: u64,
+    /// Last in-order delivery before the handover started.
+    #[serde(skip)]
+    pub last_delivery_before: Option<SimTime>,
+    /// Whether the handover has started.
+    #[serde(skip)]
+    pub started: bool,
+    /// Goodput (kb/s) in the window before the handover.
+    pub goodput_before_kbps: f64,
+    /// Goodput (kb/s) in the window after it completed.
+    pub goodput_after_kbps: f64,
+    /// Throughput (kb/s of data arriving at the receiver, duplicates included) before.
+    pub throughput_before_kbps: f64,
+    /// Throughput after.
+    pub throughput_after_kbps: f64,
+    /// Time from the start of the handover until `n` segments sent after it were
+    /// cumulatively acknowledged (Daniel & Kojo's index; `None` if it did not happen).
+    pub time_to_n_acked_s: Option<f64>,
+    /// Last in-order delivery before the handover to the first after it.
+    pub interruption_s: Option<f64>,
+    /// Timeouts from the start of the handover to the end of its window.
+    pub rtos: u64,
+    /// Of those, spurious (ground truth).
+    pub spurious_rtos: u64,
+    /// Spurious retransmissions sent in that window (ground truth).
+    pub spurious_retransmissions: u64,
+    /// Cross-layer notifications of this handover the sender received.
+    pub notifications: u64,
+    /// Payload bytes delivered in order in the window before / after.
+    #[serde(skip)]
+    pub delivered_bytes: [u64; 2],
+    /// Payload bytes of data arriving at the receiver (duplicates included) before / after.
+    #[serde(skip)]
+    pub received_bytes: [u64; 2],
+}
+
+/// One flow's measurements around every handover of the run.
+#[derive(Clone, Debug, Default)]
+pub struct FlowHandovers {
+    /// One entry per handover, in the run's order.
+    pub stats: Vec<FlowHandoverStats>,
+    /// Handovers whose indices are not settled yet.
+    open: usize,
+    /// Time of the last in-order delivery.
+    last_delivery: Option<SimTime>,
+}
+
+impl FlowHandovers {
+    /// Measurements for `n` handovers.
+    pub fn new(n: usize) -> Self {
+        FlowHandovers { stats: vec![FlowHandoverStats::default(); n], open: 0, last_delivery: None }
+    }
+
+    /// Handover `k` starts; the sender has sent up to `sent_max` (exclusive).
+    pub fn started(&mut self, k: usize, sent_max: u64) {
+        let st = &mut self.stats[k];
+        st.started = true;
+        st.snd_max_at_start = sent_max;
+        st.last_delivery_before = self.last_delivery;
+        self.open += 1;
+    }
+
+    /// The sender timed out at `now`: count it for handovers whose window covers now.
+    pub fn rto(&mut self, now: SimTime, handovers: &[HandoverRecord]) {
+        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+            if now >= h.start && now < h.window_end {
+                st.rtos += 1;
+            }
+        }
+    }
+
+    /// A retransmission sent at `sent_at` was resolved spurious.
+    pub fn spurious(&mut self, sent_at: SimTime, from_rto: bool, handovers: &[HandoverRecord]) {
+        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+            if sent_at >= h.start && sent_at < h.window_end {
+                st.spurious_retransmissions += 1;
+                if from_rto {
+                    st.spurious_rtos += 1;
+                }
+            }
+        }
+    }
+
+    /// Data arrived at the receiver now: `received` payload bytes, of which `delivered` newly
+    /// in order.
+    pub fn bytes(&mut self, now: SimTime, received: u64, delivered: u64, handovers: &[HandoverRecord], w: SimDuration) {
+        if delivered > 0 {
+            self.last_delivery = Some(now);
+        }
+        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+            if let Some(i) = h.window_of(now, w) {
+                st.received_bytes[i] += received;
+                st.delivered_bytes[i] += delivered;
+            }
+        }
+    }
+
+    /// After an ACK or a delivery: settle the indices still open. `acked` is the sender's
+    /// cumulative acknowledgment point; `n` the index's packet count.
+    pub fn settle(&mut self, now: SimTime, handovers: &[HandoverRecord], n: u64, acked: u64, delivered_now: bool) {
+        if self.open == 0 {
+            return;
+        }
+        let mut open = 0;
+        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+            if !st.started {
+                continue;
+            }
+            if st.time_to_n_acked_s.is_none() && acked >= st.snd_max_at_start + n {
+                st.time_to_n_acked_s = Some((now - h.start).as_secs_f64());
+            }
+            if st.interruption_s.is_none() && delivered_now && now >= h.start {
+                let last = st.last_delivery_before.unwrap_or(h.start);
+                st.interruption_s = Some((now - last).as_secs_f64());
+            }
+            open += usize::from(st.time_to_n_acked_s.is_none() || st.interruption_s.is_none());
+        }
+        self.open = open;
+    }
+}

@@ -1,0 +1,319 @@
+//! Observers: everything the world records, fed by one set of events instead of branches in
+//! the routing code. The world reports what happens to packets (sent, dropped, arrived), what
+//! endpoints report (delivered, timeout, loss verdict), a sender's progress, endpoint variables
+//! and handovers; each observer keeps its own state:
+//!
+//! * ground truth ([`truth`]): the fate of every copy of every data unit, so retransmissions
+//!   and timeouts are labelled necessary or spurious;
+//! * per-flow counters, drops by cause, goodput bins and windows;
+//! * handover metrics ([`handover_metrics`]);
+//! * loss-classifier verdicts scored against the truth ([`verdicts`]);
+//! * the trace writers (packet trace, time series; `crate::trace`).
+//!
+//! Same-time order of the calls is the world's (docs/architecture.md); no observer changes
+//! what happens in the network.
+
+pub mod handover_metrics;
+pub mod truth;
+pub mod verdicts;
+
+use crate::handover::HandoverRecord;
+use crate::trace::{PacketEvent, PacketRow, Traces};
+use handover_metrics::FlowHandovers;
+use truth::{FlowTruth, Label};
+use verdicts::{LossConfusion, Truth};
+use vhsim_core::{SimDuration, SimTime, TracedVar};
+use vhsim_net::{DropCause, DropCounts, Packet, Report, RetxCause, SendProgress, UnitKind, NO_FLOW};
+use vhsim_scenario::Scenario;
+
+/// Counters of one flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowCounters {
+    /// Data packets sent, retransmissions included.
+    pub data_sent: u64,
+    /// Retransmitted data packets.
+    pub retransmissions: u64,
+    /// Retransmission timeouts.
+    pub timeouts: u64,
+    /// Data units delivered in order.
+    pub delivered_units: u64,
+    /// Payload bytes delivered in order.
+    pub delivered_bytes: u64,
+}
+
+/// What the observers keep about one flow.
+#[derive(Clone, Debug)]
+pub struct FlowObs {
+    /// Ground truth (`None` for a sender without acknowledgments, which never retransmits).
+    pub truth: Option<FlowTruth>,
+    labels: Vec<Label>,
+    /// Counters.
+    pub counters: FlowCounters,
+    /// Drops of this flow's packets by cause.
+    pub drops: DropCounts,
+    /// Payload bytes delivered in each of the scenario's goodput windows.
+    pub window_bytes: Vec<u64>,
+    /// Handover measurements.
+    pub handovers: FlowHandovers,
+    /// Loss-classifier verdicts against ground truth (`Some` when the sender classifies).
+    pub verdicts: Option<LossConfusion>,
+    /// Last recorded variables of each path.
+    last_vars: Vec<Vec<TracedVar>>,
+}
+
+/// All observers of a run.
+pub struct Observers {
+    /// The trace tables.
+    pub traces: Traces,
+    /// Per flow.
+    pub flows: Vec<FlowObs>,
+    /// Drops per link direction.
+    pub link_drops: Vec<DropCounts>,
+    /// The run's handovers.
+    pub handovers: Vec<HandoverRecord>,
+    windows: Vec<(SimTime, SimTime)>,
+    goodput_interval: u64,
+    handover_window: SimDuration,
+    handover_packets: u64,
+    scratch: Vec<TracedVar>,
+}
+
+/// How the world describes a flow when the observers are built.
+pub struct FlowInit {
+    /// Whether the sending endpoint gets acknowledgments (so ground truth can settle).
+    pub acknowledged: bool,
+    /// Whether the sending endpoint classifies losses.
+    pub classifies: bool,
+}
+
+impl Observers {
+    /// Observers of `sc` recording `traces`.
+    pub fn new(sc: &Scenario, traces: Traces, flows: &[FlowInit], handovers: Vec<HandoverRecord>) -> Self {
+        let windows: Vec<_> = sc.metrics.windows.iter().map(|w| (w.start, w.end)).collect();
+        let flows = flows
+            .iter()
+            .map(|f| FlowObs {
+                truth: f.acknowledged.then(FlowTruth::default),
+                labels: Vec::new(),
+                counters: FlowCounters::default(),
+                drops: DropCounts::default(),
+                window_bytes: vec![0; windows.len()],
+                handovers: FlowHandovers::new(handovers.len()),
+                verdicts: f.classifies.then(LossConfusion::default),
+                last_vars: Vec::new(),
+            })
+            .collect();
+        Observers {
+            traces,
+            flows,
+            link_drops: vec![DropCounts::default(); sc.links.len()],
+            handovers,
+            windows,
+            goodput_interval: sc.metrics.goodput_interval.0.max(1),
+            handover_window: sc.metrics.handover_window,
+            handover_packets: sc.metrics.handover_packets,
+            scratch: Vec::new(),
+        }
+    }
+
+    fn row(now: SimTime, pkt: &Packet, event: PacketEvent, link: Option<u32>, cause: u8, path: Option<u32>) -> PacketRow {
+        PacketRow {
+            time: now,
+            flow: pkt.flow,
+            event,
+            seq: pkt.tag.seq,
+            link,
+            cause,
+            size: pkt.size,
+            src: pkt.src.0,
+            dst: pkt.dst.0,
+            path,
+            flags: pkt.tag.flags,
+        }
+    }
+
+    /// An endpoint sends `pkt` at `now` towards `first_hop`. Data units get their copy index.
+    pub fn sent(&mut self, now: SimTime, pkt: &mut Packet, first_hop: Option<u32>, path: Option<u32>) {
+        let event = match pkt.tag.kind {
+            UnitKind::Data if pkt.tag.retx.is_retransmission() => PacketEvent::Retransmit,
+            UnitKind::Data => PacketEvent::Send,
+            UnitKind::Ack => PacketEvent::AckSend,
+            UnitKind::Control => PacketEvent::ControlSend,
+        };
+        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
+            let row = self.traces.packets.as_ref().map(|p| p.len() as u32);
+            let fo = &mut self.flows[pkt.flow as usize];
+            fo.counters.data_sent += 1;
+            if pkt.tag.retx.is_retransmission() {
+                fo.counters.retransmissions += 1;
+            }
+            if let Some(t) = fo.truth.as_mut() {
+                pkt.tag.copy = t.on_send(pkt.tag.seq, pkt.tag.retx == RetxCause::Timeout, row, now);
+            }
+        }
+        if let Some(p) = self.traces.packets.as_mut() {
+            p.push(Self::row(now, pkt, event, first_hop, 0, path));
+        }
+    }
+
+    /// `pkt` is lost at `now` on `link` (or at a node: `None`).
+    pub fn dropped(&mut self, now: SimTime, link: Option<u32>, pkt: &Packet, cause: DropCause, path: Option<u32>) {
+        if let Some(l) = link {
+            self.link_drops[l as usize].add(cause);
+        }
+        let event = match pkt.tag.kind {
+            UnitKind::Data => PacketEvent::Drop,
+            UnitKind::Ack => PacketEvent::AckDrop,
+            UnitKind::Control => PacketEvent::ControlDrop,
+        };
+        if pkt.flow != NO_FLOW {
+            let fo = &mut self.flows[pkt.flow as usize];
+            fo.drops.add(cause);
+            if let (UnitKind::Data, Some(t)) = (pkt.tag.kind, fo.truth.as_mut()) {
+                t.on_drop(pkt.tag.seq, pkt.tag.copy, cause as u8);
+            }
+        }
+        if let Some(p) = self.traces.packets.as_mut() {
+            p.push(Self::row(now, pkt, event, link, cause as u8, path));
+        }
+    }
+
+    /// `pkt` reaches the endpoint it is addressed to at `now` (before the endpoint sees it).
+    pub fn arrived(&mut self, now: SimTime, pkt: &Packet, path: Option<u32>) {
+        let event = match pkt.tag.kind {
+            UnitKind::Data => PacketEvent::Receive,
+            UnitKind::Ack => PacketEvent::AckReceive,
+            UnitKind::Control => PacketEvent::ControlReceive,
+        };
+        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
+            let fo = &mut self.flows[pkt.flow as usize];
+            if let Some(t) = fo.truth.as_mut() {
+                t.on_delivered(pkt.tag.seq);
+            }
+            if !self.handovers.is_empty() {
+                let received = u64::from(pkt.tag.payload_bytes);
+                fo.handovers.bytes(now, received, 0, &self.handovers, self.handover_window);
+            }
+        }
+        if let Some(p) = self.traces.packets.as_mut() {
+            p.push(Self::row(now, pkt, event, None, 0, path));
+        }
+    }
+
+    /// Flow `f`'s endpoint reports `r` at `now`; `progress` is the flow's sender's progress.
+    pub fn report(&mut self, now: SimTime, f: u32, r: Report, progress: Option<SendProgress>) {
+        let fo = &mut self.flows[f as usize];
+        match r {
+            Report::Delivered { bytes, units } => {
+                fo.counters.delivered_units += units;
+                fo.counters.delivered_bytes += bytes;
+                let bin = (now.0 / self.goodput_interval) as usize;
+                self.traces.goodput.add(f as usize, bin, bytes);
+                for (w, acc) in self.windows.iter().zip(fo.window_bytes.iter_mut()) {
+                    if now >= w.0 && now < w.1 {
+                        *acc += bytes;
+                    }
+                }
+                if !self.handovers.is_empty() {
+                    fo.handovers.bytes(now, 0, bytes, &self.handovers, self.handover_window);
+                    let acked = progress.map_or(0, |p| p.acked);
+                    fo.handovers.settle(now, &self.handovers, self.handover_packets, acked, true);
+                }
+            }
+            Report::Timeout => {
+                fo.counters.timeouts += 1;
+                if !self.handovers.is_empty() {
+                    fo.handovers.rto(now, &self.handovers);
+                }
+            }
+            Report::LossVerdict { seq, wireless } => {
+                let truth = Truth::of_code(fo.truth.as_ref().map_or(0, |t| t.drop_cause(seq)));
+                if let Some(v) = fo.verdicts.as_mut() {
+                    v.add(truth, wireless);
+                }
+            }
+        }
+    }
+
+    /// Flow `f`'s sender has processed an acknowledgment: resolve what the truth can resolve,
+    /// and settle the handover indices.
+    pub fn progressed(&mut self, now: SimTime, f: u32, p: SendProgress) {
+        let fo = &mut self.flows[f as usize];
+        if let Some(t) = fo.truth.as_mut() {
+            t.settle(p.acked, &mut fo.labels);
+        }
+        self.apply_labels(f);
+        let fo = &mut self.flows[f as usize];
+        if !self.handovers.is_empty() {
+            fo.handovers.settle(now, &self.handovers, self.handover_packets, p.acked, false);
+        }
+    }
+
+    fn apply_labels(&mut self, f: u32) {
+        let fo = &mut self.flows[f as usize];
+        if fo.labels.is_empty() {
+            return;
+        }
+        if let Some(p) = self.traces.packets.as_mut() {
+            for l in &fo.labels {
+                if let Some(row) = l.trace_row {
+                    p.spurious[row as usize] = i8::from(l.spurious);
+                }
+            }
+        }
+        if !self.handovers.is_empty() {
+            for l in fo.labels.iter().filter(|l| l.spurious) {
+                fo.handovers.spurious(l.sent_at, l.from_rto, &self.handovers);
+            }
+        }
+        fo.labels.clear();
+    }
+
+    /// Record flow `f`'s endpoint variables at `now` if any that starts rows changed.
+    pub fn vars(&mut self, now: SimTime, f: u32, ep: &impl vhsim_net::Endpoint) {
+        let Some(ts) = self.traces.timeseries.as_mut() else { return };
+        let fo = &mut self.flows[f as usize];
+        let paths = ep.traced_paths();
+        fo.last_vars.resize_with(paths, Vec::new);
+        for path in 0..paths {
+            self.scratch.clear();
+            ep.traced_vars(path, &mut self.scratch);
+            if self.scratch.is_empty() {
+                continue;
+            }
+            let last = &mut fo.last_vars[path];
+            let same = last.len() == self.scratch.len()
+                && last
+                    .iter()
+                    .zip(&self.scratch)
+                    .all(|(a, b)| !b.starts_row || a.value.to_bits() == b.value.to_bits());
+            if !same {
+                ts.push(now, f, path as u32, &self.scratch);
+                last.clone_from(&self.scratch);
+            }
+        }
+    }
+
+    /// Handover `k` starts now; `sent_max[f]` is flow f's sender's highest unit sent.
+    pub fn handover_started(&mut self, k: usize, sent_max: impl Fn(usize) -> u64) {
+        for (f, fo) in self.flows.iter_mut().enumerate() {
+            fo.handovers.started(k, sent_max(f));
+        }
+    }
+
+    /// Flow `f`'s sender received the notification of handover `k`.
+    pub fn notified(&mut self, k: usize, f: u32) {
+        self.flows[f as usize].handovers.stats[k].notifications += 1;
+    }
+
+    /// End of run: resolve the remaining ground-truth labels.
+    pub fn finish(&mut self) {
+        for f in 0..self.flows.len() {
+            let fo = &mut self.flows[f];
+            if let Some(t) = fo.truth.as_mut() {
+                t.finish(&mut fo.labels);
+            }
+            self.apply_labels(f as u32);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The transports the world can run, behind one enum (no `Box<dyn>` in the hot path).
+//!
+//! Adding a transport: implement [`Endpoint`] for its two sides (in its own crate or module),
+//! add a variant to [`AnyEndpoint`] and a line to each `match` below, and build the pair in
+//! [`endpoints`]. Nothing in the world, the links or the observers changes
+//! (docs/architecture.md, "How to add a transport").
+
+pub mod datagram;
+
+use crate::app::AppState;
+use datagram::{DatagramSink, DatagramSource};
+use vhsim_core::{SimTime, TracedVar};
+use vhsim_net::{
+    Addr, AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring,
+};
+use vhsim_scenario::{FlowModel, TransportModel};
+use vhsim_tcp::{TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
+
+/// An endpoint of any transport.
+#[derive(Clone, Debug)]
+pub enum AnyEndpoint {
+    /// TCP sender.
+    TcpSender(Box<TcpSenderEndpoint>),
+    /// TCP sink.
+    TcpSink(Box<TcpSinkEndpoint>),
+    /// Datagram source.
+    DatagramSource(DatagramSource),
+    /// Datagram sink.
+    DatagramSink(DatagramSink),
+}
+
+/// The two endpoints of flow `index` (`[sending side, receiving side]`), with the sending
+/// side's application limit set for `app`.
+pub fn endpoints(f: &FlowModel, index: u32, app: &AppState) -> [AnyEndpoint; 2] {
+    let (src, dst) = (Addr(f.src), Addr(f.dst));
+    let out = Wiring { flow: index, local: src, peer: dst };
+    let back = Wiring { flow: index, local: dst, peer: src };
+    match &f.transport {
+        TransportModel::Tcp { tcp, sink } => [
+            AnyEndpoint::TcpSender(Box::new(TcpSenderEndpoint::new(
+                TcpSender::new(tcp.clone(), app.initial_limit()),
+                out,
+            ))),
+            AnyEndpoint::TcpSink(Box::new(TcpSinkEndpoint::new(
+                TcpSink::new(sink.clone()),
+                back,
+                tcp.segment_size,
+                sink.ack_size,
+            ))),
+        ],
+        TransportModel::Datagram { size, header_size } => [
+            AnyEndpoint::DatagramSource(DatagramSource::new(out, *size, *header_size)),
+            AnyEndpoint::DatagramSink(DatagramSink::default()),
+        ],
+    }
+}
+
+impl AnyEndpoint {
+    /// The TCP sender, if this is one (for tests and tools that inspect it after a run).
+    pub fn tcp_sender(&self) -> Option<&TcpSender> {
+        match self {
+            AnyEndpoint::TcpSender(e) => Some(e.sender()),
+            _ => None,
+        }
+    }
+
+    /// The transport-specific part of the flow summary this endpoint contributes.
+    pub fn summary_part(&self) -> Option<crate::summary::TransportPart> {
+        match self {
+            AnyEndpoint::TcpSender(e) => {
+                Some(crate::summary::TransportPart::Tcp(crate::summary::TcpPart::of(e.sender())))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Forward a method to the variant's endpoint.
+macro_rules! each {
+    ($self:ident, $e:ident => $body:expr) => {
+        match $self {
+            AnyEndpoint::TcpSender($e) => $body,
+            AnyEndpoint::TcpSink($e) => $body,
+            AnyEndpoint::DatagramSource($e) => $body,
+            AnyEndpoint::DatagramSink($e) => $body,
+        }
+    };
+}
+
+impl Endpoint for AnyEndpoint {
+    #[inline]
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
+        each!(self, e => e.on_packet(now, pkt))
+    }
+    #[inline]
+    fn on_timeout(&mut self, now: SimTime) {
+        each!(self, e => e.on_timeout(now))
+    }
+    #[inline]
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        each!(self, e => e.poll_transmit(now))
+    }
+    #[inline]
+    fn poll_timeout(&self) -> Option<SimTime> {
+        each!(self, e => e.poll_timeout())
+    }
+    #[inline]
+    fn poll_report(&mut self) -> Option<Report> {
+        each!(self, e => e.poll_report())
+    }
+    fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
+        each!(self, e => e.on_link_event(now, ev))
+    }
+    fn on_notice(&mut self, now: SimTime, notice: &HandoverNotice) {
+        each!(self, e => e.on_notice(now, notice))
+    }
+    fn on_app(&mut self, now: SimTime, offer: AppOffer) {
+        each!(self, e => e.on_app(now, offer))
+    }
+    #[inline]
+    fn progress(&self) -> Option<SendProgress> {
+        each!(self, e => e.progress())
+    }
+    fn traced_paths(&self) -> usize {
+        each!(self, e => e.traced_paths())
+    }
+    fn traced_vars(&self, path: usize, out: &mut Vec<TracedVar>) {
+        each!(self, e => e.traced_vars(path, out))
+    }
+    fn classifies_losses(&self) -> bool {
+        each!(self, e => e.classifies_losses())
+    }
+}

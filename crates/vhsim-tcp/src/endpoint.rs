@@ -1,0 +1,211 @@
+//! TCP as a transport of the world: the sender and the sink behind the transport-neutral
+//! [`Endpoint`] interface. Here, and only here, TCP headers are built and read: the sender
+//! turns each [`Transmit`] into a data segment and each arriving ACK's header into an
+//! [`AckInfo`]; the sink turns each [`AckOut`] into an acknowledgment.
+
+use crate::sender::{AckInfo, TcpSender, TxCause};
+use crate::sink::{AckOut, TcpSink};
+use crate::CaState;
+use std::collections::VecDeque;
+use vhsim_core::{SimTime, TracedVar};
+use vhsim_net::packet::{TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
+use vhsim_net::{
+    AppOffer, Endpoint, HandoverNotice, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
+    TraceTag, Wiring,
+};
+
+fn retx_cause(c: TxCause) -> RetxCause {
+    match c {
+        TxCause::New => RetxCause::New,
+        TxCause::FastRetransmit => RetxCause::FastRetransmit,
+        TxCause::Recovery => RetxCause::Recovery,
+        TxCause::Rto => RetxCause::Timeout,
+        TxCause::GoBackN => RetxCause::GoBackN,
+    }
+}
+
+/// The sending side of a TCP flow.
+#[derive(Clone, Debug)]
+pub struct TcpSenderEndpoint {
+    sender: TcpSender,
+    wiring: Wiring,
+    reports: VecDeque<Report>,
+    /// Reused ACK buffer (no allocation per ACK).
+    ack: AckInfo,
+}
+
+impl TcpSenderEndpoint {
+    /// A sender endpoint.
+    pub fn new(sender: TcpSender, wiring: Wiring) -> Self {
+        TcpSenderEndpoint { sender, wiring, reports: VecDeque::new(), ack: AckInfo::default() }
+    }
+
+    /// The sender (to inspect its state).
+    pub fn sender(&self) -> &TcpSender {
+        &self.sender
+    }
+
+    fn queue_verdicts(&mut self) {
+        for c in self.sender.take_loss_classifications() {
+            let wireless = c.class == crate::LossClass::Wireless;
+            self.reports.push_back(Report::LossVerdict { seq: c.seq, wireless });
+        }
+    }
+}
+
+impl Endpoint for TcpSenderEndpoint {
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
+        let Payload::Tcp(h) = &pkt.payload else { return };
+        self.ack.ack = h.ack;
+        self.ack.window = h.window;
+        self.ack.sack.clear();
+        self.ack.sack.extend(h.sack_blocks().iter().map(|b| (b.start, b.end)));
+        let info = std::mem::take(&mut self.ack);
+        self.sender.on_ack(now, &info);
+        self.ack = info;
+        self.queue_verdicts();
+    }
+
+    fn on_timeout(&mut self, now: SimTime) {
+        if self.sender.next_timeout().is_none_or(|d| d > now) {
+            return;
+        }
+        let rtos = self.sender.stats().rto_count;
+        self.sender.on_timeout(now);
+        self.queue_verdicts();
+        if self.sender.stats().rto_count > rtos {
+            self.reports.push_back(Report::Timeout);
+        }
+    }
+
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
+        let tx = self.sender.poll_transmit(now)?;
+        let cfg = &self.sender.core().cfg;
+        let w = self.wiring;
+        Some(Packet {
+            uid: 0,
+            flow: w.flow,
+            src: w.local,
+            dst: w.peer,
+            size: cfg.packet_size(),
+            tag: TraceTag::data(tx.seq, cfg.segment_size, retx_cause(tx.cause)),
+            payload: Payload::Tcp(TcpHeader { seq: tx.seq, ..TcpHeader::default() }),
+        })
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.sender.next_timeout()
+    }
+
+    fn poll_report(&mut self) -> Option<Report> {
+        self.reports.pop_front()
+    }
+
+    fn on_notice(&mut self, now: SimTime, notice: &HandoverNotice) {
+        self.sender.on_handover_notice(now, notice);
+    }
+
+    fn on_app(&mut self, _now: SimTime, offer: AppOffer) {
+        let c = self.sender.core();
+        let limit = match offer {
+            AppOffer::More(units) => c.app_limit.saturating_add(units),
+            AppOffer::Stop => c.snd_max,
+        };
+        self.sender.set_app_limit(limit);
+    }
+
+    fn progress(&self) -> Option<SendProgress> {
+        let c = self.sender.core();
+        Some(SendProgress { acked: c.snd_una, sent_max: c.snd_max })
+    }
+
+    fn traced_vars(&self, _path: usize, out: &mut Vec<TracedVar>) {
+        let s = &self.sender;
+        let c = s.core();
+        out.push(TracedVar::new("cwnd", "pkts", s.cwnd()));
+        out.push(TracedVar::new("ssthresh", "pkts", s.ssthresh()));
+        out.push(TracedVar::passive("srtt", "s", c.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64())));
+        out.push(TracedVar::new("rto", "s", c.rtt.rto().as_secs_f64()));
+        out.push(TracedVar::new("flight", "pkts", c.flight_size() as f64));
+        out.push(TracedVar::new("state", STATE_UNIT, f64::from(s.ca_state() as u8)));
+        if let Some(ld) = s.loss_classifier().ld() {
+            out.push(TracedVar::new("ld_tcur", "s", ld.tcur().unwrap_or(f64::NAN)));
+            out.push(TracedVar::new("ld_threshold", "s", ld.threshold().unwrap_or(f64::NAN)));
+        }
+    }
+
+    fn classifies_losses(&self) -> bool {
+        self.sender.loss_classifier().ld().is_some()
+    }
+}
+
+/// Unit of the `state` variable: a code naming a [`CaState`] ([`CaState::NAMES`]).
+pub const STATE_UNIT: &str = "code";
+
+/// Names of the codes of the `state` variable.
+pub const STATE_NAMES: [&str; 4] = CaState::NAMES;
+
+/// The receiving side of a TCP flow.
+#[derive(Clone, Debug)]
+pub struct TcpSinkEndpoint {
+    sink: TcpSink,
+    wiring: Wiring,
+    /// Payload bytes of a data segment (for delivered-bytes reports).
+    segment_size: u32,
+    /// Bytes on the wire of an ACK.
+    ack_size: u32,
+    acks: VecDeque<AckOut>,
+    reports: VecDeque<Report>,
+}
+
+impl TcpSinkEndpoint {
+    /// A sink endpoint for segments of `segment_size` payload bytes.
+    pub fn new(sink: TcpSink, wiring: Wiring, segment_size: u32, ack_size: u32) -> Self {
+        TcpSinkEndpoint { sink, wiring, segment_size, ack_size, acks: VecDeque::new(), reports: VecDeque::new() }
+    }
+
+    /// The sink (to inspect its state).
+    pub fn sink(&self) -> &TcpSink {
+        &self.sink
+    }
+}
+
+impl Endpoint for TcpSinkEndpoint {
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
+        let Payload::Tcp(h) = &pkt.payload else { return };
+        let r = self.sink.on_data(now, h.seq);
+        if r.delivered > 0 {
+            let bytes = r.delivered * u64::from(self.segment_size);
+            self.reports.push_back(Report::Delivered { bytes, units: r.delivered });
+        }
+        self.acks.extend(r.ack);
+    }
+
+    fn on_timeout(&mut self, now: SimTime) {
+        self.acks.extend(self.sink.on_timeout(now));
+    }
+
+    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+        let ack = self.acks.pop_front()?;
+        let mut h = TcpHeader { ack: ack.ack, window: ack.window, ..TcpHeader::default() };
+        for (slot, &(start, end)) in h.sack.iter_mut().zip(ack.sack.iter()) {
+            *slot = SackBlock { start, end };
+        }
+        h.n_sack = ack.sack.len().min(h.sack.len()) as u8;
+        let mut tag = TraceTag::ack(ack.ack);
+        if ack.window == 0 {
+            tag.flags |= TCP_FLAG_ZERO_WINDOW;
+        }
+        tag.flags |= h.flags & TCP_FLAG_SIG;
+        let w = self.wiring;
+        Some(Packet { uid: 0, flow: w.flow, src: w.local, dst: w.peer, size: self.ack_size, tag, payload: Payload::Tcp(h) })
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        self.sink.next_timeout()
+    }
+
+    fn poll_report(&mut self) -> Option<Report> {
+        self.reports.pop_front()
+    }
+}
