@@ -3,17 +3,17 @@
 //! `Packet` (links finishing a serialization, packets arriving, notifications), then `Timer`
 //! (endpoint and agent timers, link wake-ups), each FIFO.
 
-use vhsim_net::Packet;
-
 /// Events of the world.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum Event {
     /// A link direction finished serializing its current packet (class Packet).
     TxDone(u32),
     /// A link direction asked to be woken up, e.g. a reordering hold timeout (class Timer).
     LinkWake(u32),
-    /// A packet arrives at the far end of a link direction (class Packet).
-    Arrive(u32, Packet),
+    /// A packet arrives at the far end of a link direction (class Packet); the packet waits in
+    /// the world's in-flight slab at the given slot, so that events stay small (the heap moves
+    /// them on every push and pop).
+    Arrive(u32, u32),
     /// Endpoint `side` (0 = sending, 1 = receiving) of flow `flow` may have a timer due
     /// (class Timer).
     EndpointTimer {

@@ -157,7 +157,7 @@ impl World {
                     }
                     // Packets that reached the far end during the pause arrive now, in order.
                     for pkt in std::mem::take(&mut self.held[l as usize]) {
-                        self.queue.push(self.now, EventClass::Packet, Event::Arrive(l, pkt));
+                        self.schedule_arrival(l, self.now, pkt);
                     }
                 }
             }

@@ -31,6 +31,8 @@ pub struct World {
     pub(crate) routing: Routing,
     /// Packets that reached the far end of a paused link, held until it resumes.
     pub(crate) held: Vec<Vec<Packet>>,
+    /// Packets propagating towards the far end of a link (their `Arrive` events carry the slot).
+    in_flight: Slab,
     /// Handovers of the run, in time order.
     pub(crate) handovers: Vec<HandoverRecord>,
     pub(crate) flows: Vec<Flow>,
@@ -69,6 +71,7 @@ impl World {
         World {
             routing: Routing::new(&scenario),
             held: vec![Vec::new(); links.len()],
+            in_flight: Slab::default(),
             agent_wakeup: vec![None; agents.len()],
             scenario,
             queue,
@@ -109,10 +112,13 @@ impl World {
             Event::TxDone(l) => self.on_tx_done(l),
             Event::LinkWake(l) => {
                 if let Some(d) = self.links[l as usize].wake(self.now) {
-                    self.queue.push(d.at, EventClass::Packet, Event::Arrive(l, d.packet));
+                    self.schedule_arrival(l, d.at, d.packet);
                 }
             }
-            Event::Arrive(link, pkt) => self.on_arrive(link, pkt),
+            Event::Arrive(link, slot) => {
+                let pkt = self.in_flight.take(slot);
+                self.on_arrive(link, pkt);
+            }
             Event::EndpointTimer { flow, side } => self.on_endpoint_timer(flow, side as usize),
             Event::AgentTimer(a) => self.on_agent_timer(a),
             Event::FlowStart(f) => {
@@ -210,11 +216,17 @@ impl World {
         }
         let (arrivals, dropped) = f.into_parts();
         for d in arrivals {
-            self.queue.push(d.at, EventClass::Packet, Event::Arrive(l, d.packet));
+            self.schedule_arrival(l, d.at, d.packet);
         }
         if let Some((pkt, cause)) = dropped {
             self.drop_packet(Some(l), &pkt, cause);
         }
+    }
+
+    /// `pkt` arrives at the far end of link `l` at `at`.
+    pub(crate) fn schedule_arrival(&mut self, l: u32, at: SimTime, pkt: Packet) {
+        let slot = self.in_flight.put(pkt);
+        self.queue.push(at, EventClass::Packet, Event::Arrive(l, slot));
     }
 
     /// `pkt` reached `node`, which owns its destination address: the flow's endpoint there
@@ -322,5 +334,32 @@ impl World {
     /// End of run: resolve the remaining ground-truth labels.
     pub(crate) fn finish(&mut self) {
         self.obs.finish();
+    }
+}
+
+/// Packets in flight on links, by slot; freed slots are reused.
+#[derive(Default)]
+struct Slab {
+    slots: Vec<Option<Packet>>,
+    free: Vec<u32>,
+}
+
+impl Slab {
+    fn put(&mut self, pkt: Packet) -> u32 {
+        match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = Some(pkt);
+                i
+            }
+            None => {
+                self.slots.push(Some(pkt));
+                (self.slots.len() - 1) as u32
+            }
+        }
+    }
+
+    fn take(&mut self, slot: u32) -> Packet {
+        self.free.push(slot);
+        self.slots[slot as usize].take().expect("an Arrive event's slot holds its packet")
     }
 }
