@@ -291,20 +291,24 @@ def validate_cmd(scenario: str, overrides, show: bool) -> None:
 @cli.command("schema")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Write to this file instead of stdout.")
-def schema_cmd(out_file) -> None:
-    """Print the JSON Schema of the scenario TOML format.
+@click.option("--summary", is_flag=True, help="The schema of summary.json instead of the scenario format.")
+def schema_cmd(out_file, summary: bool) -> None:
+    """Print the JSON Schema of the scenario TOML format (or of summary.json).
 
     Editors with TOML + JSON Schema support (e.g. Taplo / Even Better TOML)
-    can use it for completion and checking.
+    can use it for completion and checking. The summary schema is where the
+    campaign metric names come from (vhsim.metrics).
 
     \b
     Examples:
       vhsim schema > scenario.schema.json
       vhsim schema --out docs/scenario.schema.json
+      vhsim schema --summary --out docs/summary.schema.json
     """
-    from . import json_schema
+    from . import _native, json_schema
 
-    text = json.dumps(json.loads(json_schema()), indent=2) + "\n"
+    raw = _native.summary_schema() if summary else json_schema()
+    text = json.dumps(json.loads(raw), indent=2) + "\n"
     if out_file:
         Path(out_file).parent.mkdir(parents=True, exist_ok=True)
         Path(out_file).write_text(text, encoding="utf-8")

@@ -53,6 +53,12 @@ fn json_schema() -> String {
     vhsim_scenario::json_schema()
 }
 
+/// JSON Schema of `summary.json`.
+#[pyfunction]
+fn summary_schema() -> String {
+    vhsim_sim::summary::json_schema()
+}
+
 /// Validate a scenario (with overrides) and return its resolved form as canonical JSON.
 #[pyfunction]
 #[pyo3(signature = (toml_text, overrides=Vec::new()))]
@@ -198,6 +204,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(schemes, m)?)?;
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(summary_schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(fingerprint, m)?)?;

@@ -311,6 +311,9 @@ pub struct FlowModel {
     pub src: u32,
     /// Receiver's node.
     pub dst: u32,
+    /// Address the receiver is reached at: its node's address, or a care-of address of the
+    /// mobile node (`to_interface`); an index into [`Scenario::addresses`].
+    pub dst_addr: u32,
     /// When the sender starts (the earliest start if `start_spread` is set).
     pub start: SimTime,
     /// Random start: the flow starts at start + U * spread, U uniform in [0, 1) (left out of

@@ -264,3 +264,83 @@ fn malformed_mobile_and_handover_entries_name_the_key() {
         assert!(e.message.contains(phrase), "{name}: message {:?} lacks {phrase:?}", e.message);
     }
 }
+
+fn error(toml: &str, sets: &[(&str, &str)]) -> vhsim_scenario::ScenarioError {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    load(toml, &sets).expect_err("invalid")
+}
+
+#[test]
+fn a_binding_latency_longer_than_the_run_is_an_error_at_its_key() {
+    let e = error(BASE, &[("mobile.binding", "{ latency = \"40s\" }")]);
+    assert_eq!(e.path, "mobile.binding.latency");
+    assert!(e.message.contains("longer than the run"), "{e}");
+    // One that fits the run but not the handover's completion + latency.
+    let toml = with(&handover("25s", "kind = \"make_before_break\"\nto = \"wlan\""));
+    let e = error(&toml, &[("mobile.binding", "{ latency = \"5s\", old_path = \"drop\" }")]);
+    assert_eq!(e.path, "mobile.binding.latency");
+    assert!(e.message.contains("not before the end of the run"), "{e}");
+    let e = error(BASE, &[("mobile.binding", "{ latency = \"1s\", old_path = \"lose\" }")]);
+    assert_eq!(e.path, "mobile.binding.old_path");
+}
+
+#[test]
+fn a_warning_before_time_zero_is_an_error_at_its_key() {
+    let toml = with(&handover("1s", "kind = \"make_before_break\"\nto = \"wlan\""));
+    let e = error(&toml, &[("mobile.warning", "1.5s")]);
+    assert_eq!(e.path, "mobile.warning");
+    assert!(e.message.contains("before 0s"), "{e}");
+    assert!(load(&toml, &[("mobile.warning".into(), "1s".into())]).is_ok());
+}
+
+#[test]
+fn an_agent_on_an_unknown_node_is_an_error_naming_the_nodes() {
+    let e = error(&with("[[agents]]\nnode = \"rr\"\nkind = \"counter\"\n"), &[]);
+    assert_eq!(e.path, "agents[0].node");
+    assert!(e.message.contains("unknown node `rr`") && e.message.contains("`r`"), "{e}");
+    let e = error(&with("[[agents]]\nnode = \"r\"\nkind = \"hold\"\nfrom = \"2s\"\n"), &[]);
+    assert_eq!(e.path, "agents[0]");
+    let e = error(&with("[[agents]]\nnode = \"r\"\nkind = \"counter\"\nseqs = [1]\n"), &[]);
+    assert_eq!(e.path, "agents[0].seqs");
+    let e = error(&with("[[agents]]\nnode = \"r\"\nkind = \"drop_filter\"\nflow = \"nope\"\n"), &[]);
+    assert_eq!(e.path, "agents[0].flow");
+}
+
+#[test]
+fn an_address_clash_or_a_malformed_address_is_an_error_at_its_key() {
+    let e = error(BASE, &[("nodes.r.address", "\"10.0.0.1\"")]);
+    assert_eq!(e.path, "nodes.r.address");
+    assert!(e.message.contains("already `nodes.cn.address`"), "{e}");
+    let e = error(BASE, &[("mobile.interfaces.wlan.address", "\"10.1.0.1\"")]);
+    assert_eq!(e.path, "mobile.interfaces.wlan.address");
+    let e = error(BASE, &[("nodes.cn.address", "\"10.0.0.256\"")]);
+    assert_eq!(e.path, "nodes.cn.address");
+    assert!(e.message.contains("not an IPv4 address"), "{e}");
+    let s = load(BASE, &[]).unwrap();
+    let ips: Vec<&str> = s.addresses.iter().map(|a| a.ipv4.as_str()).collect();
+    assert_eq!(ips, ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.1.0.1", "10.2.0.1"]);
+}
+
+#[test]
+fn a_flow_can_address_an_interface_of_the_mobile_node_only() {
+    let s = load(BASE, &[("flows.bulk.to_interface".into(), "wlan".into())]).unwrap();
+    assert_eq!(s.flows[0].dst_addr, 6, "the second care-of address, after the five node addresses");
+    let e = error(BASE, &[("flows.bulk.to_interface", "wifi")]);
+    assert_eq!(e.path, "flows.bulk.to_interface");
+    assert!(e.message.contains("unknown interface `wifi`"), "{e}");
+    let e = error(BASE, &[("flows.bulk.to", "r"), ("flows.bulk.to_interface", "wlan")]);
+    assert!(e.message.contains("only a flow to the mobile node"), "{e}");
+}
+
+#[test]
+fn a_datagram_flow_needs_a_cbr_application_and_takes_no_tcp_keys() {
+    let e = error(BASE, &[("flows.bulk.protocol", "datagram")]);
+    assert_eq!(e.path, "flows.bulk.app");
+    let cbr = "{ kind = \"cbr\", rate = \"1Mbps\" }";
+    let e = error(BASE, &[("flows.bulk.protocol", "datagram"), ("flows.bulk.app", cbr), ("flows.bulk.scheme", "sack")]);
+    assert_eq!(e.path, "flows.bulk.scheme");
+    let e = error(BASE, &[("flows.bulk.app", cbr), ("flows.bulk.datagram", "{ size = \"500B\" }")]);
+    assert_eq!(e.path, "flows.bulk.datagram");
+    let s = load(BASE, &[("flows.bulk.protocol".into(), "datagram".into()), ("flows.bulk.app".into(), cbr.into())]).unwrap();
+    assert!(matches!(s.flows[0].transport, vhsim_scenario::TransportModel::Datagram { size: 1000, header_size: 28 }));
+}

@@ -190,6 +190,13 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// The JSON Schema (draft 2020-12) of `summary.json`, pretty-printed. Python derives the
+/// campaign metric names from it (`vhsim.metrics`), and docs/summary.schema.json is it.
+pub fn json_schema() -> String {
+    let schema = schemars::generate::SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<RunSummary>();
+    serde_json::to_string_pretty(&schema).expect("a JSON Schema serializes")
+}
+
 fn drops_map(counts: &DropCounts) -> BTreeMap<String, u64> {
     counts.iter().map(|(c, n)| (c.name().to_string(), n)).collect()
 }

@@ -92,6 +92,11 @@ impl World {
         self.flows[f].endpoints[0].tcp_sender()
     }
 
+    /// Endpoint `side` (0 = sending, 1 = receiving) of flow `f`.
+    pub fn endpoint(&self, f: usize, side: usize) -> &crate::transports::AnyEndpoint {
+        &self.flows[f].endpoints[side]
+    }
+
     /// Run until the scenario's duration; returns the number of events processed.
     pub fn run(&mut self) -> u64 {
         let end = SimTime::ZERO + self.scenario.duration;

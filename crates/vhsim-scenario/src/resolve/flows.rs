@@ -10,7 +10,7 @@
 use super::topology::Topology;
 use super::{app, before_end, datagram, transport};
 use crate::error::{err, join, list, Result};
-use crate::model::{FlowModel, StartSpread, TransportModel};
+use crate::model::{FlowModel, MobileModel, StartSpread, TransportModel};
 use crate::schema::{FlowSpec, Protocol, SinkSpec, TcpSpec};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
@@ -34,6 +34,7 @@ pub(super) fn expanded_names(flows: &IndexMap<String, FlowSpec>) -> Vec<String> 
 pub(super) fn resolve(
     flows: &IndexMap<String, FlowSpec>,
     topo: &Topology,
+    mobile: Option<&MobileModel>,
     duration: SimDuration,
 ) -> Result<Vec<FlowModel>> {
     let mut out: Vec<FlowModel> = Vec::new();
@@ -43,7 +44,7 @@ pub(super) fn resolve(
         if count == 0 {
             return Err(err(join(&path, "count"), "must be at least 1"));
         }
-        let template = flow(name, spec, topo, duration)?;
+        let template = flow(name, spec, topo, mobile, duration)?;
         for i in 0..count {
             let mut f = template.clone();
             if count > 1 {
@@ -63,7 +64,13 @@ pub(super) fn resolve(
     Ok(out)
 }
 
-fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> Result<FlowModel> {
+fn flow(
+    name: &str,
+    spec: &FlowSpec,
+    topo: &Topology,
+    mobile: Option<&MobileModel>,
+    duration: SimDuration,
+) -> Result<FlowModel> {
     let path = format!("flows.{name}");
     let p = |k: &str| join(&path, k);
     let src = topo.node(&spec.from, &p("from"))?;
@@ -109,7 +116,13 @@ fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> 
         stream: format!("flow/{name}/start"),
         draw: 0,
     });
-    check_route(topo, src, dst, &path, "")?;
+    let dst_addr = match &spec.to_interface {
+        None => {
+            check_route(topo, src, dst, &path, "")?;
+            dst
+        }
+        Some(iface) => care_of(mobile, dst, iface, &p("to_interface"))?,
+    };
     let transport = match spec.protocol.unwrap_or(Protocol::Tcp) {
         Protocol::Tcp => {
             if spec.datagram.is_some() {
@@ -128,7 +141,19 @@ fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> 
     if matches!(transport, TransportModel::Datagram { .. }) && !matches!(app, crate::model::AppModel::Cbr(_)) {
         return Err(err(p("app"), "protocol = \"datagram\" needs app = { kind = \"cbr\", ... } (a bulk datagram source would send without limit)"));
     }
-    Ok(FlowModel { name: name.to_owned(), src, dst, start, start_spread, stop, scheme, transport, app })
+    Ok(FlowModel { name: name.to_owned(), src, dst, dst_addr, start, start_spread, stop, scheme, transport, app })
+}
+
+/// The care-of address of the mobile node's interface `iface`; `dst` must be the mobile node.
+fn care_of(mobile: Option<&MobileModel>, dst: u32, iface: &str, path: &str) -> Result<u32> {
+    let Some(m) = mobile.filter(|m| m.node == dst) else {
+        return Err(err(path, "only a flow to the mobile node can name one of its interfaces"));
+    };
+    let k = m.interfaces.iter().position(|i| i.name == iface).ok_or_else(|| {
+        err(path, format!("unknown interface `{iface}` (interfaces: {})", list(m.interfaces.iter().map(|i| &i.name))))
+    })?;
+    // Care-of addresses follow the node addresses in the address table (model::Scenario).
+    Ok((m.interfaces[0].address_routes.len() + k) as u32)
 }
 
 fn transport_unit(t: &TransportModel) -> u32 {

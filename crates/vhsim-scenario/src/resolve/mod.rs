@@ -40,7 +40,7 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
             node.routes.clone_from(routes);
         }
     }
-    let flows = flows::resolve(&file.flows, &topo, duration)?;
+    let flows = flows::resolve(&file.flows, &topo, mobile.as_ref(), duration)?;
     let mut timeline = timeline::resolve(&file.timeline, &topo, duration, mobile.as_ref())?;
     if let (Some(m), Some(spec)) = (&mut mobile, file.mobile.as_ref().and_then(|m| m.mobility.as_ref())) {
         let (model, entry) = mobility::resolve(spec, m, &file.timeline, duration)?;

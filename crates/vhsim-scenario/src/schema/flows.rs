@@ -65,6 +65,10 @@ pub struct FlowSpec {
     pub from: String,
     /// Receiver node.
     pub to: String,
+    /// Send to this interface's care-of address of the mobile node `to` (default: its home
+    /// address, which follows handovers through the anchor's binding). Packets to a care-of
+    /// address take that interface's path whatever interface is in use.
+    pub to_interface: Option<String>,
     /// Transport protocol (default "tcp").
     pub protocol: Option<Protocol>,
     /// Sender preset (default "sack"); see `vhsim schemes`.

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 use vhsim_core::SimTime;
-use vhsim_net::{AppOffer, DatagramHeader, Endpoint, Packet, Payload, Report, RetxCause, TraceTag, Wiring};
+use vhsim_net::{AppOffer, DatagramHeader, Endpoint, LinkEvent, Packet, Payload, Report, RetxCause, TraceTag, Wiring};
 
 /// Sends the application's writes as datagrams.
 #[derive(Clone, Debug)]
@@ -17,12 +17,15 @@ pub struct DatagramSource {
     next: u64,
     /// Units written and not sent yet.
     backlog: u64,
+    /// Link events received, with their times (the datagram transport ignores them; kept so
+    /// tests and users can see what an endpoint on the mobile node is told).
+    pub link_events: Vec<(SimTime, LinkEvent)>,
 }
 
 impl DatagramSource {
     /// A source of datagrams of `size` payload bytes plus `header_size` bytes of headers.
     pub fn new(wiring: Wiring, size: u32, header_size: u32) -> Self {
-        DatagramSource { wiring, size, header_size, next: 0, backlog: 0 }
+        DatagramSource { wiring, size, header_size, next: 0, backlog: 0, link_events: Vec::new() }
     }
 }
 
@@ -58,6 +61,10 @@ impl Endpoint for DatagramSource {
         None
     }
 
+    fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
+        self.link_events.push((now, *ev));
+    }
+
     fn on_app(&mut self, _now: SimTime, offer: AppOffer) {
         if let AppOffer::More(units) = offer {
             self.backlog = self.backlog.saturating_add(units);
@@ -69,6 +76,8 @@ impl Endpoint for DatagramSource {
 #[derive(Clone, Debug, Default)]
 pub struct DatagramSink {
     reports: VecDeque<Report>,
+    /// Link events received, with their times (see [`DatagramSource::link_events`]).
+    pub link_events: Vec<(SimTime, LinkEvent)>,
 }
 
 impl Endpoint for DatagramSink {
@@ -90,5 +99,9 @@ impl Endpoint for DatagramSink {
 
     fn poll_report(&mut self) -> Option<Report> {
         self.reports.pop_front()
+    }
+
+    fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
+        self.link_events.push((now, *ev));
     }
 }

@@ -32,7 +32,7 @@ pub enum AnyEndpoint {
 /// The two endpoints of flow `index` (`[sending side, receiving side]`), with the sending
 /// side's application limit set for `app`.
 pub fn endpoints(f: &FlowModel, index: u32, app: &AppState) -> [AnyEndpoint; 2] {
-    let (src, dst) = (Addr(f.src), Addr(f.dst));
+    let (src, dst) = (Addr(f.src), Addr(f.dst_addr));
     let out = Wiring { flow: index, local: src, peer: dst };
     let back = Wiring { flow: index, local: dst, peer: src };
     match &f.transport {
@@ -60,6 +60,15 @@ impl AnyEndpoint {
     pub fn tcp_sender(&self) -> Option<&TcpSender> {
         match self {
             AnyEndpoint::TcpSender(e) => Some(e.sender()),
+            _ => None,
+        }
+    }
+
+    /// The link events a datagram endpoint received (`None` for other transports).
+    pub fn datagram_link_events(&self) -> Option<&[(SimTime, LinkEvent)]> {
+        match self {
+            AnyEndpoint::DatagramSource(e) => Some(&e.link_events),
+            AnyEndpoint::DatagramSink(e) => Some(&e.link_events),
             _ => None,
         }
     }

@@ -1,0 +1,99 @@
+"""Names of the metrics a run reports, derived from the JSON Schema of ``summary.json`` that the
+core emits (``vhsim._native.summary_schema()``; also docs/summary.schema.json).
+
+Campaign result tables flatten each run's summary into columns (``vhsim.campaign.store``):
+run-level figures keep their names, flow figures become ``<flow>.<metric>`` (a transport's
+part, e.g. ``tcp.fast_retransmits``, joins the flow's own figures), handover figures
+``<flow>.ho<k>.<metric>``, drops ``<flow>.drops_<cause>``, windows
+``<flow>.goodput_kbps_<window>``, link figures ``<link>.<metric>``. This module lists those
+names with their descriptions without running anything, so code can refer to a metric by a
+checked name instead of a string literal.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Iterable
+
+from . import _native
+from .result import DROP_CAUSES, TRANSPORT_PARTS
+
+__all__ = ["schema", "run_metrics", "flow_metrics", "handover_metrics", "link_metrics", "columns"]
+
+#: Run-level figures that describe the engine, not the simulation (left out of campaign tables).
+ENGINE_FIGURES = ("vhsim_version", "wall_s", "events_per_s")
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The JSON Schema of ``summary.json``."""
+    return json.loads(_native.summary_schema())
+
+
+def _definition(name: str) -> dict[str, Any]:
+    return schema()["$defs"][name]
+
+
+def _scalars(props: dict[str, Any]) -> dict[str, str]:
+    """Scalar properties (numbers, integers, strings, booleans, possibly null) with descriptions."""
+    out = {}
+    for key, spec in props.items():
+        types = spec.get("type")
+        types = types if isinstance(types, list) else [types]
+        if set(types) - {None, "null"} <= {"number", "integer", "string", "boolean"} and "$ref" not in spec \
+                and "anyOf" not in spec and any(t in ("number", "integer", "string", "boolean") for t in types):
+            out[key] = spec.get("description", "")
+    return out
+
+
+def _part(ref_holder: dict[str, Any]) -> dict[str, Any]:
+    for alt in ref_holder.get("anyOf", [ref_holder]):
+        if "$ref" in alt:
+            return _definition(alt["$ref"].rsplit("/", 1)[-1])
+    return {}
+
+
+def run_metrics() -> dict[str, str]:
+    """Run-level figures: name -> description."""
+    return {k: v for k, v in _scalars(schema()["properties"]).items() if k not in ENGINE_FIGURES}
+
+
+def flow_metrics() -> dict[str, str]:
+    """Per-flow figures (``<flow>.<name>``), transport parts included: name -> description."""
+    props = _definition("FlowSummary")["properties"]
+    out = _scalars(props)
+    for part in TRANSPORT_PARTS:
+        if part in props:
+            out.update({k: f"{v} ({part})" for k, v in _scalars(_part(props[part]).get("properties", {})).items()})
+    for cause in DROP_CAUSES:
+        out[f"drops_{cause}"] = f"packets of the flow dropped with cause {cause}"
+    return out
+
+
+def handover_metrics() -> dict[str, str]:
+    """Per-flow, per-handover figures (``<flow>.ho<k>.<name>``): name -> description."""
+    return _scalars(_definition("FlowHandoverStats")["properties"])
+
+
+def link_metrics() -> dict[str, str]:
+    """Per-link-direction figures (``<link>.<name>``): name -> description."""
+    out = _scalars(_definition("LinkSummary")["properties"])
+    for cause in DROP_CAUSES:
+        out[f"drops_{cause}"] = f"packets dropped on the link with cause {cause}"
+    return out
+
+
+def columns(flows: Iterable[str], links: Iterable[str] = (), handovers: int = 0,
+            windows: Iterable[str] = ()) -> list[str]:
+    """Every column a campaign table can have for these flows, links, handover count and
+    goodput windows (a flow's optional figures, e.g. ``ld_accuracy``, included)."""
+    out = list(run_metrics())
+    windows = list(windows)
+    for f in flows:
+        out += [f"{f}.{m}" for m in flow_metrics()]
+        out += [f"{f}.goodput_kbps_{w}" for w in windows]
+        out += [f"{f}.ho{k}.{m}" for k in range(handovers) for m in handover_metrics()]
+    for link in links:
+        out += [f"{link}.{m}" for m in link_metrics()]
+    return out

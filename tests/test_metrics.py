@@ -1,0 +1,36 @@
+"""Metric names come from the summary's JSON Schema and match what runs report."""
+
+import json
+from pathlib import Path
+
+import vhsim
+from vhsim import metrics
+from vhsim.campaign.store import flatten_summary
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_campaign_column_of_a_handover_run_is_a_schema_metric():
+    sc = vhsim.load(ROOT / "scenarios/limjang/wlan-to-3g.toml").with_(flows__tcp__scheme="dcr-frto-ld", timeline__0__at="20s",
+                                                                       duration="60s")
+    res = sc.run(seed=1)
+    s = res.summary
+    cols = set(flatten_summary(s))
+    known = set(metrics.columns(s["flows"], s["links"], handovers=len(s["handovers"]),
+                                windows=next(iter(s["flows"].values()))["windows"]))
+    assert cols <= known, sorted(cols - known)
+    assert "tcp.ho0.time_to_n_acked_s" in cols and "tcp.fast_retransmits" in cols and "tcp.ld_accuracy" in cols
+
+
+def test_metric_names_carry_the_schema_descriptions():
+    assert "goodput" in metrics.flow_metrics()["goodput_kbps"].lower()
+    assert "fast_retransmits" in metrics.flow_metrics()
+    assert "time_to_n_acked_s" in metrics.handover_metrics()
+    assert "packets_sent" in metrics.link_metrics()
+    assert "wall_s" not in metrics.run_metrics()
+
+
+def test_committed_summary_schema_file_is_up_to_date():
+    # Regenerate with: vhsim schema --summary --out docs/summary.schema.json
+    committed = json.loads((ROOT / "docs" / "summary.schema.json").read_text())
+    assert committed == metrics.schema()
