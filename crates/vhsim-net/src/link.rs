@@ -209,6 +209,12 @@ impl Link {
         Some(done)
     }
 
+    /// The frame being serialized (or retried) now and its attempt number (1 = first), if any:
+    /// what a capture on the link records when a serialization starts.
+    pub fn on_wire(&self) -> Option<(&Packet, u32)> {
+        self.on_wire.as_ref().map(|(p, a)| (p, *a))
+    }
+
     /// Packets waiting in the queue.
     pub fn queue_len(&self) -> usize {
         self.queue.len()

@@ -153,7 +153,7 @@ impl World {
                 HandoverKind::BreakBeforeMake { .. } => link.set_up(true),
                 HandoverKind::Pause { .. } => {
                     if let Some(done) = link.resume(self.now) {
-                        self.queue.push(done, EventClass::Packet, Event::TxDone(l));
+                        self.started_serializing(l, done);
                     }
                     // Packets that reached the far end during the pause arrive now, in order.
                     for pkt in std::mem::take(&mut self.held[l as usize]) {

@@ -195,13 +195,23 @@ impl World {
     fn forward(&mut self, node: u32, pkt: Packet) {
         match self.routing.next_hop(node, &pkt) {
             Hop::Link(link) => match self.links[link as usize].offer(self.now, pkt) {
-                Offer::Transmitting(done) => self.queue.push(done, EventClass::Packet, Event::TxDone(link)),
+                Offer::Transmitting(done) => self.started_serializing(link, done),
                 Offer::Queued => {}
                 Offer::Dropped(pkt, cause) => self.drop_packet(Some(link), &pkt, cause),
             },
             Hop::Drop(cause) => self.drop_packet(None, &pkt, cause),
             // Validation guarantees routes for every flow; a missing one is a world bug.
             Hop::Unroutable => debug_assert!(false, "no route from node {node} to address {:?}", pkt.dst),
+        }
+    }
+
+    /// Link `l` started serializing a frame (a new one, or an ARQ retry) that ends at `done`.
+    pub(crate) fn started_serializing(&mut self, l: u32, done: SimTime) {
+        self.queue.push(done, EventClass::Packet, Event::TxDone(l));
+        if self.obs.captures_link(l) {
+            if let Some((pkt, attempt)) = self.links[l as usize].on_wire() {
+                self.obs.on_wire(self.now, l, pkt, attempt);
+            }
         }
     }
 
@@ -213,7 +223,7 @@ impl World {
     fn on_tx_done(&mut self, l: u32) {
         let f = self.links[l as usize].finish_transmission(self.now);
         if let Some(done) = f.next_done {
-            self.queue.push(done, EventClass::Packet, Event::TxDone(l));
+            self.started_serializing(l, done);
         }
         if let Some(t) = f.wake {
             // Timer class: after the packet events of the same time (vhsim-net `link` docs).

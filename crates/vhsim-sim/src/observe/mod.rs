@@ -306,6 +306,17 @@ impl Observers {
         self.flows[f as usize].handovers.stats[k].notifications += 1;
     }
 
+    /// Whether anything records the frames link `l` puts on the wire (packet captures).
+    #[inline]
+    pub fn captures_link(&self, _l: u32) -> bool {
+        false
+    }
+
+    /// Link `l` starts putting `pkt` on the wire at `now` (its `attempt`-th transmission,
+    /// counting link-layer retries): where a packet capture of the link records it, as a
+    /// device trace does.
+    pub fn on_wire(&mut self, _now: SimTime, _l: u32, _pkt: &Packet, _attempt: u32) {}
+
     /// End of run: resolve the remaining ground-truth labels.
     pub fn finish(&mut self) {
         for f in 0..self.flows.len() {
