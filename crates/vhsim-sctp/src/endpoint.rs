@@ -19,7 +19,9 @@
 //!
 //! [`Endpoint::poll_transmit`] returns the queued packets first, then retransmissions of marked
 //! chunks within cwnd, then new DATA for the primary (or, when it is inactive, the next active
-//! destination). Max.Burst counts DATA packets per transmit opportunity (each arriving
+//! destination). After a T3-rtx expiry only the queued packets leave at that moment; the other
+//! marked chunks wait for the next event, normally a SACK (§6.3.3 "sent as soon as cwnd allows
+//! (normally, when a SACK arrives)"; ns-2's `Timeout()` sends one packet). Max.Burst counts DATA packets per transmit opportunity (each arriving
 //! packet, wake-up or application offer starts one); only the queued packets ignore it.
 //! SACKs are never bundled with DATA.
 
@@ -56,6 +58,8 @@ pub struct SctpEndpoint {
     failed_at: Option<SimTime>,
     burst: u32,
     burst_limited: bool,
+    /// A T3-rtx expired in this opportunity: nothing beyond its retransmission goes now.
+    t3_fired: bool,
 }
 
 impl SctpEndpoint {
@@ -88,6 +92,7 @@ impl SctpEndpoint {
             failed_at: None,
             burst: 0,
             burst_limited: false,
+            t3_fired: false,
         })
     }
 
@@ -226,6 +231,7 @@ impl SctpEndpoint {
     /// A new transmit opportunity begins (Max.Burst counts per opportunity).
     fn begin_opportunity(&mut self) {
         self.burst = 0;
+        self.t3_fired = false;
         self.burst_limited = self.cfg.max_burst > 0 && self.cfg.max_burst_scope == MaxBurstScope::EverySend;
     }
 
@@ -334,6 +340,7 @@ impl SctpEndpoint {
         if self.paths[d].t3.is_some_and(|t| t <= now) {
             let o = self.out.on_t3_expiry(d, &mut self.paths, &self.cfg);
             self.reports.push_back(Report::Timeout);
+            self.t3_fired = true;
             if o.association_failed && self.association_error(now) {
                 return true;
             }
@@ -421,7 +428,7 @@ impl Endpoint for SctpEndpoint {
         if let Some(p) = self.queue.pop_front() {
             return Some(p);
         }
-        if self.failed_at.is_some() || !self.burst_allows() {
+        if self.failed_at.is_some() || self.t3_fired || !self.burst_allows() {
             return None;
         }
         if let Some(tx) = self.out.retransmission(now, RtxSelect::WithinCwnd, &mut self.paths, &self.cfg) {
