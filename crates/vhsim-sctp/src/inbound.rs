@@ -4,10 +4,11 @@
 //! Chunks above the cumulative TSN wait in the receive buffer; in-order data is handed to the
 //! application at once (one stream, every chunk a whole message, so TSN order is SSN order),
 //! so a_rwnd = receive buffer - bytes waiting out of order. A chunk that does not fit the
-//! remaining window is dropped (ns-2 `ProcessDataChunk`).
+//! remaining window is dropped, unless held chunks above it can make room ([`Inbound`]'s
+//! `make_room`, RFC 9260 §6.2).
 //!
 //! A SACK is sent at once for the first DATA chunk of the association (§5.1), for a packet
-//! with only duplicate chunks (§6.2), for a dropped chunk (§6.2 errata), and whenever a gap
+//! with only duplicate chunks (§6.2), when a chunk was dropped (RFC 9260 §6.2), whenever a gap
 //! exists after the packet (§6.7); optionally when a packet fills the last gap
 //! (`sack_on_gap_fill`). Otherwise every `sack_every`-th packet carrying DATA is SACKed and the
 //! others within `sack_delay` (§6.2); without delayed SACKs, every packet is.
@@ -71,16 +72,16 @@ impl Inbound {
     pub fn on_data(&mut self, now: SimTime, data: &[DataChunk], local: Addr, remote: Addr, cfg: &SctpConfig) -> bool {
         let first_ever = self.stats.data_chunks == 0;
         let had_gap = !self.above.is_empty();
-        let (mut new, mut dup, mut dropped) = (false, false, false);
+        let dropped_before = self.stats.dropped;
+        let (mut new, mut dup) = (false, false);
         for d in data {
             self.stats.data_chunks += 1;
             if d.tsn <= self.cum || self.above.contains_key(&d.tsn) {
                 self.stats.duplicates += 1;
                 self.dups.push(d.tsn);
                 dup = true;
-            } else if d.chunk_len() > self.a_rwnd(cfg) {
+            } else if !self.make_room(d, cfg) {
                 self.stats.dropped += 1;
-                dropped = true;
             } else {
                 new = true;
                 if d.tsn == self.cum + 1 {
@@ -99,6 +100,7 @@ impl Inbound {
             }
         }
         self.reply = Some((local, remote));
+        let dropped = self.stats.dropped > dropped_before;
         let gap_now = !self.above.is_empty();
         let immediate = !cfg.delayed_sack
             || first_ever
@@ -117,6 +119,24 @@ impl Inbound {
             self.sack_at = Some(now + cfg.sack_delay);
         }
         false
+    }
+
+    /// Whether `d` fits the receive window, after dropping held chunks above it if needed:
+    /// with the window full, a chunk above every held TSN is dropped, one below the highest
+    /// held TSN is accepted in place of the highest held ones (RFC 9260 §6.2, the RFC 4960
+    /// errata text). A dropped held chunk was gap-acked: the sender sees the revocation.
+    fn make_room(&mut self, d: &DataChunk, cfg: &SctpConfig) -> bool {
+        while d.chunk_len() > self.a_rwnd(cfg) {
+            match self.above.last_key_value() {
+                Some((&high, &(len, _))) if high > d.tsn => {
+                    self.above.remove(&high);
+                    self.held -= len;
+                    self.stats.dropped += 1;
+                }
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// In-order delivery of one chunk (SSN checked: one stream, ordered).
