@@ -5,8 +5,7 @@
 mod common;
 
 use common::*;
-use vhsim_core::{Rate, SimTime};
-use vhsim_sctp::SctpConfig;
+use vhsim_core::Rate;
 
 /// Goodput ceiling of a link: rate · 1452 / 1500.
 fn ceiling(rate: Rate) -> f64 {
@@ -52,7 +51,7 @@ fn drop_tail_bottleneck_keeps_goodput_high() {
     let rate = Rate::mbps(2);
     let mut link = Link::new(MN_A, rate, 40);
     link.down.limit = Some(10);
-    let mut net = Net::new(SctpConfig { ..cfg() }, vec![link]);
+    let mut net = Net::new(cfg(), vec![link]);
     net.run_until(ms(60_000));
     let g = goodput(&net, 5, 60);
     let share = g / ceiling(rate);
@@ -66,5 +65,4 @@ fn drop_tail_bottleneck_keeps_goodput_high() {
     assert!(s.fast_recoveries > 0, "the queue does overflow");
     assert!(share > 0.9, "share {share}");
     assert_eq!(net.delivered_units(), net.mn.inbound().cum as u64);
-    let _ = SimTime::ZERO;
 }
