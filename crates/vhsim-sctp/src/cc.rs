@@ -76,7 +76,7 @@ mod tests {
     const MTU: u32 = 1468;
 
     fn path(cwnd: u32, ssthresh: u32) -> PathState {
-        let mut p = PathState::new(Addr(1), &SctpConfig::default());
+        let mut p = PathState::new(Addr(1), Addr(0), &SctpConfig::default());
         p.cwnd = cwnd;
         p.ssthresh = ssthresh;
         p

@@ -280,8 +280,9 @@ impl SctpConfig {
 pub struct EndpointSpec {
     /// Flow index (copied into every packet).
     pub flow: u32,
-    /// This endpoint's addresses; DATA and HEARTBEATs leave from the first one, replies from
-    /// the address the packet they answer arrived at.
+    /// This endpoint's addresses. Packets to a destination leave from the address the latest
+    /// packet from it arrived at (the first address before any), replies from the address the
+    /// packet they answer arrived at.
     pub local: Vec<Addr>,
     /// The peer's addresses: one destination (path) each, in this order (path index = position).
     pub peer: Vec<Addr>,

@@ -2,6 +2,11 @@
 //! ([`Outbound`]), a receiving half ([`Inbound`]) and one [`PathState`] per peer address,
 //! driven through the transport-neutral [`Endpoint`] interface.
 //!
+//! DATA and HEARTBEATs to a destination leave from the local address the latest packet from
+//! that destination arrived at (initially the first local address), replies (SACK,
+//! HEARTBEAT-ACK) from the address the packet they answer arrived at; the world routes by the
+//! destination address and picks the interface by the source.
+//!
 //! The association starts ESTABLISHED (INIT / INIT-ACK / COOKIE are not modelled): both sides
 //! know each other's addresses, the peer's initial a_rwnd is its configured receive buffer,
 //! TSNs start at 1 and every destination is active with its initial cwnd and RTO.Initial.
@@ -76,7 +81,7 @@ impl SctpEndpoint {
         if !errs.is_empty() {
             return Err(errs);
         }
-        let paths: Vec<PathState> = spec.peer.iter().map(|&a| PathState::new(a, &cfg)).collect();
+        let paths: Vec<PathState> = spec.peer.iter().map(|&a| PathState::new(a, spec.local[0], &cfg)).collect();
         let primary = spec.peer.iter().position(|&a| a == spec.primary).expect("validated");
         Ok(SctpEndpoint {
             out: Outbound::new(&cfg),
@@ -273,9 +278,9 @@ impl SctpEndpoint {
             payload_bytes: tx.chunks.iter().map(|c| c.payload_len).sum(),
             flags: 0,
         };
-        let dst = self.paths[tx.dest].addr;
+        let (src, dst) = (self.paths[tx.dest].source, self.paths[tx.dest].addr);
         let chunks = tx.chunks.into_iter().map(Chunk::Data).collect();
-        self.packet(self.spec.local[0], dst, chunks, tag)
+        self.packet(src, dst, chunks, tag)
     }
 
     fn queue_sack(&mut self) {
@@ -290,10 +295,10 @@ impl SctpEndpoint {
         let jitter = self.draw_jitter();
         let p = &mut self.paths[d];
         p.hb_sent(now, jitter);
-        let dst = p.addr;
+        let (src, dst) = (p.source, p.addr);
         let info = HeartbeatInfo { dest: dst.0, sent_at_ns: now.0 };
         let tag = TraceTag { kind: UnitKind::Control, ..TraceTag::default() };
-        let pkt = self.packet(self.spec.local[0], dst, vec![Chunk::Heartbeat(info)], tag);
+        let pkt = self.packet(src, dst, vec![Chunk::Heartbeat(info)], tag);
         self.queue.push_back(pkt);
     }
 
@@ -384,6 +389,11 @@ impl Endpoint for SctpEndpoint {
             Payload::Sctp(p) => p,
             _ => return,
         };
+        if let Some(d) = self.path_of(pkt.src) {
+            if self.spec.local.contains(&pkt.dst) {
+                self.paths[d].source = pkt.dst;
+            }
+        }
         let mut data: Vec<DataChunk> = Vec::new();
         for chunk in &sctp.chunks {
             match chunk {

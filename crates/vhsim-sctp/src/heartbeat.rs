@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn period_is_interval_plus_jittered_rto() {
         let cfg = SctpConfig::default();
-        let mut p = PathState::new(Addr(1), &cfg);
+        let mut p = PathState::new(Addr(1), Addr(0), &cfg);
         assert_eq!(p.hb_due(&cfg), None, "not started");
         p.hb_note_activity(SimTime(0));
         // RTO.Initial 3 s, u = 0: 30 s + 3 s.

@@ -37,6 +37,9 @@ pub struct PathStats {
 pub struct PathState {
     /// The destination address.
     pub addr: Addr,
+    /// The local address DATA and HEARTBEATs to this destination leave from: the address the
+    /// latest packet from it arrived at (initially the endpoint's first address).
+    pub source: Addr,
     /// Congestion window, bytes.
     pub cwnd: u32,
     /// Slow-start threshold, bytes.
@@ -67,9 +70,10 @@ pub struct PathState {
 
 impl PathState {
     /// A fresh destination: initial cwnd and ssthresh, RTO.Initial, active, nothing in flight.
-    pub fn new(addr: Addr, cfg: &SctpConfig) -> Self {
+    pub fn new(addr: Addr, source: Addr, cfg: &SctpConfig) -> Self {
         PathState {
             addr,
+            source,
             cwnd: cfg.initial_cwnd_bytes(),
             ssthresh: cfg.initial_ssthresh_bytes(),
             partial_bytes_acked: 0,

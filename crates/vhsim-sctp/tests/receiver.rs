@@ -99,3 +99,12 @@ fn heartbeat_is_answered_with_its_information() {
     let Payload::Sctp(s) = &reply.payload;
     assert_eq!(s.chunks, vec![Chunk::HeartbeatAck(info)]);
 }
+
+#[test]
+fn heartbeats_leave_from_the_address_data_last_arrived_at() {
+    let mut r = Rx::new(SctpConfig { heartbeat: true, ..cfg() });
+    r.data_at(0, MN_B, &[1]);
+    // The MN's only destination (CN) is idle in DATA terms: probed at 0 + 30 s + 3 s.
+    assert_eq!(r.fire(33_000), vec![Out::Heartbeat { to: CN }]);
+    assert_eq!(r.sent.last().unwrap().src, MN_B);
+}
