@@ -194,16 +194,7 @@ impl SctpEndpoint {
                 rto_s: p.rto.rto().as_secs_f64(),
                 srtt_s: p.rto.srtt().map(|s| s.as_secs_f64()),
                 error_count: p.error_count,
-                data_packets: p.stats.data_packets,
-                new_chunks: p.stats.new_chunks,
-                fast_retransmissions: p.stats.fast_retransmissions,
-                timeout_retransmissions: p.stats.timeout_retransmissions,
-                window_cuts: p.stats.window_cuts,
-                t3_expiries: p.stats.t3_expiries,
-                heartbeats_sent: p.stats.heartbeats,
-                heartbeat_acks: p.stats.heartbeat_acks,
-                heartbeat_timeouts: p.stats.heartbeat_timeouts,
-                became_inactive: p.stats.became_inactive,
+                counters: p.stats,
             })
             .collect();
         SctpSummary {

@@ -71,7 +71,7 @@ impl PathState {
         self.hb.last_activity = Some(now);
         self.hb.jitter = jitter;
         self.hb.probe_now = false;
-        self.stats.heartbeats += 1;
+        self.stats.heartbeats_sent += 1;
     }
 
     /// The outstanding HEARTBEAT went unanswered for an RTO (call when its timeout passed):

@@ -5,10 +5,11 @@ use crate::config::SctpConfig;
 use crate::heartbeat::HeartbeatState;
 use crate::rto::RtoEstimator;
 use crate::Addr;
+use serde::Serialize;
 use vhsim_core::SimTime;
 
 /// Counters of one destination.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PathStats {
     /// DATA packets sent to this destination (first transmissions and retransmissions).
     pub data_packets: u64,
@@ -23,7 +24,7 @@ pub struct PathStats {
     /// T3-rtx expiries of this destination.
     pub t3_expiries: u64,
     /// HEARTBEATs sent to this destination.
-    pub heartbeats: u64,
+    pub heartbeats_sent: u64,
     /// HEARTBEAT-ACKs received for it.
     pub heartbeat_acks: u64,
     /// HEARTBEATs unanswered within an RTO.

@@ -8,6 +8,7 @@
 //! [`split_path_groups`] undoes the encoding; a time-series writer emits one row per group
 //! that changed, with the path index in its `path` column (the association group has none).
 
+use crate::path::PathStats;
 use serde::Serialize;
 use vhsim_core::TracedVar;
 
@@ -33,26 +34,9 @@ pub struct PathSummary {
     pub srtt_s: Option<f64>,
     /// Error counter.
     pub error_count: u32,
-    /// DATA packets sent to this destination.
-    pub data_packets: u64,
-    /// DATA chunks sent here for the first time.
-    pub new_chunks: u64,
-    /// Chunks fast-retransmitted to this destination.
-    pub fast_retransmissions: u64,
-    /// Chunks retransmitted to this destination after a T3-rtx expiry.
-    pub timeout_retransmissions: u64,
-    /// Fast-retransmit window cuts of this destination.
-    pub window_cuts: u64,
-    /// T3-rtx expiries.
-    pub t3_expiries: u64,
-    /// HEARTBEATs sent.
-    pub heartbeats_sent: u64,
-    /// HEARTBEAT-ACKs received.
-    pub heartbeat_acks: u64,
-    /// HEARTBEATs unanswered within an RTO.
-    pub heartbeat_timeouts: u64,
-    /// Times the destination became inactive.
-    pub became_inactive: u64,
+    /// Counters.
+    #[serde(flatten)]
+    pub counters: PathStats,
 }
 
 /// The `sctp` part of a flow's summary, from one endpoint.

@@ -79,15 +79,15 @@ fn primary_recovery_is_found_by_heartbeat_and_data_returns() {
 #[test]
 fn random_losses_and_a_failure_never_lose_or_duplicate_a_chunk() {
     for seed in 0..12u64 {
-        let mut rng = Lcg::new(seed);
+        let mut rng = draws(seed);
         let mut links = two_paths();
         let fail_at = 2000 + rng.below(20_000);
         links[0].outages.push((ms(fail_at), SimTime::MAX));
         let mut net = Net::new(cfg(), links);
         let data_loss = [0.0, 0.01, 0.03][(seed % 3) as usize];
         let sack_loss = [0.0, 0.05][(seed / 3 % 2) as usize];
-        let mut drops = Lcg::new(seed + 100);
-        net.drop = Box::new(move |_, from, _, _| drops.chance(if from == Side::Cn { data_loss } else { sack_loss }));
+        let mut drops = draws(seed + 100);
+        net.drop = Box::new(move |_, from, _, _| drops.bernoulli(if from == Side::Cn { data_loss } else { sack_loss }));
         drain_and_check_delivery(&mut net, 120, 260);
         assert!(!net.cn.paths()[0].active, "seed {seed}");
         assert_eq!(net.cn.failed_at(), None, "seed {seed}");

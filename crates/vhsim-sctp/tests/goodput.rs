@@ -60,7 +60,7 @@ fn drop_tail_bottleneck_keeps_goodput_high() {
         "drop-tail 10 pkts: goodput {g:.0} b/s = {:.2}% of the ceiling, {} fast recoveries, {} T3 expiries",
         share * 100.0,
         s.fast_recoveries,
-        s.paths[0].t3_expiries
+        s.paths[0].counters.t3_expiries
     );
     assert!(s.fast_recoveries > 0, "the queue does overflow");
     assert!(share > 0.9, "share {share}");

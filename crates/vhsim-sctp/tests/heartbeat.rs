@@ -31,7 +31,7 @@ fn idle_alternate_is_probed_every_interval_plus_rto() {
     assert_eq!(heartbeats_ms(&net, 1), vec![33_000, 64_000, 95_000]);
     assert!(heartbeats_ms(&net, 0).is_empty(), "the busy primary is never idle");
     let b = &net.cn.paths()[1];
-    assert_eq!((b.stats.heartbeats, b.stats.heartbeat_acks), (3, 3));
+    assert_eq!((b.stats.heartbeats_sent, b.stats.heartbeat_acks), (3, 3));
     let srtt = b.rto.srtt().expect("measured by heartbeats");
     assert!(srtt.as_secs_f64() > 0.120 && srtt.as_secs_f64() < 0.122, "{srtt}");
 }

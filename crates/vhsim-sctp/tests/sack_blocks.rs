@@ -12,17 +12,6 @@ use vhsim_sctp::inbound::Inbound;
 use vhsim_sctp::wire::{DataChunk, SackChunk};
 use vhsim_sctp::{InitialCwnd, SctpConfig, SctpEndpoint};
 
-fn chunk(tsn: u32, cfg: &SctpConfig) -> DataChunk {
-    DataChunk {
-        tsn,
-        ssn: (tsn - 1) as u16,
-        payload_len: cfg.chunk_payload(),
-        beginning: true,
-        ending: true,
-        ..Default::default()
-    }
-}
-
 /// Highest k with 1..=k all in `got`.
 fn model_cum(got: &BTreeSet<u32>) -> u32 {
     let mut k = 0;
@@ -46,14 +35,14 @@ fn runs(set: &BTreeSet<u32>) -> Vec<(u32, u32)> {
 
 #[test]
 fn receiver_encodes_exactly_the_chunks_it_holds() {
-    let mut rng = Lcg::new(7);
+    let mut rng = draws(7);
     for case in 0..300u64 {
         // Small MTUs make the block limit bite: (mtu - 32 - 16) / 4 blocks fit one SACK.
         let mtu = [1500, 1500, 120, 200][(case % 4) as usize];
         let cfg = SctpConfig { mtu, data_chunk_size: 64, receive_buffer: 1 << 24, ..cfg() };
         let n = 1 + rng.below(150) as u32;
         let loss = [0.0, 0.05, 0.3, 0.7][(case / 4 % 4) as usize];
-        let mut order: Vec<u32> = (1..=n).filter(|_| !rng.chance(loss)).collect();
+        let mut order: Vec<u32> = (1..=n).filter(|_| !rng.bernoulli(loss)).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i as u64 + 1) as usize);
         }
@@ -61,9 +50,9 @@ fn receiver_encodes_exactly_the_chunks_it_holds() {
         let mut got = BTreeSet::new();
         let mut dups = Vec::new();
         for &tsn in &order {
-            let again = rng.chance(0.1);
+            let again = rng.bernoulli(0.1);
             let pkt: Vec<DataChunk> =
-                if again { vec![chunk(tsn, &cfg), chunk(tsn, &cfg)] } else { vec![chunk(tsn, &cfg)] };
+                if again { vec![data_chunk(tsn, &cfg), data_chunk(tsn, &cfg)] } else { vec![data_chunk(tsn, &cfg)] };
             inb.on_data(SimTime::ZERO, &pkt, MN_A, CN, &cfg);
             if again {
                 dups.push(tsn);
@@ -123,7 +112,7 @@ fn check_sender(cn: &SctpEndpoint, cum: u32, acked: &BTreeSet<u32>, n: u32, case
 
 #[test]
 fn sender_decodes_blocks_and_trusts_only_the_latest_sack() {
-    let mut rng = Lcg::new(11);
+    let mut rng = draws(11);
     for case in 0..300u64 {
         let n = 2 + rng.below(60) as u32;
         let mut cn = sender_with(n);
@@ -136,7 +125,7 @@ fn sender_decodes_blocks_and_trusts_only_the_latest_sack() {
             let loss = [0.1, 0.5, 0.9][rng.below(3) as usize];
             let mut acked = BTreeSet::new();
             for tsn in cum + 2..=n {
-                if !rng.chance(loss) {
+                if !rng.bernoulli(loss) {
                     acked.insert(tsn);
                 }
             }

@@ -450,30 +450,32 @@ impl Net {
     }
 }
 
-/// A deterministic pseudo-random source (Knuth's MMIX linear congruential generator).
-#[derive(Clone, Debug)]
-pub struct Lcg(u64);
+/// Pseudo-random draws for a test case (vhsim-core's keyed streams).
+pub fn draws(seed: u64) -> vhsim_core::RngStream {
+    RngStreams::new(seed).stream("test")
+}
 
-impl Lcg {
-    /// Seeded generator.
-    pub fn new(seed: u64) -> Self {
-        Lcg(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1))
-    }
-
-    /// Next 31 random bits.
-    pub fn next_u32(&mut self) -> u32 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) as u32
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
-        (self.next_u32() as f64) < p * (1u64 << 31) as f64
-    }
-
+/// Uniform integers from a random stream.
+pub trait Below {
     /// Uniform in `0..n`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u32() as u64 % n.max(1)
+    fn below(&mut self, n: u64) -> u64;
+}
+
+impl Below for vhsim_core::RngStream {
+    fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+}
+
+/// A full-size DATA chunk of `cfg` with TSN `tsn` on stream 0 (SSN = TSN - 1).
+pub fn data_chunk(tsn: u32, cfg: &SctpConfig) -> vhsim_sctp::wire::DataChunk {
+    vhsim_sctp::wire::DataChunk {
+        tsn,
+        ssn: (tsn - 1) as u16,
+        payload_len: cfg.chunk_payload(),
+        beginning: true,
+        ending: true,
+        ..Default::default()
     }
 }
 
@@ -516,19 +518,7 @@ impl Rx {
         assert!(t >= self.now);
         self.now = t;
         let cfg = self.ep.config().clone();
-        let chunks = tsns
-            .iter()
-            .map(|&tsn| {
-                Chunk::Data(vhsim_sctp::wire::DataChunk {
-                    tsn,
-                    ssn: (tsn - 1) as u16,
-                    payload_len: cfg.chunk_payload(),
-                    beginning: true,
-                    ending: true,
-                    ..Default::default()
-                })
-            })
-            .collect();
+        let chunks = tsns.iter().map(|&tsn| Chunk::Data(data_chunk(tsn, &cfg))).collect();
         let s = SctpPacket { header: CommonHeader::default(), chunks };
         let p = Packet {
             uid: 0,
