@@ -325,6 +325,8 @@ pub struct Net {
     pub delivered: Vec<(SimTime, u64, u64)>,
     /// Timeout reports of the CN.
     pub timeouts: Vec<SimTime>,
+    /// Extra random delay of each packet, uniform in `[0, bound)` (reorders packets).
+    pub jitter: Option<(vhsim_core::RngStream, SimDuration)>,
     events: BTreeMap<(SimTime, u64), (Side, Packet)>,
     order: u64,
 }
@@ -344,6 +346,7 @@ impl Net {
             log: Vec::new(),
             delivered: Vec::new(),
             timeouts: Vec::new(),
+            jitter: None,
             events: BTreeMap::new(),
             order: 0,
         };
@@ -364,6 +367,7 @@ impl Net {
         while let Some(p) = self.ep(side).poll_transmit(now) {
             self.route(side, p);
         }
+        check_sender_invariants(self.ep(side));
         while let Some(r) = self.ep(side).poll_report() {
             match r {
                 Report::Delivered { bytes, units } => self.delivered.push((now, bytes, units)),
@@ -389,7 +393,11 @@ impl Net {
             let start = pipe.departures.last().copied().unwrap_or(now).max(now);
             let depart = start + pipe.rate.serialization(p.size as u64);
             pipe.departures.push(depart);
-            arrival = Some(depart + pipe.delay);
+            let extra = match &mut self.jitter {
+                Some((rng, bound)) => SimDuration(rng.below(bound.0)),
+                None => SimDuration::ZERO,
+            };
+            arrival = Some(depart + pipe.delay + extra);
         }
         self.log.push(Sent { at: now, from, link, out: decode(&p), dropped });
         if let Some(at) = arrival {
@@ -447,6 +455,28 @@ impl Net {
     /// Packets the CN sent, decoded, with their time and link.
     pub fn cn_sent(&self) -> impl Iterator<Item = &Sent> {
         self.log.iter().filter(|s| s.from == Side::Cn)
+    }
+}
+
+/// Invariants of a sending endpoint between events: the buffer holds TSNs cum+1.. without
+/// holes; each destination's flight is the bytes of the chunks last sent there that are neither
+/// gap-acked nor marked; T3-rtx runs wherever data is in flight; cwnd is at least one MTU.
+#[track_caller]
+pub fn check_sender_invariants(ep: &SctpEndpoint) {
+    let out = ep.outbound();
+    for (i, c) in out.chunks.iter().enumerate() {
+        assert_eq!(c.tsn, out.cum_ack + 1 + i as u32, "buffer without holes");
+        assert!(!(c.gap_acked && c.mark.is_some()), "{c:?}");
+    }
+    if ep.failed_at().is_some() {
+        return;
+    }
+    for (d, p) in ep.paths().iter().enumerate() {
+        let flight: u32 =
+            out.chunks.iter().filter(|c| c.dest == d && !c.gap_acked && c.mark.is_none()).map(|c| c.size).sum();
+        assert_eq!(p.flight, flight, "flight of path {d}");
+        assert!(flight == 0 || p.t3.is_some(), "T3-rtx of path {d} runs while data is in flight");
+        assert!(p.cwnd >= ep.config().cc_mtu(), "cwnd of path {d}");
     }
 }
 
