@@ -364,6 +364,15 @@ impl SctpEndpoint {
     }
 }
 
+/// The SCTP packet a packet carries, if it is one.
+pub fn sctp_payload(pkt: &Packet) -> Option<&SctpPacket> {
+    #[allow(unreachable_patterns)] // the core's Payload has other transports' variants
+    match &pkt.payload {
+        Payload::Sctp(p) => Some(p),
+        _ => None,
+    }
+}
+
 fn prefixed(errs: Vec<ConfigError>, side: &str) -> Vec<ConfigError> {
     errs.into_iter().map(|e| e.under(side)).collect()
 }
@@ -375,11 +384,7 @@ impl Endpoint for SctpEndpoint {
             return;
         }
         self.begin_opportunity();
-        #[allow(unreachable_patterns)]
-        let sctp = match &pkt.payload {
-            Payload::Sctp(p) => p,
-            _ => return,
-        };
+        let Some(sctp) = sctp_payload(pkt) else { return };
         if let Some(d) = self.path_of(pkt.src) {
             if self.spec.local.contains(&pkt.dst) {
                 self.paths[d].source = pkt.dst;

@@ -34,5 +34,5 @@ pub mod wire;
 
 pub use addr::Addr;
 pub use config::{ConfigError, EndpointSpec, InitialCwnd, MaxBurstScope, RtxToAlt, SctpConfig};
-pub use endpoint::SctpEndpoint;
+pub use endpoint::{sctp_payload, SctpEndpoint};
 pub use summary::{split_path_groups, PathSummary, SctpSummary, PATH_MARKER};

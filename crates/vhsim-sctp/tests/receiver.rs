@@ -64,7 +64,7 @@ fn receive_window_shrinks_with_out_of_order_data_and_drops_what_does_not_fit() {
     let mut r = Rx::new(SctpConfig { receive_buffer: 3 * MTU, ..cfg() });
     r.data(0, &[1]);
     let a_rwnd = |r: &Rx| {
-        let vhsim_sctp::core_api::Payload::Sctp(s) = &r.sent.last().unwrap().payload;
+        let s = vhsim_sctp::sctp_payload(r.sent.last().unwrap()).unwrap();
         match &s.chunks[0] {
             Chunk::Sack(k) => k.a_rwnd,
             c => panic!("{c:?}"),
@@ -96,7 +96,7 @@ fn heartbeat_is_answered_with_its_information() {
     r.ep.on_packet(ms(5), &p);
     let reply = r.ep.poll_transmit(ms(5)).expect("a HEARTBEAT-ACK");
     assert_eq!((reply.src, reply.dst, reply.size), (MN_B, CN, 20 + 12 + 24));
-    let Payload::Sctp(s) = &reply.payload;
+    let s = vhsim_sctp::sctp_payload(&reply).unwrap();
     assert_eq!(s.chunks, vec![Chunk::HeartbeatAck(info)]);
 }
 

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
 use vhsim_sctp::core_api::{AppOffer, Endpoint, Packet, Payload, Report, RetxCause, TraceTag, UnitKind};
 use vhsim_sctp::wire::{Chunk, CommonHeader, SackChunk, SctpPacket};
-use vhsim_sctp::{Addr, SctpConfig, SctpEndpoint};
+use vhsim_sctp::{sctp_payload, Addr, SctpConfig, SctpEndpoint};
 
 /// The correspondent node's address.
 pub const CN: Addr = Addr(1);
@@ -86,7 +86,7 @@ pub enum Out {
 /// Decode a packet, checking that its trace tag and size agree with its chunks.
 #[track_caller]
 pub fn decode(p: &Packet) -> Out {
-    let Payload::Sctp(s) = &p.payload;
+    let s = sctp_payload(p).expect("an SCTP packet");
     assert_eq!(p.size, 20 + s.wire_len(), "size = IP header + SCTP packet");
     assert_eq!(p.tag.flags, s.kind_flags());
     match &s.chunks[..] {
