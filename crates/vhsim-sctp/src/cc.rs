@@ -9,7 +9,14 @@ impl PathState {
     /// is the destination's flight size before the SACK, `cum_advanced` whether the SACK moved
     /// the Cumulative TSN Ack Point, `in_fast_recovery` whether the sender is (still) in Fast
     /// Recovery after the SACK.
-    pub fn on_acked(&mut self, acked: u32, flight_before: u32, cum_advanced: bool, in_fast_recovery: bool, mtu: u32) {
+    pub fn on_acked(
+        &mut self,
+        acked: u32,
+        flight_before: u32,
+        cum_advanced: bool,
+        in_fast_recovery: bool,
+        mtu: u32,
+    ) {
         if acked == 0 || !cum_advanced {
             // §7.2.1/§7.2.2: growth needs a SACK that advances the Cumulative TSN Ack Point.
             return;

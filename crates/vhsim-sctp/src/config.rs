@@ -220,7 +220,10 @@ impl SctpConfig {
         check(
             self.data_chunk_size > DATA_HEADER_LEN,
             "data_chunk_size",
-            format!("{} bytes: must be above the {DATA_HEADER_LEN}-byte DATA chunk header", self.data_chunk_size),
+            format!(
+                "{} bytes: must be above the {DATA_HEADER_LEN}-byte DATA chunk header",
+                self.data_chunk_size
+            ),
         );
         check(
             padded(self.data_chunk_size) + overhead <= self.mtu,
@@ -265,7 +268,10 @@ impl SctpConfig {
         check(
             self.receive_buffer >= padded(self.data_chunk_size),
             "receive_buffer",
-            format!("{} bytes cannot hold one DATA chunk of {} bytes", self.receive_buffer, self.data_chunk_size),
+            format!(
+                "{} bytes cannot hold one DATA chunk of {} bytes",
+                self.receive_buffer, self.data_chunk_size
+            ),
         );
         if errs.is_empty() {
             Ok(())
@@ -347,10 +353,14 @@ mod tests {
 
     #[test]
     fn unknown_primary_is_named() {
-        let s = EndpointSpec { flow: 0, local: vec![Addr(0)], peer: vec![Addr(1), Addr(2)], primary: Addr(3) };
+        let s =
+            EndpointSpec { flow: 0, local: vec![Addr(0)], peer: vec![Addr(1), Addr(2)], primary: Addr(3) };
         let errs = s.validate().unwrap_err();
         assert_eq!(errs[0].key, "primary");
         assert_eq!(errs[0].message, "address 3 is not one of the peer's addresses [1, 2]");
-        assert_eq!(errs[0].clone().under("flows.f.sctp").to_string(), format!("flows.f.sctp.primary: {}", errs[0].message));
+        assert_eq!(
+            errs[0].clone().under("flows.f.sctp").to_string(),
+            format!("flows.f.sctp.primary: {}", errs[0].message)
+        );
     }
 }

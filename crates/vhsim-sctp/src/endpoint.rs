@@ -31,9 +31,7 @@
 //! SACKs are never bundled with DATA.
 
 use crate::config::{ConfigError, EndpointSpec, MaxBurstScope, SctpConfig};
-use crate::core_api::{
-    AppOffer, Endpoint, Packet, Payload, Report, SendProgress, TraceTag, UnitKind,
-};
+use crate::core_api::{AppOffer, Endpoint, Packet, Payload, Report, SendProgress, TraceTag, UnitKind};
 use crate::inbound::Inbound;
 use crate::outbound::{DataTx, Outbound};
 use crate::path::PathState;
@@ -81,7 +79,8 @@ impl SctpEndpoint {
         if !errs.is_empty() {
             return Err(errs);
         }
-        let paths: Vec<PathState> = spec.peer.iter().map(|&a| PathState::new(a, spec.local[0], &cfg)).collect();
+        let paths: Vec<PathState> =
+            spec.peer.iter().map(|&a| PathState::new(a, spec.local[0], &cfg)).collect();
         let primary = spec.peer.iter().position(|&a| a == spec.primary).expect("validated");
         Ok(SctpEndpoint {
             out: Outbound::new(&cfg),
@@ -172,7 +171,10 @@ impl SctpEndpoint {
     pub fn set_primary(&mut self, addr: Addr) -> Result<(), ConfigError> {
         let i = self.path_of(addr).ok_or_else(|| {
             let peer: Vec<u32> = self.spec.peer.iter().map(|a| a.0).collect();
-            ConfigError { key: "primary".into(), message: format!("address {} is not one of the peer's addresses {peer:?}", addr.0) }
+            ConfigError {
+                key: "primary".into(),
+                message: format!("address {} is not one of the peer's addresses {peer:?}", addr.0),
+            }
         })?;
         self.primary = i;
         self.spec.primary = addr;
@@ -244,7 +246,11 @@ impl SctpEndpoint {
 
     fn packet(&self, src: Addr, dst: Addr, chunks: Vec<Chunk>, tag: TraceTag) -> Packet {
         let sctp = SctpPacket {
-            header: CommonHeader { src_port: SCTP_PORT, dst_port: SCTP_PORT, verification_tag: self.spec.flow },
+            header: CommonHeader {
+                src_port: SCTP_PORT,
+                dst_port: SCTP_PORT,
+                verification_tag: self.spec.flow,
+            },
             chunks,
         };
         let tag = TraceTag { flags: sctp.kind_flags(), ..tag };
@@ -470,7 +476,9 @@ impl Endpoint for SctpEndpoint {
     }
 
     fn progress(&self) -> Option<SendProgress> {
-        self.out.offered.then(|| SendProgress { acked: self.out.cum_ack as u64 + 1, sent_max: self.out.next_tsn as u64 })
+        self.out
+            .offered
+            .then(|| SendProgress { acked: self.out.cum_ack as u64 + 1, sent_max: self.out.next_tsn as u64 })
     }
 
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {

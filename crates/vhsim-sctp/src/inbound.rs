@@ -69,7 +69,14 @@ impl Inbound {
 
     /// The DATA chunks of one packet that arrived at `local` from `remote`. Returns whether a
     /// SACK must go out now.
-    pub fn on_data(&mut self, now: SimTime, data: &[DataChunk], local: Addr, remote: Addr, cfg: &SctpConfig) -> bool {
+    pub fn on_data(
+        &mut self,
+        now: SimTime,
+        data: &[DataChunk],
+        local: Addr,
+        remote: Addr,
+        cfg: &SctpConfig,
+    ) -> bool {
         let first_ever = self.stats.data_chunks == 0;
         let had_gap = !self.above.is_empty();
         let dropped_before = self.stats.dropped;

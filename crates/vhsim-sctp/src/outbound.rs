@@ -5,7 +5,7 @@
 //! [`crate::retransmit`]. Chunks are numbered from TSN 1 (ns-2; the model never wraps TSNs, a
 //! run would need 2^32 chunks), so the Cumulative TSN Ack Point starts at 0.
 
-use crate::config::{SctpConfig, RtxToAlt};
+use crate::config::{RtxToAlt, SctpConfig};
 use crate::core_api::RetxCause;
 use crate::path::PathState;
 use crate::wire::{padded, DataChunk};
@@ -156,7 +156,13 @@ impl Outbound {
     /// retransmission (C), the destination's flight is below its cwnd (B: a packet may then
     /// exceed cwnd by less than one MTU), and the peer's window takes the first chunk, or
     /// nothing is in flight at all (A: the zero-window probe).
-    pub fn new_data(&mut self, now: SimTime, dest: usize, paths: &mut [PathState], cfg: &SctpConfig) -> Option<DataTx> {
+    pub fn new_data(
+        &mut self,
+        now: SimTime,
+        dest: usize,
+        paths: &mut [PathState],
+        cfg: &SctpConfig,
+    ) -> Option<DataTx> {
         if self.backlog == 0 || self.has_marked() || paths[dest].flight >= paths[dest].cwnd {
             return None;
         }

@@ -74,7 +74,13 @@ mod tests {
     use super::*;
 
     fn est() -> RtoEstimator {
-        RtoEstimator::new(SimDuration::from_secs(3), SimDuration::from_secs(1), SimDuration::from_secs(60), 0.125, 0.25)
+        RtoEstimator::new(
+            SimDuration::from_secs(3),
+            SimDuration::from_secs(1),
+            SimDuration::from_secs(60),
+            0.125,
+            0.25,
+        )
     }
 
     #[test]

@@ -117,7 +117,10 @@ impl SackChunk {
             if gap_blocks.len() == max_blocks {
                 break;
             }
-            debug_assert!(first > cum.wrapping_add(1) && last >= first, "bad range {first}..={last} over {cum}");
+            debug_assert!(
+                first > cum.wrapping_add(1) && last >= first,
+                "bad range {first}..={last} over {cum}"
+            );
             let (Ok(start), Ok(end)) = (u16::try_from(first - cum), u16::try_from(last - cum)) else {
                 break;
             };
@@ -139,7 +142,9 @@ impl SackChunk {
 
     /// Chunk length: header, 4 bytes per gap block and per duplicate TSN.
     pub fn chunk_len(&self) -> u32 {
-        SACK_HEADER_LEN + GAP_BLOCK_LEN * self.gap_blocks.len() as u32 + DUP_TSN_LEN * self.dup_tsns.len() as u32
+        SACK_HEADER_LEN
+            + GAP_BLOCK_LEN * self.gap_blocks.len() as u32
+            + DUP_TSN_LEN * self.dup_tsns.len() as u32
     }
 }
 
@@ -307,7 +312,13 @@ mod tests {
     #[test]
     fn ns2_default_data_packet_is_one_mtu() {
         // ns-2: dataChunkSize_ 1468 (chunk incl. its 16-byte header) + 12 common + 20 IP = 1500.
-        let d = DataChunk { tsn: 1, payload_len: 1468 - DATA_HEADER_LEN, beginning: true, ending: true, ..Default::default() };
+        let d = DataChunk {
+            tsn: 1,
+            payload_len: 1468 - DATA_HEADER_LEN,
+            beginning: true,
+            ending: true,
+            ..Default::default()
+        };
         let p = SctpPacket { header: CommonHeader::default(), chunks: vec![Chunk::Data(d)] };
         assert_eq!(p.wire_len() + 20, 1500);
         assert_eq!(p.kind_flags(), KIND_DATA);

@@ -12,7 +12,10 @@ use vhsim_sctp::{split_path_groups, Addr, InitialCwnd, SctpConfig, SctpEndpoint}
 #[test]
 fn toml_configuration_fills_defaults_and_rejects_unknown_keys() {
     let c: SctpConfig = toml::from_str("initial_cwnd = \"rfc2960\"\npath_max_retrans = 3").unwrap();
-    assert_eq!(c, SctpConfig { initial_cwnd: InitialCwnd::Rfc2960, path_max_retrans: 3, ..Default::default() });
+    assert_eq!(
+        c,
+        SctpConfig { initial_cwnd: InitialCwnd::Rfc2960, path_max_retrans: 3, ..Default::default() }
+    );
     let c: SctpConfig = toml::from_str("initial_cwnd = { bytes = 3000 }").unwrap();
     assert_eq!(c.initial_cwnd_bytes(), 3000);
     let e = toml::from_str::<SctpConfig>("window = 20").unwrap_err().to_string();
@@ -23,10 +26,16 @@ fn toml_configuration_fills_defaults_and_rejects_unknown_keys() {
 
 #[test]
 fn bad_parameters_are_all_reported_with_their_keys() {
-    let c = SctpConfig { data_chunk_size: 1600, sack_delay: vhsim_core::SimDuration::from_millis(600), hb_jitter: 1.5, ..cfg() };
+    let c = SctpConfig {
+        data_chunk_size: 1600,
+        sack_delay: vhsim_core::SimDuration::from_millis(600),
+        hb_jitter: 1.5,
+        ..cfg()
+    };
     let keys: Vec<String> = c.validate().unwrap_err().into_iter().map(|e| e.key).collect();
     assert_eq!(keys, ["data_chunk_size", "hb_jitter", "sack_delay"]);
-    let err = SctpEndpoint::pair(0, &cfg(), &[CN], &[MN_A, MN_B], CN, Addr(99), rng("a"), rng("b")).unwrap_err();
+    let err =
+        SctpEndpoint::pair(0, &cfg(), &[CN], &[MN_A, MN_B], CN, Addr(99), rng("a"), rng("b")).unwrap_err();
     assert_eq!(err.len(), 1);
     assert_eq!(err[0].to_string(), "a.primary: address 99 is not one of the peer's addresses [10, 11]");
     let err = SctpEndpoint::pair(0, &c, &[CN], &[MN_A], CN, MN_A, rng("a"), rng("b")).unwrap_err();

@@ -52,7 +52,10 @@ fn primary_failure_moves_data_to_the_alternate_after_path_max_retrans() {
     assert!(new_after.len() > 1000, "{} new chunks after failover", new_after.len());
     assert!(new_after.iter().all(|&l| l == 1));
     // Timeout retransmissions went to the alternate (rtxToAlt 1).
-    assert!(net.cn_sent().filter(|s| matches!(s.out, Out::Data { cause: RetxCause::Timeout, .. })).all(|s| s.link == 1));
+    assert!(net
+        .cn_sent()
+        .filter(|s| matches!(s.out, Out::Data { cause: RetxCause::Timeout, .. }))
+        .all(|s| s.link == 1));
     drain_and_check_delivery(&mut net, 100, 160);
     assert_eq!(net.cn.failed_at(), None);
 }
@@ -87,10 +90,11 @@ fn random_losses_and_a_failure_never_lose_or_duplicate_a_chunk() {
         let data_loss = [0.0, 0.01, 0.03][(seed % 3) as usize];
         let sack_loss = [0.0, 0.05][(seed / 3 % 2) as usize];
         let mut drops = draws(seed + 100);
-        net.drop = Box::new(move |_, from, _, _| drops.bernoulli(if from == Side::Cn { data_loss } else { sack_loss }));
+        net.drop = Box::new(move |_, from, _, _| {
+            drops.bernoulli(if from == Side::Cn { data_loss } else { sack_loss })
+        });
         drain_and_check_delivery(&mut net, 120, 260);
         assert!(!net.cn.paths()[0].active, "seed {seed}");
         assert_eq!(net.cn.failed_at(), None, "seed {seed}");
     }
 }
-

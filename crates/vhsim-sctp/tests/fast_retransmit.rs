@@ -77,8 +77,8 @@ fn in_fast_recovery_a_cumulative_advance_counts_every_reported_hole() {
     assert_eq!(t.sack(103, 1, &[(3, 5)]), data_with(MN_A, FastRetransmit, [2]));
     t.sack(104, 1, &[(3, 7)]); // TSN 8 is not below the highest newly acked: no indication
     t.sack(105, 1, &[(3, 7), (9, 9)]); // 8: 1
-    // The retransmitted 2 arrives: cum 7. HTNA alone would not count 8 (highest newly acked
-    // is 2), but in Fast Recovery a cumulative advance counts every hole reported: 8: 2.
+                                       // The retransmitted 2 arrives: cum 7. HTNA alone would not count 8 (highest newly acked
+                                       // is 2), but in Fast Recovery a cumulative advance counts every hole reported: 8: 2.
     assert_eq!(t.sack(106, 7, &[(9, 9)]), none());
     assert_eq!(t.ep.outbound().chunks[0].misses, 2);
     assert_eq!(t.sack(107, 7, &[(9, 10)]), data_with(MN_A, FastRetransmit, [8]));

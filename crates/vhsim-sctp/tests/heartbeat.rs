@@ -46,7 +46,10 @@ fn unanswered_probes_back_off_and_make_the_destination_inactive() {
     // time, capped at RTO.Max); the next probe is due 30 s + the doubled RTO after probe k.
     // The 6th unanswered probe (at 393 s) makes MN_B inactive; from then on it is probed at
     // every timeout (hb_on_inactive).
-    assert_eq!(heartbeats_ms(&net, 1), vec![33_000, 69_000, 111_000, 165_000, 243_000, 333_000, 393_000, 453_000]);
+    assert_eq!(
+        heartbeats_ms(&net, 1),
+        vec![33_000, 69_000, 111_000, 165_000, 243_000, 333_000, 393_000, 453_000]
+    );
     let b = &net.cn.paths()[1];
     assert!(!b.active);
     assert_eq!((b.error_count, b.stats.heartbeat_timeouts, b.stats.became_inactive), (7, 7, 1));

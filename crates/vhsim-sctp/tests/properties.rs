@@ -18,7 +18,11 @@ fn lossy_reordering_paths_deliver_everything_exactly_once() {
             delayed_sack: seed % 4 != 3,
             sack_on_gap_fill: seed % 5 == 1,
             max_burst: [0, 4, 2][(seed % 3) as usize],
-            max_burst_scope: if seed % 2 == 0 { MaxBurstScope::EverySend } else { MaxBurstScope::AfterFastRetransmit },
+            max_burst_scope: if seed % 2 == 0 {
+                MaxBurstScope::EverySend
+            } else {
+                MaxBurstScope::AfterFastRetransmit
+            },
             initial_cwnd: if seed % 6 < 3 { InitialCwnd::Rfc4960 } else { InitialCwnd::Rfc2960 },
             receive_buffer: [65536, 16 * 1024, 1 << 20][(seed % 3) as usize],
             hb_jitter: 0.5,
@@ -32,7 +36,9 @@ fn lossy_reordering_paths_deliver_everything_exactly_once() {
         let data_loss = [0.0, 0.01, 0.05, 0.15][(seed % 4) as usize];
         let sack_loss = [0.0, 0.02, 0.1][(seed / 4 % 3) as usize];
         let mut drops = draws(seed + 1000);
-        net.drop = Box::new(move |_, from, _, _| drops.bernoulli(if from == Side::Cn { data_loss } else { sack_loss }));
+        net.drop = Box::new(move |_, from, _, _| {
+            drops.bernoulli(if from == Side::Cn { data_loss } else { sack_loss })
+        });
         if pick.bernoulli(0.5) {
             net.jitter = Some((draws(seed + 2000), SimDuration::from_millis(1 + pick.below(30))));
         }

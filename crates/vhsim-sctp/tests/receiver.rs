@@ -31,7 +31,8 @@ fn gaps_and_duplicates_are_sacked_at_once() {
     assert_eq!(r.data(40, &[5]), none());
     assert_eq!(r.fire(240), sack_to_cn(6, &[], &[]));
     assert_eq!(r.data(300, &[2, 3]), sack_to_cn(6, &[], &[2, 3]), "§6.2: only duplicates: at once, reported");
-    let delivered: u64 = r.reports.iter().map(|x| if let Report::Delivered { units, .. } = x { *units } else { 0 }).sum();
+    let delivered: u64 =
+        r.reports.iter().map(|x| if let Report::Delivered { units, .. } = x { *units } else { 0 }).sum();
     assert_eq!(delivered, 6);
 }
 
@@ -92,7 +93,15 @@ fn heartbeat_is_answered_with_its_information() {
     let mut r = Rx::new(cfg());
     let info = HeartbeatInfo { dest: MN_B.0, sent_at_ns: 123 };
     let s = SctpPacket { header: CommonHeader::default(), chunks: vec![Chunk::Heartbeat(info)] };
-    let p = Packet { uid: 0, flow: 0, src: CN, dst: MN_B, size: 56, tag: TraceTag::default(), payload: Payload::Sctp(Box::new(s)) };
+    let p = Packet {
+        uid: 0,
+        flow: 0,
+        src: CN,
+        dst: MN_B,
+        size: 56,
+        tag: TraceTag::default(),
+        payload: Payload::Sctp(Box::new(s)),
+    };
     r.ep.on_packet(ms(5), &p);
     let reply = r.ep.poll_transmit(ms(5)).expect("a HEARTBEAT-ACK");
     assert_eq!((reply.src, reply.dst, reply.size), (MN_B, CN, 20 + 12 + 24));

@@ -51,8 +51,11 @@ fn receiver_encodes_exactly_the_chunks_it_holds() {
         let mut dups = Vec::new();
         for &tsn in &order {
             let again = rng.bernoulli(0.1);
-            let pkt: Vec<DataChunk> =
-                if again { vec![data_chunk(tsn, &cfg), data_chunk(tsn, &cfg)] } else { vec![data_chunk(tsn, &cfg)] };
+            let pkt: Vec<DataChunk> = if again {
+                vec![data_chunk(tsn, &cfg), data_chunk(tsn, &cfg)]
+            } else {
+                vec![data_chunk(tsn, &cfg)]
+            };
             inb.on_data(SimTime::ZERO, &pkt, MN_A, CN, &cfg);
             if again {
                 dups.push(tsn);
@@ -72,7 +75,11 @@ fn receiver_encodes_exactly_the_chunks_it_holds() {
         }
         assert!(sack.chunk_len() <= cfg.cc_mtu(), "case {case}: the SACK fits one packet");
         let room_left = ((cfg.cc_mtu() - sack.chunk_len() + 4 * sack.dup_tsns.len() as u32) / 4) as usize;
-        assert_eq!(sack.dup_tsns, dups.iter().copied().take(room_left).collect::<Vec<_>>(), "case {case}: dups");
+        assert_eq!(
+            sack.dup_tsns,
+            dups.iter().copied().take(room_left).collect::<Vec<_>>(),
+            "case {case}: dups"
+        );
         assert_eq!(sack.a_rwnd, cfg.receive_buffer - 64 * above.len() as u32, "case {case}: a_rwnd");
         assert_eq!(inb.delivered_units, cum as u64, "case {case}: in-order delivery");
         assert!(inb.build_sack(&cfg).dup_tsns.is_empty(), "duplicates are reported once");

@@ -97,8 +97,8 @@ fn acks_clear_the_error_counter_except_for_chunks_marked_by_a_timeout() {
     let mut t = Script::single(cfg());
     t.send_all(0);
     t.fire(3000); // 1 resent, 2 and 3 marked
-    // A late SACK for the first transmissions of 2 and 3: they need no resending any more, but
-    // it does not show that MN_A is reachable now (ns-2's guard): the counter stays.
+                  // A late SACK for the first transmissions of 2 and 3: they need no resending any more, but
+                  // it does not show that MN_A is reachable now (ns-2's guard): the counter stays.
     assert_eq!(t.sack(3050, 0, &[(2, 3)]), none());
     assert_eq!(t.ep.paths()[0].error_count, 1);
     assert!(!t.ep.outbound().has_marked());

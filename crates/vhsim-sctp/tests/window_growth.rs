@@ -70,7 +70,8 @@ fn cwnd_does_not_grow_without_cumulative_ack_advance() {
 #[test]
 fn congestion_avoidance_adds_one_mtu_per_window_acknowledged() {
     // cwnd 4·MTU above ssthresh 2·MTU: congestion avoidance from the start.
-    let c = SctpConfig { initial_cwnd: InitialCwnd::Bytes(4 * MTU), initial_ssthresh: Some(2 * MTU), ..cfg() };
+    let c =
+        SctpConfig { initial_cwnd: InitialCwnd::Bytes(4 * MTU), initial_ssthresh: Some(2 * MTU), ..cfg() };
     let mut t = Script::single(c);
     assert_eq!(t.send_all(0), data(MN_A, [1, 2, 3, 4]));
     // Each SACK acknowledges one chunk: pba = 1468, 2936, 4404 < cwnd 5872; one new chunk each.
@@ -85,7 +86,8 @@ fn congestion_avoidance_adds_one_mtu_per_window_acknowledged() {
 
 #[test]
 fn partial_bytes_acked_resets_when_everything_is_acknowledged() {
-    let c = SctpConfig { initial_cwnd: InitialCwnd::Bytes(4 * MTU), initial_ssthresh: Some(2 * MTU), ..cfg() };
+    let c =
+        SctpConfig { initial_cwnd: InitialCwnd::Bytes(4 * MTU), initial_ssthresh: Some(2 * MTU), ..cfg() };
     let mut t = Script::single_with_backlog(c, 4);
     t.send_all(0);
     t.sack(100, 2, &[]);
@@ -116,7 +118,7 @@ fn one_rtt_measurement_per_round_trip() {
     t.sack(150, 3, &[]); // does not cover TSN 4: no sample
     assert_eq!(t.ep.paths()[0].rto.srtt(), Some(SimDuration::from_millis(100)));
     t.sack(250, 5, &[]); // covers TSN 4, sent at 100 ms: sample 150 ms
-    // SRTT = 7/8·100 + 1/8·150 = 106.25 ms; RTTVAR = 3/4·50 + 1/4·50 = 50 ms.
+                         // SRTT = 7/8·100 + 1/8·150 = 106.25 ms; RTTVAR = 3/4·50 + 1/4·50 = 50 ms.
     let p = &t.ep.paths()[0];
     assert_eq!(p.rto.srtt(), Some(SimDuration(106_250_000)));
     assert_eq!(p.rto.rttvar(), SimDuration::from_millis(50));

@@ -92,7 +92,12 @@ pub fn decode(p: &Packet) -> Out {
     match &s.chunks[..] {
         [Chunk::Sack(k)] => {
             assert_eq!((p.tag.kind, p.tag.seq), (UnitKind::Ack, k.cum_tsn_ack as u64));
-            Out::Sack { to: p.dst, cum: k.cum_tsn_ack, gaps: k.acked_ranges().collect(), dups: k.dup_tsns.clone() }
+            Out::Sack {
+                to: p.dst,
+                cum: k.cum_tsn_ack,
+                gaps: k.acked_ranges().collect(),
+                dups: k.dup_tsns.clone(),
+            }
         }
         [Chunk::Heartbeat(_)] => Out::Heartbeat { to: p.dst },
         [Chunk::HeartbeatAck(_)] => Out::HeartbeatAck { to: p.dst },
@@ -202,7 +207,14 @@ impl Script {
     }
 
     /// A SACK with everything given.
-    pub fn sack_full(&mut self, at_ms: u64, from: Addr, cum: u32, gaps: &[(u32, u32)], a_rwnd: u32) -> Vec<Out> {
+    pub fn sack_full(
+        &mut self,
+        at_ms: u64,
+        from: Addr,
+        cum: u32,
+        gaps: &[(u32, u32)],
+        a_rwnd: u32,
+    ) -> Vec<Out> {
         self.advance(at_ms);
         let sack = SackChunk::from_received(cum, a_rwnd, gaps.iter().copied(), usize::MAX);
         self.ep.on_packet(self.now, &sack_packet(from, CN, sack));
@@ -280,7 +292,8 @@ pub struct Link {
 impl Link {
     /// A symmetric link.
     pub fn new(mn_addr: Addr, rate: Rate, delay_ms: u64) -> Self {
-        let pipe = || Pipe { rate, delay: SimDuration::from_millis(delay_ms), limit: None, departures: Vec::new() };
+        let pipe =
+            || Pipe { rate, delay: SimDuration::from_millis(delay_ms), limit: None, departures: Vec::new() };
         Link { mn_addr, down: pipe(), up: pipe(), outages: Vec::new() }
     }
 
@@ -419,7 +432,8 @@ impl Net {
                     break;
                 }
                 let (to, p) = entry.remove();
-                let link = self.links.iter().position(|l| l.mn_addr == if to == Side::Mn { p.dst } else { p.src });
+                let link =
+                    self.links.iter().position(|l| l.mn_addr == if to == Side::Mn { p.dst } else { p.src });
                 if link.is_some_and(|i| self.links[i].is_out(t)) {
                     continue; // lost in an outage while in flight
                 }
@@ -472,8 +486,12 @@ pub fn check_sender_invariants(ep: &SctpEndpoint) {
         return;
     }
     for (d, p) in ep.paths().iter().enumerate() {
-        let flight: u32 =
-            out.chunks.iter().filter(|c| c.dest == d && !c.gap_acked && c.mark.is_none()).map(|c| c.size).sum();
+        let flight: u32 = out
+            .chunks
+            .iter()
+            .filter(|c| c.dest == d && !c.gap_acked && c.mark.is_none())
+            .map(|c| c.size)
+            .sum();
         assert_eq!(p.flight, flight, "flight of path {d}");
         assert!(flight == 0 || p.t3.is_some(), "T3-rtx of path {d} runs while data is in flight");
         assert!(p.cwnd >= ep.config().cc_mtu(), "cwnd of path {d}");
