@@ -1,6 +1,7 @@
 //! Columnar traces: one `Vec` per column, handed to Python as NumPy arrays without a Python
 //! object per row. What is recorded depends on the run's detail level.
 
+use crate::trace_filter::{SampleGate, TraceFilter};
 use vhsim_core::SimTime;
 
 /// Packet events (codes of the `event` column).
@@ -49,10 +50,17 @@ pub struct PacketTrace {
     pub cause: Vec<u8>,
     /// Ground-truth label of retransmissions: -1 n/a, 0 necessary, 1 spurious.
     pub spurious: Vec<i8>,
+    /// Rows to keep (default: all).
+    pub filter: TraceFilter,
 }
 
 impl PacketTrace {
-    /// Append a row; returns its index.
+    /// The index the next row would get, or `None` if the filter drops such a row.
+    pub fn row_for(&self, t: SimTime, flow: u32, event: PacketEvent, link: Option<u32>) -> Option<u32> {
+        self.filter.keeps_packet(t, flow, event, link).then_some(self.time_ns.len() as u32)
+    }
+
+    /// Append a row unless the filter drops it; returns its index.
     #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
@@ -62,8 +70,8 @@ impl PacketTrace {
         seq: u64,
         link: Option<u32>,
         cause: u8,
-    ) -> u32 {
-        let row = self.time_ns.len() as u32;
+    ) -> Option<u32> {
+        let row = self.row_for(t, flow, event, link)?;
         self.time_ns.push(t.0);
         self.flow.push(flow);
         self.event.push(event as u8);
@@ -71,7 +79,7 @@ impl PacketTrace {
         self.link.push(link.map_or(-1, |l| l as i32));
         self.cause.push(cause);
         self.spurious.push(-1);
-        row
+        Some(row)
     }
 }
 
@@ -99,6 +107,8 @@ pub struct TimeSeries {
     /// Loss differentiation's threshold, the right side of Lim & Jang's inequality (2)
     /// (s; NaN without LD).
     pub ld_threshold_s: Vec<f64>,
+    /// Flow and window selection (default: all rows).
+    pub gate: SampleGate,
 }
 
 /// One row of [`TimeSeries`].
@@ -123,8 +133,17 @@ pub struct SenderSnapshot {
 }
 
 impl TimeSeries {
-    /// Append a row.
+    /// Append a row, as far as the gate lets it through.
     pub fn push(&mut self, t: SimTime, flow: u32, s: &SenderSnapshot) {
+        if self.gate.passes_all() {
+            return self.push_row(t, flow, s);
+        }
+        let mut gate = std::mem::take(&mut self.gate);
+        gate.offer(t, flow, s, |t, f, s| self.push_row(t, f, s));
+        self.gate = gate;
+    }
+
+    fn push_row(&mut self, t: SimTime, flow: u32, s: &SenderSnapshot) {
         self.time_ns.push(t.0);
         self.flow.push(flow);
         self.cwnd.push(s.cwnd);
@@ -165,4 +184,25 @@ pub struct Traces {
     pub timeseries: Option<TimeSeries>,
     /// Goodput per interval (always).
     pub goodput: GoodputSeries,
+}
+
+impl Traces {
+    /// Record only what `filter` keeps (call before the run).
+    pub fn set_filter(&mut self, filter: &TraceFilter) {
+        if let Some(p) = self.packets.as_mut() {
+            p.filter = filter.clone();
+        }
+        if let Some(ts) = self.timeseries.as_mut() {
+            ts.gate = SampleGate::new(filter.clone());
+        }
+    }
+
+    /// Write rows a filter still holds back (call at the end of a run that reached `end`).
+    pub fn finish(&mut self, end: SimTime) {
+        if let Some(ts) = self.timeseries.as_mut() {
+            let mut gate = std::mem::take(&mut ts.gate);
+            gate.finish(end, |t, f, s| ts.push_row(t, f, s));
+            ts.gate = gate;
+        }
+    }
 }

@@ -5,6 +5,7 @@
 //! at most one pending wake-up per endpoint at its earliest deadline; when it fires, the
 //! endpoint is asked again, so restarting the RTO on every ACK costs no event.
 
+use crate::control::{RunControl, CHECK_EVERY};
 use crate::flow::Flow;
 use crate::trace::{PacketEvent, SenderSnapshot, Traces};
 use vhsim_core::{EventClass, EventQueue, SimTime};
@@ -117,7 +118,14 @@ impl World {
 
     /// Run until the scenario's duration; returns the number of events processed.
     pub fn run(&mut self) -> u64 {
+        self.run_with(&RunControl::new())
+    }
+
+    /// [`World::run`] under `control`: every `CHECK_EVERY` events the progress is published
+    /// and the stop flag read; a stopped run returns at once, `now` where it stopped.
+    pub fn run_with(&mut self, control: &RunControl) -> u64 {
         let end = SimTime::ZERO + self.scenario.duration;
+        control.publish(0, end.0, 0);
         while let Some(t) = self.queue.peek_time() {
             if t > end {
                 break;
@@ -125,8 +133,15 @@ impl World {
             let Some((t, ev)) = self.queue.pop() else { break };
             self.now = t;
             self.handle(ev);
+            if self.queue.popped().is_multiple_of(CHECK_EVERY) {
+                control.publish(t.0, end.0, self.queue.popped());
+                if control.stop_requested() {
+                    return self.queue.popped();
+                }
+            }
         }
         self.now = end;
+        control.publish(end.0, end.0, self.queue.popped());
         self.queue.popped()
     }
 
@@ -363,7 +378,9 @@ impl World {
         while let Some(tx) = self.flows[f as usize].sender.poll_transmit(now) {
             let fl = &mut self.flows[f as usize];
             let retx = tx.cause.is_retransmission();
-            let row = self.traces.packets.as_ref().map(|p| p.time_ns.len() as u32);
+            let ev = if retx { PacketEvent::Retransmit } else { PacketEvent::Send };
+            let link = self.tables[self.active][fl.src as usize * self.n_nodes + fl.dst as usize];
+            let row = self.traces.packets.as_ref().and_then(|p| p.row_for(now, f, ev, link));
             let tx_index = fl.truth.on_send(tx.seq, tx.cause == vhsim_tcp::TxCause::Rto, row, now);
             let pkt = Packet {
                 uid: self.next_uid,
@@ -375,8 +392,6 @@ impl World {
             };
             self.next_uid += 1;
             if let Some(p) = self.traces.packets.as_mut() {
-                let ev = if retx { PacketEvent::Retransmit } else { PacketEvent::Send };
-                let link = self.tables[self.active][pkt.src as usize * self.n_nodes + pkt.dst as usize];
                 p.push(now, f, ev, tx.seq, link, 0);
             }
             self.forward(pkt.src, pkt);
