@@ -56,6 +56,12 @@ fn json_schema() -> String {
     vhsim_scenario::json_schema()
 }
 
+/// Nanoseconds of a duration such as "295s" (the scenario format's rule).
+#[pyfunction]
+fn duration_ns(text: &str) -> PyResult<u64> {
+    vhsim_scenario::parse_duration(text).map(|d| d.as_nanos()).map_err(ScenarioError::new_err)
+}
+
 /// Validate a scenario (with overrides) and return its resolved form as canonical JSON.
 #[pyfunction]
 #[pyo3(signature = (toml_text, overrides=Vec::new()))]
@@ -246,6 +252,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schemes, m)?)?;
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(duration_ns, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_class::<RunControl>()?;
     m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
