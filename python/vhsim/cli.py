@@ -281,34 +281,42 @@ def _print_run(result, out: Path) -> None:
 
 # -------------------------------------------------------------------------- plot
 @cli.command("plot")
-@click.argument("result_dir", type=click.Path(file_okay=False, path_type=str))
+@click.argument("result_dirs", metavar="RESULT_DIR...", nargs=-1, required=True,
+                type=click.Path(file_okay=False, path_type=str))
 @click.option("--flow", default=None, help="Flow to plot (default: the first flow).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=str), default=None,
-              help="PNG file to write (default: RESULT_DIR/overview.png).")
-def plot_cmd(result_dir: str, flow, out_file) -> None:
-    """Plot a saved result: time-sequence graph and cwnd/ssthresh, one PNG.
+              help="PNG file to write (default: RESULT_DIR/overview.png, with several results the first's).")
+@click.option("--title", "titles", multiple=True,
+              help="Column title, once per RESULT_DIR (default: the flow's scheme and figures).")
+def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
+    """Plot saved results: time-sequence graph and cwnd/ssthresh, one PNG.
 
     The upper panel shows the sequence number of each sent segment over time,
-    with retransmissions (spurious ones in a different colour) and drops
-    marked; it needs a run with --detail packets.  The lower panel shows cwnd
-    and ssthresh; it needs --detail timeseries or packets.
+    with retransmissions (spurious ones in a different colour), drops and
+    timeouts (RTO) marked; it needs a run with --detail packets.  The lower
+    panel shows cwnd and ssthresh; it needs --detail timeseries or packets.
+    Handovers are shaded and named above each panel.  Several RESULT_DIRs are
+    drawn side by side on the same axes, e.g. two schemes on one scenario.
 
     \b
     Examples:
       vhsim run scenarios/examples/bulk-3g.toml --detail packets --out out/q
       vhsim plot out/q
       vhsim plot out/q --flow bulk --out figures/bulk.png
+      vhsim plot out/sack out/enhanced --out out/compare.png
     """
     from . import plots
     from .result import read_result
 
-    result = read_result(result_dir)
+    results = [read_result(d) for d in result_dirs]
     try:
-        flow = plots.pick_flow(result, flow)
+        flow = plots.pick_flow(results[0], flow)
+        for r in results[1:]:
+            plots.pick_flow(r, flow)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--flow") from None
-    out = Path(out_file) if out_file else Path(result_dir) / "overview.png"
-    info = plots.overview(result, out, flow=flow)
+    out = Path(out_file) if out_file else Path(result_dirs[0]) / "overview.png"
+    info = plots.overview(results if len(results) > 1 else results[0], out, flow=flow, titles=titles or None)
     for table in info["missing"]:
         need = "packets" if table == "packets" else "timeseries"
         panel = "time-sequence graph" if table == "packets" else "cwnd panel"

@@ -146,15 +146,19 @@ def run_native(
 
     worker = threading.Thread(target=work, name="vhsim-run", daemon=True)
     started = time.perf_counter()
-    worker.start()
+    launched = False
     try:
+        with _signals_held():  # a signal handler raising inside start() would lose the thread
+            worker.start()
+            launched = True
         while not done.wait(POLL_S):
             if on_progress is not None:
                 sim_ns, end_ns, events = ctl.progress()
                 on_progress(Progress(sim_ns / 1e9, end_ns / 1e9, int(events), time.perf_counter() - started))
     except BaseException:
-        ctl.stop()
-        _wait_through_interrupts(done)
+        if launched:
+            ctl.stop()
+            _wait_through_interrupts(done)
         raise
     if "error" in outcome:
         err = outcome["error"]
@@ -162,6 +166,22 @@ def run_native(
             raise Interrupted(signal.SIGINT, str(err) or "interrupted") from None
         raise err
     return outcome["value"]
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back (POSIX, main thread) for the duration of the block; they
+    are delivered when it ends.  A thread started inside inherits the mask, so signals always
+    go to the main thread, where Python handles them anyway."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
 
 
 def _wait_through_interrupts(done: threading.Event) -> None:

@@ -132,13 +132,16 @@ def _window(value: Any) -> str | None:
                         f"(\"295s\", \"320s\"), got {_shown(value)}")
 
 
+_RUN_ARGUMENTS = ("trace_window:", "trace_flows:", "trace_links:", "trace_events:")
+
+
 def _with_origin(err: ScenarioError, origin: str | None) -> ScenarioError:
     """Return a ScenarioError whose message starts with ``origin`` (a file path)."""
     if origin is None:
         return err
     msg = str(err)
-    if msg.startswith(f"{origin}:"):
-        return err
+    if msg.startswith(f"{origin}:") or msg.startswith(_RUN_ARGUMENTS):
+        return err  # already prefixed, or about an argument of run(), not the file
     new = ScenarioError(f"{origin}: {msg}")
     new.__cause__ = err
     return new

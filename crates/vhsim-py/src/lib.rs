@@ -142,6 +142,26 @@ fn panic_error(panic: Box<dyn std::any::Any + Send>) -> PyErr {
     SimulationError::new_err(format!("internal error in the simulator: {msg}"))
 }
 
+/// Most rows of the goodput table, one per flow per interval up to the end of the run (10^8
+/// rows take 2 GB): a huge duration with a short interval is refused before the run, rather
+/// than running out of memory when the table is built.
+const MAX_GOODPUT_ROWS: u64 = 100_000_000;
+
+fn check_goodput_rows(sc: &Scenario) -> PyResult<()> {
+    let interval = sc.metrics.goodput_interval.0.max(1);
+    let rows = sc.duration.0.div_ceil(interval).saturating_mul(sc.flows.len() as u64);
+    if rows > MAX_GOODPUT_ROWS {
+        return Err(ScenarioError::new_err(format!(
+            "metrics.goodput_interval: the goodput table of this run would have {rows} rows (one per flow \
+             per interval of {} s over {} s), more than {MAX_GOODPUT_ROWS}; use a longer interval or a \
+             shorter duration",
+            interval as f64 / 1e9,
+            sc.duration.as_secs_f64()
+        )));
+    }
+    Ok(())
+}
+
 /// Stop flag and progress counters of a run, shared with the thread that runs it: Python
 /// polls `progress()` and calls `stop()` (e.g. from a signal handler) while `run` simulates
 /// with the GIL released.
@@ -193,6 +213,7 @@ fn run<'py>(
         sc.seed = s;
     }
     let detail = parse_detail(detail)?;
+    check_goodput_rows(&sc)?;
     let spec = TraceFilterSpec {
         window: trace_window,
         flows: trace_flows,

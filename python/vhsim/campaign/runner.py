@@ -88,9 +88,10 @@ def _exit_with_sweep(sweep_pid: int) -> None:
     queue's pipe stays open in the other workers, and the forkserver, their parent, lives
     as long as they do), so each worker watches the sweep's pid instead.
 
-    Workers ignore SIGINT: Ctrl-C reaches every process of the terminal's process group, and
-    the sweep alone decides what happens (it terminates its workers, see _process_pool);
-    they run simulations directly, without the helper thread that makes a run interruptible.
+    Workers ignore SIGINT and SIGTERM: Ctrl-C (or a SIGTERM to the process group) reaches
+    every process of the group, and the sweep alone decides what happens (it kills its
+    workers, see _process_pool, and exits with 130 / 143 rather than "a worker died"); they
+    run simulations directly, without the helper thread that makes a run interruptible.
     """
     import signal
     import threading
@@ -98,7 +99,7 @@ def _exit_with_sweep(sweep_pid: int) -> None:
     from ..control import set_direct_runs
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     set_direct_runs(True)
 
     def watch() -> None:
@@ -165,7 +166,7 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
     processes = list((getattr(executor, "_processes", None) or {}).values())
     for proc in processes:
         with contextlib.suppress(Exception):
-            proc.terminate()
+            proc.kill()  # workers ignore SIGTERM
     for proc in processes:
         with contextlib.suppress(Exception):
             proc.join(timeout=2)
