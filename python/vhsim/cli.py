@@ -552,10 +552,11 @@ def _campaign_fail(ctx: click.Context, err: Exception) -> None:
                    "version (the old runs stay in DIR/runs/<version>/).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (same as --no-progress).")
 @click.option("--dry-run", is_flag=True, help="Validate and print the plan; run nothing.")
 @click.pass_context
 def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zip_axes, reps, folder, workers,
-              dask_address, paired, seed, detail, metrics, rerun_other_versions, progress, dry_run) -> None:
+              dask_address, paired, seed, detail, metrics, rerun_other_versions, progress, quiet, dry_run) -> None:
     """Run a campaign: SCENARIO over axes x replications, into a resumable folder.
 
     Every configuration is validated before the first run.  A run's id is a
@@ -577,6 +578,8 @@ def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zi
     from concurrent.futures.process import BrokenProcessPool
 
     from .campaign import Campaign, CampaignError, CampaignSpec, run_campaign
+
+    progress = False if quiet else progress
     from .campaign.axes import parse_cli_axis
 
     try:
@@ -694,10 +697,11 @@ def export_cmd(ctx: click.Context, campaign_dir: str, csv_file, parquet_file, ve
 @click.option("--dask", "dask_address", metavar="ADDRESS|local", default=None, help="Run on a Dask cluster.")
 @click.option("--rerun-other-versions", is_flag=True, help="Redo campaigns stored by another vhsim version.")
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars (same as --no-progress).")
 @click.option("--list", "list_papers", is_flag=True, help="List registered papers and their figures.")
 @click.pass_context
 def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, dask_address, rerun_other_versions,
-                  progress, list_papers) -> None:
+                  progress, quiet, list_papers) -> None:
     """Reproduce a paper's figures: run their campaigns, plot, and write report.md.
 
     The report sets each of the paper's claims beside our numbers, with a
@@ -712,6 +716,8 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
     """
     from .campaign import CampaignError
     from .campaign.reproduce import papers, reproduce, verdict_word
+
+    progress = False if quiet else progress
 
     if list_papers:
         for name, p in papers().items():

@@ -26,7 +26,12 @@ from typing import Any, Callable, Iterator
 
 from . import _native
 
-__all__ = ["Interrupted", "Progress", "signal_handlers", "run_native", "set_direct_runs", "exit_code"]
+__all__ = ["Interrupted", "Progress", "RunControl", "signal_handlers", "run_native", "set_direct_runs",
+           "exit_code"]
+
+#: Stop flag and progress counters shared with a running simulation (``stop()``,
+#: ``progress()``); pass one as ``Scenario.run(control=...)`` to stop a run from another thread.
+RunControl = _native.RunControl
 
 #: Seconds between two looks at a run from the waiting thread.
 POLL_S = 0.1

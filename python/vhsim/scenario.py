@@ -43,8 +43,8 @@ def _text(value: str, what: str) -> str:
     except UnicodeEncodeError as err:
         bad = value[err.start : err.end]
         raise ScenarioError(
-            f"{what}: not valid text: {bad!r} at position {err.start} is a lone surrogate, "
-            "which cannot be encoded as UTF-8"
+            f"{what}: not valid text: {bad!r} at position {err.start} is a lone surrogate (in a command-line "
+            "argument: a byte that is not UTF-8), which cannot be encoded as UTF-8"
         ) from None
     return value
 
