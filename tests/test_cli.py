@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def test_run_applies_set_overrides(runner, tiny_path, tmp_path):
 
 
 def test_simulation_error_exits_1_with_one_line(runner, tiny_path, tmp_path, monkeypatch):
-    def boom(self, seed=None, detail=None):
+    def boom(self, seed=None, detail=None, **kwargs):
         raise vhsim.SimulationError("core panicked: invariant broken")
 
     monkeypatch.setattr(vhsim.Scenario, "run", boom)
@@ -259,10 +260,14 @@ def test_console_script_is_declared():
     assert any(ep.name == "vhsim" and ep.value == "vhsim.cli:main" for ep in eps)
 
 
-@pytest.mark.skipif(shutil.which("vhsim") is None, reason="vhsim script not on PATH")
+# The script of this interpreter's environment (e.g. .venv/bin/vhsim), else one on PATH.
+_SCRIPT = shutil.which("vhsim", path=str(Path(sys.executable).parent)) or shutil.which("vhsim")
+
+
+@pytest.mark.skipif(_SCRIPT is None, reason="vhsim script not installed")
 def test_console_script_runs():
     import subprocess
 
-    proc = subprocess.run(["vhsim", "--version"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([_SCRIPT, "--version"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"vhsim {vhsim.__version__}"

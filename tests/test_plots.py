@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import vhsim
@@ -48,3 +50,70 @@ def test_plots_need_the_right_detail(tiny_text):
         vhsim.plots.cwnd(res)
     with pytest.raises(vhsim.plots.MissingTraceError):
         vhsim.plots.overview(res, "never.png")
+
+
+# ------------------------------------------------------------------ handovers, RTOs, legends
+DEMO = Path(__file__).resolve().parent.parent / "scenarios" / "examples" / "handover-3g-wlan.toml"
+
+
+@pytest.fixture(scope="module")
+def demo_results():
+    sc = vhsim.load(DEMO)
+    return [sc.run(detail="packets"), sc.set("flows.bulk.scheme", "enhanced").run(detail="packets")]
+
+
+def _handover_axis(ax):
+    tops = [child for child in ax.child_axes if child.get_gid() == "handovers"]
+    assert len(tops) == 1, "handovers are named on one axis above the panel"
+    return tops[0]
+
+
+def test_the_demo_overview_marks_handovers_rtos_and_retransmissions(demo_results, tmp_path):
+    info = vhsim.plots.overview(demo_results, tmp_path / "demo.png")
+    fig = info["figure"]
+    axes = fig.axes
+    panels = [ax for ax in axes if ax.get_gid() != "handovers" and ax.get_ylabel()]
+    assert len(panels) == 4, "two columns of two panels"
+    for ax in panels:
+        labels = [t.get_text() for t in _handover_axis(ax).get_xticklabels()]
+        assert labels == ["umts→wlan (break before make)", "wlan→umts (make before break)"]
+    for col, res in enumerate(demo_results):
+        seq_ax = panels[col] if panels[col].get_ylabel().startswith("sequence") else panels[col + 2]
+        names = [line.get_label() for line in seq_ax.get_lines()]
+        rtos = res.summary["flows"]["bulk"]["rto_count"]
+        assert f"RTO ({rtos})" in names
+        rto_line = next(line for line in seq_ax.get_lines() if line.get_gid() == "rto")
+        assert len(rto_line.get_xdata()) == rtos
+        assert any(n.startswith("retransmitted (") for n in names)
+    # The point of the demo: regular TCP times out after the WLAN -> 3G handover, enhanced does not.
+    regular, enhanced = (r.summary["flows"]["bulk"]["handovers"][1] for r in demo_results)
+    assert regular["rtos"] == 1 and regular["spurious_retransmissions"] > 0
+    assert enhanced["rtos"] == 0 and enhanced["spurious_retransmissions"] == 0
+
+
+def _overlaps(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_no_label_is_hidden_behind_a_legend_or_a_title(demo_results, tmp_path):
+    fig = vhsim.plots.overview(demo_results, tmp_path / "demo.png")["figure"]
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        if ax.get_gid() == "handovers" or not ax.get_ylabel():
+            continue
+        labels = [t.get_window_extent(renderer) for t in _handover_axis(ax).get_xticklabels() if t.get_text()]
+        blockers = [ax.title.get_window_extent(renderer)]
+        if ax.get_legend() is not None:
+            blockers.append(ax.get_legend().get_window_extent(renderer))
+        for legend in fig.legends:
+            blockers.append(legend.get_window_extent(renderer))
+        for label in labels:
+            for other in blockers:
+                assert not _overlaps(label, other), (label, other)
+        for a, b in zip(labels, labels[1:]):
+            assert not _overlaps(a, b), "handover labels do not overlap each other"
+
+
+def test_rto_times_match_the_summary_count(demo_results, result):
+    for res in [*demo_results, result]:
+        assert len(vhsim.plots.rto_times(res, "bulk")) == res.summary["flows"]["bulk"]["rto_count"]

@@ -15,11 +15,30 @@ def schemes() -> list[tuple[str, str]]: ...
 def json_schema() -> str: ...
 def summary_schema() -> str: ...
 def resolve(toml_text: str, overrides: list[tuple[str, str]]) -> str: ...
+def duration_ns(text: str) -> int:
+    """Nanoseconds of a duration such as "295s"; ScenarioError if it is not one."""
+    ...
+
+class RunControl:
+    """Stop flag and progress counters shared with a running simulation."""
+
+    def __init__(self) -> None: ...
+    def stop(self) -> None:
+        """Ask the run to stop; it then raises KeyboardInterrupt."""
+    def progress(self) -> tuple[int, int, int]:
+        """(simulated ns reached, simulated ns at the end, events so far)."""
+        ...
+
 def run(
     toml_text: str,
-    overrides: list[tuple[str, str]],
-    seed: int | None,
-    detail: str | None,
+    overrides: list[tuple[str, str]] = ...,
+    seed: int | None = None,
+    detail: str | None = None,
+    trace_window: str | None = None,
+    trace_flows: list[str] = ...,
+    trace_links: list[str] = ...,
+    trace_events: list[str] = ...,
+    control: RunControl | None = None,
 ) -> dict[str, Any]:
     """Returns {"summary": dict, "traces": {table: {column: np.ndarray}}, "codes": {column: [str]}}."""
     ...

@@ -4,15 +4,19 @@ Exit codes scripts can rely on:
 
 * 0 -- success
 * 1 -- the simulation failed (SimulationError) or another runtime failure
-* 2 -- bad input: invalid scenario (ScenarioError), missing file, bad
-  option (usage error), a result that lacks the trace a plot needs
-* 130 -- interrupted
+* 2 -- bad input: invalid scenario (ScenarioError), a file that cannot be
+  read or a folder that cannot be written, bad option (usage error), a
+  result that lacks the trace a plot needs, traces over the size limit
+* 130 / 143 -- interrupted by SIGINT (Ctrl-C) / SIGTERM; one line
+  ``interrupted`` on stderr
 
-Errors are printed as one line ``error: ...`` on stderr, never a traceback.
+Errors are printed as one line ``error: ...`` on stderr, never a traceback
+(``VHSIM_TRACEBACK=1`` shows one for an internal error).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -54,19 +58,45 @@ def _one_line(msg: object) -> str:
     return text or "unknown error"
 
 
+#: Longest error line printed (characters); longer messages are cut in the middle.
+MAX_ERROR_LINE = 1000
+
+
 def _fail(ctx: click.Context, message: object, code: int) -> None:
-    click.echo(f"error: {_one_line(message)}", err=True)
+    line = _one_line(message)
+    if len(line) > MAX_ERROR_LINE:
+        line = f"{line[: MAX_ERROR_LINE - 200]} ... {line[-150:]}"
+    click.echo(f"error: {line}", err=True)
     ctx.exit(code)
+
+
+def _interrupted(ctx: click.Context, err: BaseException, note: str = "") -> None:
+    from .control import exit_code
+
+    click.echo(f"interrupted{': ' + note if note else ''}", err=True)
+    ctx.exit(exit_code(err))
+
+
+def _os_error(err: OSError) -> str:
+    """``cannot write out/x: Permission denied`` rather than ``[Errno 13] Permission denied: ...``."""
+    if err.strerror and err.filename is not None:
+        target = os.fsdecode(err.filename) if isinstance(err.filename, bytes) else str(err.filename)
+        return f"{target}: {err.strerror}"
+    return str(err) or type(err).__name__
 
 
 class _Group(click.Group):
     """Click group that turns vhsim errors into one-line messages + exit codes."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
+        from .control import signal_handlers
         from .plots import MissingTraceError
 
         try:
-            return super().invoke(ctx)
+            with signal_handlers():
+                return super().invoke(ctx)
+        except KeyboardInterrupt as err:  # Ctrl-C or SIGTERM (control.Interrupted)
+            _interrupted(ctx, err)
         except ScenarioError as err:
             _fail(ctx, err, EXIT_INPUT)
         except SimulationError as err:
@@ -81,12 +111,15 @@ class _Group(click.Group):
             except (OSError, ValueError):
                 pass
             ctx.exit(141)
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as err:
-            _fail(ctx, err, EXIT_INPUT)
-        except OSError as err:
-            _fail(ctx, err, EXIT_SIM)
-        except KeyboardInterrupt:
-            _fail(ctx, "interrupted", 130)
+        except OSError as err:  # unreadable input or unwritable output path: bad input
+            _fail(ctx, _os_error(err), EXIT_INPUT)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as err:  # noqa: BLE001 - never a traceback for the user
+            if os.environ.get("VHSIM_TRACEBACK"):
+                raise
+            _fail(ctx, f"internal error ({type(err).__name__}: {err}); please report it "
+                       "(VHSIM_TRACEBACK=1 shows the traceback)", EXIT_SIM)
 
 
 def _parse_sets(ctx: click.Context, param: click.Parameter, values: Sequence[str]) -> list[tuple[str, str]]:
@@ -94,8 +127,9 @@ def _parse_sets(ctx: click.Context, param: click.Parameter, values: Sequence[str
     for item in values:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
+            shown = repr(item) if len(item) <= 60 else f"{item[:40]!r}... ({len(item)} characters)"
             raise click.BadParameter(
-                f"{item!r} is not KEY=VALUE (e.g. --set links.access.rate=2Mbps)", ctx=ctx, param=param
+                f"{shown} is not KEY=VALUE (e.g. --set links.access.rate=2Mbps)", ctx=ctx, param=param
             )
         out.append((key.strip(), value.strip()))
     return out
@@ -151,34 +185,75 @@ def cli() -> None:
 @cli.command("run")
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=str))
 @_set_option
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None,
               help="Random seed (default: the scenario's `seed`).")
 @click.option("--detail", type=click.Choice(["summary", "timeseries", "packets"]), default=None,
               help="How much to record: summary (goodput only), timeseries (+ cwnd, RTT, state), "
                    "packets (+ every packet event). Default: the scenario's output.detail.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=None,
               help="Folder for summary.json and <table>.parquet (default: out/<scenario file stem>).")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the output folder.")
-def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
+@click.option("--trace-window", metavar="START..END", default=None,
+              help="Record trace rows only in this window of simulated time, e.g. 295s..320s "
+                   "(either side may be left out: 295s.., ..20s).")
+@click.option("--trace-flow", "trace_flows", metavar="NAME", multiple=True,
+              help="Record trace rows of this flow only (repeatable).")
+@click.option("--trace-link", "trace_links", metavar="NAME", multiple=True,
+              help="Record packet rows on this link only: a link name (both directions) or one "
+                   "direction such as access/forward (repeatable).")
+@click.option("--trace-event", "trace_events", metavar="KIND", multiple=True,
+              help="Record packet rows of this kind only: send, retransmit, receive, ack_send, "
+                   "ack_receive, drop, ack_drop (repeatable).")
+@click.option("--trace-limit", metavar="SIZE", default="1GB", show_default=True,
+              help="Refuse a run whose traces are estimated above SIZE (e.g. 500MB, 4GB; 'none': no limit).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the output folder; no progress or notes.")
+def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace_flows, trace_links,
+            trace_events, trace_limit, quiet) -> None:
     """Run one simulation of SCENARIO (a TOML file) and save the result.
 
     Writes summary.json plus one Parquet file per trace table (goodput,
     timeseries, packets -- depending on --detail) and prints per-flow goodput,
     retransmissions, RTOs and how many of them were spurious.
 
+    Before the run, the size of its traces is estimated from the detail, the
+    duration and the link rates; a run above --trace-limit is refused (use the
+    --trace-* filters, a lower --detail, or a higher limit).  A long run shows
+    its progress on stderr when that is a terminal; Ctrl-C stops it (exit 130)
+    and saves nothing.
+
     \b
     Examples:
       vhsim run scenarios/examples/bulk-3g.toml
       vhsim run scenarios/examples/bulk-3g.toml --seed 7 --detail packets --out out/s7
       vhsim run my.toml --set duration=30s --set flows.bulk.scheme=newreno
+      vhsim run long.toml --detail packets --trace-window 295s..320s --trace-event retransmit
     """
+    from . import tracesize
+    from .result import SUMMARY_FILE
+    from .runview import RunProgress
+
     sc = _load(scenario, overrides)
-    result = sc.run(seed=seed, detail=detail)
+    filters = dict(trace_window=trace_window, trace_flows=list(trace_flows), trace_links=list(trace_links),
+                   trace_events=list(trace_events))
+    est = tracesize.estimate(sc, detail, trace_window=trace_window, trace_flows=trace_flows,
+                             trace_events=trace_events)
+    refusal = tracesize.check(est, tracesize.parse_size(trace_limit))
+    if refusal:
+        raise ScenarioError(refusal)
+    note = tracesize.describe_long(est)
+    if note and not quiet:
+        click.echo(f"note: {note}", err=True)
     out = Path(out_dir) if out_dir else Path("out") / Path(scenario).stem
+    (out / SUMMARY_FILE).unlink(missing_ok=True)  # the folder no longer holds a complete result
+    with RunProgress(enabled=False if quiet else None) as progress:
+        result = sc.run(seed=seed, detail=detail, progress=progress, **filters)
     result.save(out)
     if quiet:
         click.echo(os.fspath(out))
         return
+    _print_run(result, out)
+
+
+def _print_run(result, out: Path) -> None:
     s = result.summary
     click.echo(
         f"vhsim {s.get('vhsim_version', __version__)} | scenario {s.get('scenario')} | seed {s.get('seed')} | "
@@ -209,34 +284,42 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
 
 # -------------------------------------------------------------------------- plot
 @cli.command("plot")
-@click.argument("result_dir", type=click.Path(file_okay=False, path_type=str))
+@click.argument("result_dirs", metavar="RESULT_DIR...", nargs=-1, required=True,
+                type=click.Path(file_okay=False, path_type=str))
 @click.option("--flow", default=None, help="Flow to plot (default: the first flow).")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=str), default=None,
-              help="PNG file to write (default: RESULT_DIR/overview.png).")
-def plot_cmd(result_dir: str, flow, out_file) -> None:
-    """Plot a saved result: time-sequence graph and cwnd/ssthresh, one PNG.
+              help="PNG file to write (default: RESULT_DIR/overview.png, with several results the first's).")
+@click.option("--title", "titles", multiple=True,
+              help="Column title, once per RESULT_DIR (default: the flow's scheme and figures).")
+def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
+    """Plot saved results: time-sequence graph and cwnd/ssthresh, one PNG.
 
     The upper panel shows the sequence number of each sent segment over time,
-    with retransmissions (spurious ones in a different colour) and drops
-    marked; it needs a run with --detail packets.  The lower panel shows cwnd
-    and ssthresh; it needs --detail timeseries or packets.
+    with retransmissions (spurious ones in a different colour), drops and
+    timeouts (RTO) marked; it needs a run with --detail packets.  The lower
+    panel shows cwnd and ssthresh; it needs --detail timeseries or packets.
+    Handovers are shaded and named above each panel.  Several RESULT_DIRs are
+    drawn side by side on the same axes, e.g. two schemes on one scenario.
 
     \b
     Examples:
       vhsim run scenarios/examples/bulk-3g.toml --detail packets --out out/q
       vhsim plot out/q
       vhsim plot out/q --flow bulk --out figures/bulk.png
+      vhsim plot out/sack out/enhanced --out out/compare.png
     """
     from . import plots
     from .result import read_result
 
-    result = read_result(result_dir)
+    results = [read_result(d) for d in result_dirs]
     try:
-        flow = plots.pick_flow(result, flow)
+        flow = plots.pick_flow(results[0], flow)
+        for r in results[1:]:
+            plots.pick_flow(r, flow)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--flow") from None
-    out = Path(out_file) if out_file else Path(result_dir) / "overview.png"
-    info = plots.overview(result, out, flow=flow)
+    out = Path(out_file) if out_file else Path(result_dirs[0]) / "overview.png"
+    info = plots.overview(results if len(results) > 1 else results[0], out, flow=flow, titles=titles or None)
     for table in info["missing"]:
         need = "packets" if table == "packets" else "timeseries"
         panel = "time-sequence graph" if table == "packets" else "cwnd panel"
@@ -476,10 +559,11 @@ def _campaign_fail(ctx: click.Context, err: Exception) -> None:
                    "version (the old runs stay in DIR/runs/<version>/).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar (same as --no-progress).")
 @click.option("--dry-run", is_flag=True, help="Validate and print the plan; run nothing.")
 @click.pass_context
 def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zip_axes, reps, folder, workers,
-              dask_address, paired, seed, detail, metrics, rerun_other_versions, progress, dry_run) -> None:
+              dask_address, paired, seed, detail, metrics, rerun_other_versions, progress, quiet, dry_run) -> None:
     """Run a campaign: SCENARIO over axes x replications, into a resumable folder.
 
     Every configuration is validated before the first run.  A run's id is a
@@ -501,6 +585,8 @@ def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zi
     from concurrent.futures.process import BrokenProcessPool
 
     from .campaign import Campaign, CampaignError, CampaignSpec, run_campaign
+
+    progress = False if quiet else progress
     from .campaign.axes import parse_cli_axis
 
     try:
@@ -542,10 +628,13 @@ def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zi
     except CampaignError as err:
         _campaign_fail(ctx, err)
         return
-    except KeyboardInterrupt:
-        stored = Campaign(folder).status() if folder and (Path(folder) / "campaign.json").is_file() else None
+    except KeyboardInterrupt as err:
+        stored = None
+        with contextlib.suppress(Exception):
+            if folder and (Path(folder) / "campaign.json").is_file():
+                stored = Campaign(folder).status()
         note = f"{stored['done']}/{stored['total']} runs stored" if stored else "nothing stored"
-        _fail(ctx, f"interrupted ({note}); run the same command again to resume", 130)
+        _interrupted(ctx, err, f"{note}; run the same command again to resume")
         return
     except BrokenProcessPool as err:  # a worker process died (killed, out of memory)
         _fail(ctx, f"a worker process died ({err}); finished runs are stored, run the same command "
@@ -615,10 +704,11 @@ def export_cmd(ctx: click.Context, campaign_dir: str, csv_file, parquet_file, ve
 @click.option("--dask", "dask_address", metavar="ADDRESS|local", default=None, help="Run on a Dask cluster.")
 @click.option("--rerun-other-versions", is_flag=True, help="Redo campaigns stored by another vhsim version.")
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars (same as --no-progress).")
 @click.option("--list", "list_papers", is_flag=True, help="List registered papers and their figures.")
 @click.pass_context
 def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, dask_address, rerun_other_versions,
-                  progress, list_papers) -> None:
+                  progress, quiet, list_papers) -> None:
     """Reproduce a paper's figures: run their campaigns, plot, and write report.md.
 
     The report sets each of the paper's claims beside our numbers, with a
@@ -633,6 +723,8 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
     """
     from .campaign import CampaignError
     from .campaign.reproduce import papers, reproduce, verdict_word
+
+    progress = False if quiet else progress
 
     if list_papers:
         for name, p in papers().items():

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -28,7 +28,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .result import Result
 
-__all__ = ["time_sequence", "cwnd", "overview", "MissingTraceError", "pick_flow"]
+__all__ = ["time_sequence", "cwnd", "overview", "compare", "mark_handovers", "mark_rtos", "rto_times",
+           "MissingTraceError", "pick_flow"]
 
 # Colours: colour-blind friendly (Okabe-Ito).
 _C_SEND = "#0072B2"
@@ -37,6 +38,7 @@ _C_SPURIOUS = "#CC79A7"
 _C_DROP = "#000000"
 _C_CWND = "#0072B2"
 _C_SSTHRESH = "#E69F00"
+_C_RTO = "#C0392B"
 
 # ssthresh starts "infinite" in most stacks; above this many packets it is not drawn.
 _SSTHRESH_CAP_PKTS = 1e6
@@ -127,6 +129,8 @@ def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" =
     if drop.any():
         ax.plot(t[drop], seq[drop], linestyle="none", marker="x", markersize=6,
                 markeredgewidth=1.4, color=_C_DROP, label=f"dropped ({int(drop.sum())})")
+    if result.has_trace("timeseries"):
+        mark_rtos(result, flow, ax)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("sequence number (segments)")
     ax.set_title(f"time-sequence graph, flow {flow}", fontsize="medium")
@@ -136,6 +140,35 @@ def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" =
     else:
         _note(ax, f"flow {flow} sent no segments")
     return ax
+
+
+def rto_times(result: "Result", flow: str | None = None) -> np.ndarray:
+    """Times (s) of the retransmission timeouts of ``flow``, read from the time series.
+
+    A timeout puts the sender in the ``loss`` state and backs its RTO off, so a timeout is a
+    row that enters ``loss``, or one in ``loss`` whose RTO grew by half or more (a repeated
+    timeout).  On every shipped scenario and preset this finds exactly the summary's
+    ``rto_count``, except for the cross-layer ``enhanced`` schemes, whose immediate
+    retransmission on a handover notification also enters ``loss`` (tests/test_plots.py).
+    """
+    flow = pick_flow(result, flow)
+    rows = _flow_rows(result, "timeseries", flow)
+    order = np.argsort(rows["time_s"], kind="stable")
+    t, state, rto = rows["time_s"][order], rows["state"][order], rows["rto_s"][order]
+    loss = _code(result, "state", "loss", 3)
+    before_state = np.concatenate([[-1], state[:-1]])
+    before_rto = np.concatenate([[np.inf], rto[:-1]])
+    return t[(state == loss) & ((before_state != loss) | (rto >= 1.5 * before_rto))]
+
+
+def mark_rtos(result: "Result", flow: str, ax: "Axes") -> int:
+    """Red triangles on the bottom edge of ``ax`` at each timeout of ``flow``; returns how many."""
+    times = rto_times(result, flow)
+    if len(times):
+        ax.plot(times, np.zeros(len(times)), transform=ax.get_xaxis_transform(), linestyle="none",
+                marker="^", markersize=8, color=_C_RTO, clip_on=False, zorder=5,
+                label=f"RTO ({len(times)})", gid="rto")
+    return len(times)
 
 
 def _ack_links(result: "Result", rows: dict[str, np.ndarray], ev: np.ndarray) -> np.ndarray:
@@ -180,6 +213,7 @@ def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None) ->
     ax.step(t, cw, where="post", color=_C_CWND, linewidth=1.2, label="cwnd")
     if np.isfinite(ss).any():
         ax.step(t, ss, where="post", color=_C_SSTHRESH, linewidth=1.2, linestyle="--", label="ssthresh")
+    mark_rtos(result, flow, ax)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("packets")
     ax.set_ylim(bottom=0)
@@ -197,24 +231,25 @@ def _note(ax: "Axes", text: str) -> None:
             fontsize="medium", color="#555555", wrap=True)
 
 
-def mark_handovers(result: "Result", ax: "Axes") -> None:
-    """Shade each handover of the run (from its start until traffic takes the new interface)
-    and label it with the interfaces, e.g. ``umts→wlan``."""
-    for h in result.summary.get("handovers", []):
+def mark_handovers(result: "Result", ax: "Axes", label: bool = True) -> list[str]:
+    """Shade each handover of the run (from its start until traffic takes the new interface),
+    and name it (e.g. ``umts→wlan (make before break)``) on a second time axis above the
+    plot: outside the plotting area, where no legend can hide it, and below the title, which
+    matplotlib moves up to make room.  Returns the labels."""
+    handovers = result.summary.get("handovers", [])
+    names = []
+    for h in handovers:
         start, done = float(h["start_s"]), float(h["done_s"])
         if done > start:
             ax.axvspan(start, done, color="0.85", zorder=0, lw=0)
         ax.axvline(start, color="0.35", ls=":", lw=1, zorder=1)
-        ax.annotate(
-            f"{h['from']}→{h['to']} ({h['kind'].replace('_', ' ')})",
-            xy=(start, 1.0),
-            xycoords=("data", "axes fraction"),
-            xytext=(3, -3),
-            textcoords="offset points",
-            va="top",
-            fontsize="x-small",
-            color="0.25",
-        )
+        names.append(f"{h['from']}→{h['to']} ({h['kind'].replace('_', ' ')})")
+    if label and handovers:
+        top = ax.secondary_xaxis("top")
+        top.set_xticks([float(h["start_s"]) for h in handovers], labels=names)
+        top.tick_params(axis="x", labelsize="x-small", labelcolor="0.25", color="0.35", length=4)
+        top.set_gid("handovers")
+    return names
 
 
 def caption(result: "Result", flow: str) -> str:
@@ -224,46 +259,77 @@ def caption(result: "Result", flow: str) -> str:
 
 
 def overview(
-    result: "Result",
+    result: "Result | Sequence[Result]",
     path: str | os.PathLike[str],
     flow: str | None = None,
     dpi: int = 130,
+    titles: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Write a two-panel PNG: time-sequence graph above, cwnd/ssthresh below.
+    """Write a PNG: time-sequence graph above, cwnd/ssthresh below, for one result or for
+    several side by side (one column each, same axes), with handovers, RTOs, retransmissions
+    and drops marked.
 
     Panels whose trace is missing show a note saying which ``detail`` to use;
-    if both are missing :class:`MissingTraceError` is raised and nothing is
-    written.  Returns ``{"path": Path, "flow": str, "missing": [tables]}``.
+    if a result has neither trace :class:`MissingTraceError` is raised and nothing is
+    written.  ``titles`` name the columns (default: the flow's scheme and its figures).
+    Returns ``{"path": Path, "flow": str, "missing": [tables], "figure": Figure}``.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    flow = pick_flow(result, flow)
-    missing = [t for t in ("packets", "timeseries") if not result.has_trace(t)]
-    if len(missing) == 2:
-        raise MissingTraceError(
-            "the result has neither a 'packets' nor a 'timeseries' trace (it was run with "
-            "detail=summary); rerun with --detail packets to plot it"
-        )
-    fig = Figure(figsize=(9, 7.5), layout="constrained")
+    results = [result] if not isinstance(result, (list, tuple)) else list(result)
+    flow = pick_flow(results[0], flow)
+    missing = sorted({t for r in results for t in ("packets", "timeseries") if not r.has_trace(t)})
+    for r in results:
+        if not r.has_trace("packets") and not r.has_trace("timeseries"):
+            raise MissingTraceError(
+                "the result has neither a 'packets' nor a 'timeseries' trace (it was run with "
+                "detail=summary); rerun with --detail packets to plot it"
+            )
+    n = len(results)
+    fig = Figure(figsize=(9 if n == 1 else 6.2 * n, 7.5), layout="constrained")
     FigureCanvasAgg(fig)
-    ax_seq, ax_cw = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    try:
-        time_sequence(result, flow, ax=ax_seq)
-    except MissingTraceError:
-        _note(ax_seq, "no packet trace in this result:\nrerun with --detail packets for the time-sequence graph")
-        ax_seq.set_title(f"time-sequence graph, flow {flow}", fontsize="medium")
-    try:
-        cwnd(result, flow, ax=ax_cw)
-    except MissingTraceError:
-        _note(ax_cw, "no timeseries trace in this result:\nrerun with --detail timeseries or packets")
+    grid = fig.subplots(2, n, squeeze=False, sharex=True, sharey="row", height_ratios=[3, 2])
+    for col, res in enumerate(results):
+        ax_seq, ax_cw = grid[0][col], grid[1][col]
+        try:
+            time_sequence(res, flow, ax=ax_seq)
+        except MissingTraceError:
+            _note(ax_seq, "no packet trace in this result:\nrerun with --detail packets for the time-sequence graph")
+        try:
+            cwnd(res, flow, ax=ax_cw)
+        except MissingTraceError:
+            _note(ax_cw, "no timeseries trace in this result:\nrerun with --detail timeseries or packets")
         ax_cw.set_title(f"congestion window, flow {flow}", fontsize="medium")
-    ax_seq.tick_params(labelbottom=True)
-    for ax in (ax_seq, ax_cw):
-        mark_handovers(result, ax)
-    fig.suptitle(caption(result, flow), fontsize="medium")
+        ax_seq.tick_params(labelbottom=True)
+        ax_cw.tick_params(labelleft=True)
+        ax_seq.tick_params(labelleft=True)
+        for ax in (ax_seq, ax_cw):
+            mark_handovers(res, ax)
+        heading = titles[col] if titles and col < len(titles) else (_column_title(res, flow) if n > 1 else None)
+        ax_seq.set_title(heading or f"time-sequence graph, flow {flow}", fontsize="medium")
+    fig.suptitle(caption(results[0], flow) if n == 1 else _compare_caption(results, flow), fontsize="medium")
     dest = Path(path)
     if dest.parent and not dest.parent.exists():
         dest.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(dest, dpi=dpi, format="png")
-    return {"path": dest, "flow": flow, "missing": missing}
+    return {"path": dest, "flow": flow, "missing": missing, "figure": fig}
+
+
+def compare(results: "Sequence[Result]", path: str | os.PathLike[str], flow: str | None = None,
+            titles: Sequence[str] | None = None, dpi: int = 130) -> dict[str, Any]:
+    """:func:`overview` of several results side by side (e.g. two schemes on one scenario)."""
+    return overview(list(results), path, flow=flow, dpi=dpi, titles=titles)
+
+
+def _column_title(result: "Result", flow: str) -> str:
+    f = result.summary.get("flows", {}).get(flow, {})
+    return (f"{f.get('scheme', '?')}: {float(f.get('goodput_kbps', 0)):.0f} kb/s, "
+            f"{f.get('rto_count', 0)} RTOs, {f.get('retransmissions', 0)} retransmissions "
+            f"({f.get('spurious_retransmissions', 0)} spurious)")
+
+
+def _compare_caption(results: "Sequence[Result]", flow: str) -> str:
+    seeds = sorted({str(r.seed) for r in results})
+    return (f"scenario {results[0].scenario_name} \u2014 flow {flow} \u2014 seed {', '.join(seeds)} "
+            f"\u2014 vhsim {results[0].version}")

@@ -203,16 +203,17 @@ class Result:
         """Write ``summary.json`` and ``<table>.parquet`` files into ``directory``.
 
         Parquet files of tables that this result does not have are removed,
-        so a folder never mixes tables from different runs.
+        so a folder never mixes tables from different runs.  ``summary.json``
+        marks a complete result: it is removed first and written last (each
+        file under a temporary name, then renamed), so a save cut short by
+        Ctrl-C or a crash never leaves a folder that reads as complete.
         """
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
-        tmp = out / (SUMMARY_FILE + ".tmp")
-        tmp.write_text(json.dumps(self.summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-        os.replace(tmp, out / SUMMARY_FILE)
+        (out / SUMMARY_FILE).unlink(missing_ok=True)
         for stale in out.glob("*.parquet"):
             if stale.stem not in self._traces:
                 stale.unlink()
@@ -242,6 +243,9 @@ class Result:
             tmp_p = out / f".{table}.parquet.tmp"
             pq.write_table(pa_table, tmp_p)
             os.replace(tmp_p, dest)
+        tmp = out / f".{SUMMARY_FILE}.tmp"
+        tmp.write_text(json.dumps(self.summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+        os.replace(tmp, out / SUMMARY_FILE)
         return out
 
     def __repr__(self) -> str:
@@ -283,6 +287,9 @@ def read_result(directory: str | os.PathLike[str]) -> Result:
     if not summary_path.is_file():
         if not src.exists():
             raise FileNotFoundError(f"result folder not found: {os.fspath(directory)}")
+        if any(src.glob("*.parquet")) or any(src.glob(".*.tmp")):
+            raise FileNotFoundError(f"incomplete vhsim result folder (no {SUMMARY_FILE}; the run or its saving "
+                                    f"was interrupted): {os.fspath(directory)}")
         raise FileNotFoundError(f"not a vhsim result folder (no {SUMMARY_FILE}): {os.fspath(directory)}")
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
     traces: dict[str, dict[str, np.ndarray]] = {}

@@ -9,17 +9,44 @@ live in one place and Python only carries text around.
 from __future__ import annotations
 
 import json
+import operator
 import os
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from . import _native
 from ._native import ScenarioError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .control import Progress
     from .result import Result
 
-__all__ = ["Scenario", "load", "loads", "format_value"]
+__all__ = ["Scenario", "load", "loads", "format_value", "read_scenario_text"]
+
+
+#: Largest scenario file read (bytes): anything bigger is not a scenario (e.g. /dev/zero).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+#: Seeds are unsigned 64-bit integers in the core.
+MAX_SEED = 2**64 - 1
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters for error messages."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text)} characters)"
+
+
+def _text(value: str, what: str) -> str:
+    """``value`` if it can cross into the core as UTF-8; else ScenarioError naming ``what``."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as err:
+        bad = value[err.start : err.end]
+        raise ScenarioError(
+            f"{what}: not valid text: {bad!r} at position {err.start} is a lone surrogate (in a command-line "
+            "argument: a byte that is not UTF-8), which cannot be encoded as UTF-8"
+        ) from None
+    return value
 
 
 def format_value(value: Any) -> str:
@@ -37,13 +64,84 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+def _pairs(overrides: Any, what: str = "overrides") -> tuple[tuple[str, str], ...]:
+    """Overrides as (key, value) string pairs, from a mapping or an iterable of pairs."""
+    if overrides is None:
+        return ()
+    if isinstance(overrides, Mapping):
+        items = list(overrides.items())
+    elif isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable):
+        raise ScenarioError(f"{what}: expected (key, value) pairs or a mapping, got {_shown(overrides)}")
+    else:
+        items = list(overrides)
+    out = []
+    for item in items:
+        if isinstance(item, (str, bytes)) or not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise ScenarioError(f"{what}: each override must be a (key, value) pair, got {_shown(item)}")
+        key, value = item
+        if not isinstance(key, str) or not key.strip():
+            raise ScenarioError(f"{what}: an override key must be a non-empty string such as "
+                                f"'links.access.rate', got {_shown(key)}")
+        key = _text(key, "override key")
+        out.append((key, _text(format_value(value), key)))
+    return tuple(out)
+
+
+def _seed(seed: Any) -> int | None:
+    """``seed`` as an int in 0..2^64-1 (``None`` stays ``None``); ScenarioError otherwise."""
+    if seed is None:
+        return None
+    if not isinstance(seed, bool):
+        try:
+            value = operator.index(seed)  # int, numpy integers; not float, str, bytes
+        except TypeError:
+            value = None
+        if value is not None and 0 <= value <= MAX_SEED:
+            return value
+    raise ScenarioError(f"seed: must be an integer from 0 to 2^64-1, got {_shown(seed)}")
+
+
+def _detail(detail: Any) -> str | None:
+    if detail is None or (isinstance(detail, str) and detail in DETAILS):
+        return detail
+    raise ScenarioError(f"detail: must be one of {', '.join(DETAILS)}, got {_shown(detail)}")
+
+
+def _names(value: Any, what: str) -> list[str]:
+    """A name or an iterable of names (flows, links, events) as a list of strings."""
+    if value is None:
+        return []
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, Iterable) or isinstance(items, (bytes, Mapping)):
+        raise ScenarioError(f"{what}: expected a name or a list of names, got {_shown(value)}")
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise ScenarioError(f"{what}: expected names (strings), got {_shown(item)}")
+        out.append(_text(item, what))
+    return out
+
+
+def _window(value: Any) -> str | None:
+    """``"295s..320s"``, or a ``(start, end)`` pair of durations (either may be None)."""
+    if value is None or isinstance(value, str):
+        return None if value is None else _text(value, "trace_window")
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(v is None or isinstance(v, str) for v in value):
+        return _text(f"{value[0] or ''}..{value[1] or ''}", "trace_window")
+    raise ScenarioError(f"trace_window: expected \"START..END\" or a (start, end) pair of durations such as "
+                        f"(\"295s\", \"320s\"), got {_shown(value)}")
+
+
+_RUN_ARGUMENTS = ("trace_window:", "trace_flows:", "trace_links:", "trace_events:")
+
+
 def _with_origin(err: ScenarioError, origin: str | None) -> ScenarioError:
     """Return a ScenarioError whose message starts with ``origin`` (a file path)."""
     if origin is None:
         return err
     msg = str(err)
-    if msg.startswith(f"{origin}:"):
-        return err
+    if msg.startswith(f"{origin}:") or msg.startswith(_RUN_ARGUMENTS):
+        return err  # already prefixed, or about an argument of run(), not the file
     new = ScenarioError(f"{origin}: {msg}")
     new.__cause__ = err
     return new
@@ -67,8 +165,10 @@ class Scenario:
         overrides: Iterable[tuple[str, str]] = (),
         path: str | os.PathLike[str] | None = None,
     ) -> None:
-        self._text = str(text)
-        self._overrides = tuple((str(k), str(v)) for k, v in overrides)
+        if not isinstance(text, str):
+            raise ScenarioError(f"scenario text: expected a string (TOML), got {_shown(text)}")
+        self._text = _text(text, "scenario text")
+        self._overrides = _pairs(overrides)
         self._path = None if path is None else os.fspath(path)
 
     # -- read-only views -------------------------------------------------
@@ -95,25 +195,22 @@ class Scenario:
     # -- deriving new scenarios ------------------------------------------
     def set(self, key: str, value: Any) -> "Scenario":
         """Return a copy with ``key = value`` appended to the overrides."""
-        if not isinstance(key, str) or not key:
-            raise TypeError("override key must be a non-empty string such as 'links.access.rate'")
-        return Scenario(self._text, self._overrides + ((key, format_value(value)),), self._path)
+        return Scenario(self._text, self._overrides + _pairs([(key, value)]), self._path)
 
-    def with_(self, mapping: Mapping[str, Any] | None = None, /, **kw: Any) -> "Scenario":
+    def with_(self, mapping: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None, /,
+              **kw: Any) -> "Scenario":
         """Return a copy with several overrides appended.
 
         Keyword names use ``__`` in place of dots, because dots are not
-        allowed in Python names; a mapping may use dotted keys directly::
+        allowed in Python names; a mapping or a list of pairs may use dotted
+        keys directly::
 
             sc.with_(links__access__rate="2Mbps", duration="30s")
             sc.with_({"flows.bulk.scheme": "newreno"})
+            sc.with_([("timeline[0].at", "5s"), ("duration", "20s")])
         """
-        new = self
-        for key, value in (mapping or {}).items():
-            new = new.set(key, value)
-        for key, value in kw.items():
-            new = new.set(key.replace("__", "."), value)
-        return new
+        extra = _pairs(mapping) + _pairs([(k.replace("__", "."), v) for k, v in kw.items()])
+        return Scenario(self._text, self._overrides + extra, self._path)
 
     # -- using it ----------------------------------------------------------
     def resolved_json(self) -> str:
@@ -132,23 +229,49 @@ class Scenario:
         self.resolved_json()
         return self
 
-    def run(self, seed: int | None = None, detail: str | None = None) -> "Result":
+    def run(
+        self,
+        seed: int | None = None,
+        detail: str | None = None,
+        *,
+        trace_window: str | tuple[str | None, str | None] | None = None,
+        trace_flows: str | Iterable[str] | None = None,
+        trace_links: str | Iterable[str] | None = None,
+        trace_events: str | Iterable[str] | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        control: Any = None,
+    ) -> "Result":
         """Run one simulation and return its :class:`vhsim.Result`.
 
-        ``seed`` replaces the scenario's seed; ``detail`` is one of
-        ``"summary"``, ``"timeseries"``, ``"packets"`` (``None`` keeps the
-        scenario's ``output.detail``).
+        ``seed`` replaces the scenario's seed (an integer from 0 to 2^64-1);
+        ``detail`` is one of ``"summary"``, ``"timeseries"``, ``"packets"``
+        (``None`` keeps the scenario's ``output.detail``).
+
+        Trace filters record only some rows (docs/cli.md, "Trace filters"):
+        ``trace_window="295s..320s"`` (or ``("295s", None)``), ``trace_flows``,
+        ``trace_links`` (a link name selects both directions, ``"access/forward"``
+        one) and ``trace_events`` (packet event kinds such as ``"retransmit"``).
+
+        ``progress`` is called about every 0.1 s with a :class:`vhsim.control.Progress`.
+        Ctrl-C stops the run within a fraction of a second (KeyboardInterrupt);
+        ``control`` (a ``vhsim._native.RunControl``) lets another thread stop it.
+        Bad arguments raise :class:`ScenarioError` naming the argument.
         """
+        from .control import run_native
         from .result import Result
 
-        if seed is not None:
-            seed = int(seed)
-            if seed < 0:
-                raise ValueError(f"seed must be a non-negative integer, got {seed}")
-        if detail is not None and detail not in DETAILS:
-            raise ValueError(f"detail must be one of {', '.join(DETAILS)}, got {detail!r}")
+        kwargs = dict(
+            toml_text=self._text,
+            overrides=list(self._overrides),
+            seed=_seed(seed),
+            detail=_detail(detail),
+            trace_window=_window(trace_window),
+            trace_flows=_names(trace_flows, "trace_flows"),
+            trace_links=_names(trace_links, "trace_links"),
+            trace_events=_names(trace_events, "trace_events"),
+        )
         try:
-            raw = _native.run(self._text, list(self._overrides), seed, detail)
+            raw = run_native(kwargs, on_progress=progress, control=control)
         except ScenarioError as err:
             raise _with_origin(err, self._path) from None
         return Result.from_native(raw)
@@ -173,22 +296,50 @@ class Scenario:
 DETAILS = ("summary", "timeseries", "packets")
 
 
-def loads(text: str, overrides: Iterable[tuple[str, str]] = ()) -> Scenario:
+def loads(text: str, overrides: Iterable[tuple[str, str]] | Mapping[str, Any] = ()) -> Scenario:
     """Make a :class:`Scenario` from TOML text and validate it at once."""
     return Scenario(text, overrides).validate()
 
 
-def load(path: str | os.PathLike[str], overrides: Iterable[tuple[str, str]] = ()) -> Scenario:
+def read_scenario_text(path: str | os.PathLike[str]) -> str:
+    """The text of a scenario file.
+
+    A file that is not UTF-8 text (or is larger than 64 MB) raises :class:`ScenarioError`
+    naming the file; a missing file :class:`FileNotFoundError`; a path that cannot be read
+    (a folder, a symlink loop, no permission) an :class:`OSError` with a one-line message.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ScenarioError(f"scenario path: expected a file name, got {_shown(path)}")
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"scenario file not found: {name}") from None
+    except IsADirectoryError:
+        raise IsADirectoryError(f"scenario path is a directory, not a file: {name}") from None
+    except OSError as err:
+        raise OSError(err.errno, f"cannot read scenario file {name}: {err.strerror or err}") from None
+    except ValueError as err:  # e.g. a NUL character in the path
+        raise ScenarioError(f"scenario path: {_shown(name)} is not a usable file name ({err})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ScenarioError(f"{name}: larger than {MAX_FILE_BYTES // 2**20} MB; not a scenario file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ScenarioError(
+            f"{name}: not a UTF-8 text file (byte 0x{data[err.start]:02x} at offset {err.start}, line {line}); "
+            "a scenario is a TOML text file"
+        ) from None
+
+
+def load(path: str | os.PathLike[str], overrides: Iterable[tuple[str, str]] | Mapping[str, Any] = ()) -> Scenario:
     """Read a scenario TOML file and validate it at once.
 
-    Errors in the file raise :class:`vhsim.ScenarioError` with the path
-    prefixed; a missing file raises :class:`FileNotFoundError`.
+    Errors in the file (including a file that is not UTF-8 text) raise
+    :class:`vhsim.ScenarioError` with the path prefixed; a missing file raises
+    :class:`FileNotFoundError`, another unreadable path an :class:`OSError`.
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileNotFoundError(f"scenario file not found: {os.fspath(path)}") from None
-    except IsADirectoryError:
-        raise IsADirectoryError(f"scenario path is a directory, not a file: {os.fspath(path)}") from None
+    text = read_scenario_text(path)
     return Scenario(text, overrides, os.fspath(path)).validate()

@@ -1,16 +1,19 @@
 //! PyO3 glue of vhsim: no simulation logic lives here.
 //!
 //! `run()` releases the GIL while the event loop runs, converts a Rust panic into
-//! `SimulationError`, and hands traces over as NumPy arrays (one array per column).
+//! `SimulationError`, and hands traces over as NumPy arrays (one array per column). A
+//! `RunControl` lets another Python thread read the progress and stop the run.
 
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 use vhsim_scenario::{Detail, Scenario};
 use vhsim_sim::trace::{PacketEvent, CAUSE_NAMES};
+use vhsim_sim::trace_filter::{TraceFilter, TraceFilterSpec};
 use vhsim_sim::Traces;
 use vhsim_tcp::endpoint::{STATE_NAMES, STATE_UNIT};
 
@@ -57,6 +60,12 @@ fn json_schema() -> String {
 #[pyfunction]
 fn summary_schema() -> String {
     vhsim_sim::summary::json_schema()
+}
+
+/// Nanoseconds of a duration such as "295s" (the scenario format's rule).
+#[pyfunction]
+fn duration_ns(text: &str) -> PyResult<u64> {
+    vhsim_scenario::parse_duration(text).map(|d| d.as_nanos()).map_err(ScenarioError::new_err)
 }
 
 /// Validate a scenario (with overrides) and return its resolved form as canonical JSON.
@@ -148,25 +157,94 @@ fn panic_error(panic: Box<dyn std::any::Any + Send>) -> PyErr {
     SimulationError::new_err(format!("internal error in the simulator: {msg}"))
 }
 
+/// Most rows of the goodput table, one per flow per interval up to the end of the run (10^8
+/// rows take 2 GB): a huge duration with a short interval is refused before the run, rather
+/// than running out of memory when the table is built.
+const MAX_GOODPUT_ROWS: u64 = 100_000_000;
+
+fn check_goodput_rows(sc: &Scenario) -> PyResult<()> {
+    let interval = sc.metrics.goodput_interval.0.max(1);
+    let rows = sc.duration.0.div_ceil(interval).saturating_mul(sc.flows.len() as u64);
+    if rows > MAX_GOODPUT_ROWS {
+        return Err(ScenarioError::new_err(format!(
+            "metrics.goodput_interval: the goodput table of this run would have {rows} rows (one per flow \
+             per interval of {} s over {} s), more than {MAX_GOODPUT_ROWS}; use a longer interval or a \
+             shorter duration",
+            interval as f64 / 1e9,
+            sc.duration.as_secs_f64()
+        )));
+    }
+    Ok(())
+}
+
+/// Stop flag and progress counters of a run, shared with the thread that runs it: Python
+/// polls `progress()` and calls `stop()` (e.g. from a signal handler) while `run` simulates
+/// with the GIL released.
+#[pyclass(frozen)]
+struct RunControl {
+    inner: Arc<vhsim_sim::RunControl>,
+}
+
+#[pymethods]
+impl RunControl {
+    #[new]
+    fn new() -> Self {
+        RunControl { inner: Arc::new(vhsim_sim::RunControl::new()) }
+    }
+
+    /// Ask the run to stop; `run` then raises KeyboardInterrupt.
+    fn stop(&self) {
+        self.inner.request_stop();
+    }
+
+    /// (simulated ns reached, simulated ns at the end, events so far).
+    fn progress(&self) -> (u64, u64, u64) {
+        let p = self.inner.progress();
+        (p.sim_ns, p.end_ns, p.events)
+    }
+}
+
 /// Run one simulation. Returns {"summary": dict, "traces": {table: {column: ndarray}}, "codes": {...}}.
+/// `trace_*` select trace rows (vhsim-sim `trace_filter`); with `control`, the run can be
+/// stopped from another thread (KeyboardInterrupt).
 #[pyfunction]
-#[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None, detail=None))]
+#[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None, detail=None, trace_window=None,
+                    trace_flows=Vec::new(), trace_links=Vec::new(), trace_events=Vec::new(), control=None))]
+#[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     toml_text: &str,
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
     detail: Option<&str>,
+    trace_window: Option<String>,
+    trace_flows: Vec<String>,
+    trace_links: Vec<String>,
+    trace_events: Vec<String>,
+    control: Option<&RunControl>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut sc = load(toml_text, overrides)?;
     if let Some(s) = seed {
         sc.seed = s;
     }
     let detail = parse_detail(detail)?;
+    check_goodput_rows(&sc)?;
+    let spec = TraceFilterSpec {
+        window: trace_window,
+        flows: trace_flows,
+        links: trace_links,
+        events: trace_events,
+    };
+    let filter = TraceFilter::resolve(&spec, &sc).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let control = control.map_or_else(|| Arc::new(vhsim_sim::RunControl::new()), |c| c.inner.clone());
     let output = py
-        .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, detail))))
-        .map_err(panic_error)?;
-    let summary_json = serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
+        .detach(|| {
+            catch_unwind(AssertUnwindSafe(|| vhsim_sim::run_controlled(&sc, detail, &filter, &control)))
+        })
+        .map_err(panic_error)?
+        .map_err(|stopped| PyKeyboardInterrupt::new_err(stopped.to_string()))?;
+    let summary_json =
+        serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
     let out = PyDict::new(py);
     out.set_item("summary", summary)?;
@@ -193,7 +271,12 @@ fn fingerprint(
         .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, Some(Detail::Packets)))))
         .map_err(panic_error)?;
     let f = vhsim_sim::fingerprint::fingerprint(&output);
-    Ok((format!("{:016x}", f.packets), format!("{:016x}", f.timeseries), format!("{:016x}", f.summary), output.summary.events))
+    Ok((
+        format!("{:016x}", f.packets),
+        format!("{:016x}", f.timeseries),
+        format!("{:016x}", f.summary),
+        output.summary.events,
+    ))
 }
 
 /// The native core of vhsim.
@@ -206,7 +289,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;
     m.add_function(wrap_pyfunction!(summary_schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(duration_ns, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_class::<RunControl>()?;
     m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
     Ok(())
 }

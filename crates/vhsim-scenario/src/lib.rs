@@ -29,8 +29,9 @@ mod resolve;
 mod schema;
 mod units;
 
-pub use error::ScenarioError;
+pub use error::{shorten, ScenarioError};
 pub use model::*;
+pub use units::parse_duration;
 
 use schema::ScenarioFile;
 
@@ -40,7 +41,13 @@ use schema::ScenarioFile;
 /// (see `docs/scenario-format.md`); deserialize with unknown keys denied, tracking the key path
 /// of any error; check every cross-reference and range, and resolve names to ids, presets to
 /// configurations and units to simulation units.
+///
+/// Values an error message quotes are cut to a readable length (`error::MAX_QUOTED` characters).
 pub fn load(toml_text: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+    load_untidy(toml_text, overrides).map_err(ScenarioError::tidy)
+}
+
+fn load_untidy(toml_text: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
     let mut doc: toml::Table =
         toml::from_str(toml_text).map_err(|e| ScenarioError::new("", e.to_string().trim_end()))?;
     overrides::apply(&mut doc, overrides)?;

@@ -3,7 +3,8 @@
 //! A key is a dotted path (`links.access.rate`, `flows.bulk.tcp.min_rto`); array elements are
 //! addressed as `timeline[0].at` or `timeline.0.at`. Missing intermediate tables are created
 //! (`flows.bulk.tcp.window` works without a `[flows.bulk.tcp]` table), except new entries of
-//! `nodes`, `links` and `flows`, which would only turn a misspelt name into a confusing error.
+//! `nodes`, `links` and `flows` (`flows.other.from = ...`, `nodes.zz = {}`), which would only turn
+//! a misspelt name into a confusing error or a silent extra node.
 //! The value is parsed as a TOML value if it is one (`2`, `true`, `0.01`, `"x"`, `[1, 2]`,
 //! `{ kind = "none" }`), otherwise it is taken as a string (`2Mbps`). A key the format does not
 //! know is then rejected by the normal deserialization, with its path.
@@ -84,10 +85,6 @@ fn set(root: &mut Value, key: &str, value: Value) -> Result<()> {
             if walked.is_empty() { "the document".to_owned() } else { format!("`{}`", walked.join(".")) };
         cur = match (cur, seg) {
             (Value::Table(t), Segment::Key(k)) => {
-                if last {
-                    t.insert(k.clone(), value);
-                    return Ok(());
-                }
                 if !t.contains_key(k) {
                     if let [top] = walked.as_slice() {
                         if let Some((_, what)) = NAMED.iter().find(|n| n.0 == top) {
@@ -96,6 +93,12 @@ fn set(root: &mut Value, key: &str, value: Value) -> Result<()> {
                             return Err(err(key, msg));
                         }
                     }
+                }
+                if last {
+                    t.insert(k.clone(), value);
+                    return Ok(());
+                }
+                if !t.contains_key(k) {
                     t.insert(k.clone(), Value::Table(Table::new()));
                 }
                 t.get_mut(k).expect("present or just inserted")
@@ -204,6 +207,11 @@ mod tests {
         let e = over(&mut d, "flows.bluk.tcp.window", "1pkt").unwrap_err();
         assert_eq!(e.path, "flows.bluk.tcp.window");
         assert!(e.message.contains("no flow named `bluk`") && e.message.contains("`bulk`"), "{e}");
+        for (k, v) in [("flows.other", "{ from = \"a\" }"), ("nodes.zz", "{}"), ("links.l2", "{}")] {
+            let e = over(&mut d, k, v).unwrap_err();
+            assert!(e.message.starts_with("no ") && e.message.contains("named"), "{k}: {e}");
+        }
+        assert_eq!(d["flows"].as_table().unwrap().len(), 1);
         let e = over(&mut d, "", "1").unwrap_err();
         assert!(e.message.contains("empty"), "{e}");
     }

@@ -141,6 +141,11 @@ impl UnitKind {
     }
 }
 
+/// Parse a duration such as `"9ms"` or `"1.5s"` (the scenario format's rule).
+pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
+    DURATION.parse(text).map(|(ns, _)| SimDuration::from_nanos(ns))
+}
+
 /// Format a duration for messages: `400s`, `1.5ms`, `250us`, `7ns`.
 pub(crate) fn fmt_duration(d: SimDuration) -> String {
     let ns = d.as_nanos();
@@ -208,6 +213,11 @@ impl<'de, T> Visitor<'de> for UnitVisitor<T> {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        // `inf`, `nan` and huge floats are TOML numbers too: no example built from them.
+        if !v.is_finite() || v.abs() >= 1e15 {
+            let shown = if v.is_finite() { format!("{v:e}") } else { v.to_string() };
+            return Err(E::custom(format!("{shown} is not {}", self.kind.like(""))));
+        }
         Err(self.no_unit(v))
     }
 }
@@ -321,6 +331,22 @@ mod tests {
 
     fn dur(s: &str) -> Result<u64, String> {
         DURATION.parse(s).map(|v| v.0)
+    }
+
+    #[test]
+    fn odd_floats_get_no_odd_example() {
+        #[derive(Debug, serde::Deserialize)]
+        struct T {
+            #[allow(dead_code)]
+            d: Duration,
+        }
+        for (text, shown) in [("inf", "inf"), ("-inf", "-inf"), ("nan", "NaN"), ("1e300", "1e300")] {
+            let e = toml::from_str::<T>(&format!("d = {text}")).unwrap_err().to_string();
+            assert!(e.contains(&format!("{shown} is not a duration like \"10ms\"")), "{e}");
+            assert!(!e.contains("infms") && e.len() < 300, "{e}");
+        }
+        let e = toml::from_str::<T>("d = 1.5").unwrap_err().to_string();
+        assert!(e.contains("1.5 is a number without a unit; expected a duration like \"1.5ms\""), "{e}");
     }
 
     #[test]

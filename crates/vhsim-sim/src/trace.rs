@@ -1,6 +1,7 @@
 //! Columnar traces: one `Vec` per column, handed to Python as NumPy arrays without a Python
 //! object per row. What is recorded depends on the run's detail level.
 
+use crate::trace_filter::{SampleGate, TraceFilter};
 use vhsim_core::{SimTime, TracedVar};
 
 /// Packet events (codes of the `event` column).
@@ -102,12 +103,19 @@ pub struct PacketTrace {
     pub path: Vec<i8>,
     /// Transport flags.
     pub flags: Vec<u8>,
+    /// Rows to keep (default: all).
+    pub filter: TraceFilter,
 }
 
 impl PacketTrace {
-    /// Append a row; returns its index.
-    pub fn push(&mut self, r: PacketRow) -> u32 {
-        let row = self.time_ns.len() as u32;
+    /// The index the next row would get, or `None` if the filter drops such a row.
+    pub fn row_for(&self, t: SimTime, flow: u32, event: PacketEvent, link: Option<u32>) -> Option<u32> {
+        self.filter.keeps_packet(t, flow, event, link).then_some(self.time_ns.len() as u32)
+    }
+
+    /// Append a row unless the filter drops it; returns its index.
+    pub fn push(&mut self, r: PacketRow) -> Option<u32> {
+        let row = self.row_for(r.time, r.flow, r.event, r.link)?;
         self.time_ns.push(r.time.0);
         self.flow.push(r.flow);
         self.event.push(r.event as u8);
@@ -120,7 +128,7 @@ impl PacketTrace {
         self.dst.push(r.dst);
         self.path.push(r.path.map_or(-1, |p| p as i8));
         self.flags.push(r.flags);
-        row
+        Some(row)
     }
 
     /// Number of rows.
@@ -157,11 +165,23 @@ pub struct TimeSeries {
     pub path: Vec<u32>,
     /// Variable columns, in order of first appearance.
     pub columns: Vec<VarColumn>,
+    /// Flow and window selection (default: all rows).
+    pub gate: SampleGate,
 }
 
 impl TimeSeries {
-    /// Append a row with `vars`; other columns get NaN.
+    /// Append a row with `vars`, as far as the gate lets it through.
     pub fn push(&mut self, t: SimTime, flow: u32, path: u32, vars: &[TracedVar]) {
+        if self.gate.passes_all() {
+            return self.push_row(t, flow, path, vars);
+        }
+        let mut gate = std::mem::take(&mut self.gate);
+        gate.offer(t, flow, path, vars, |t, f, p, v| self.push_row(t, f, p, v));
+        self.gate = gate;
+    }
+
+    /// Append a row; other columns get NaN.
+    fn push_row(&mut self, t: SimTime, flow: u32, path: u32, vars: &[TracedVar]) {
         let row = self.time_ns.len();
         self.time_ns.push(t.0);
         self.flow.push(flow);
@@ -216,4 +236,25 @@ pub struct Traces {
     pub timeseries: Option<TimeSeries>,
     /// Goodput per interval (always).
     pub goodput: GoodputSeries,
+}
+
+impl Traces {
+    /// Record only what `filter` keeps (call before the run).
+    pub fn set_filter(&mut self, filter: &TraceFilter) {
+        if let Some(p) = self.packets.as_mut() {
+            p.filter = filter.clone();
+        }
+        if let Some(ts) = self.timeseries.as_mut() {
+            ts.gate = SampleGate::new(filter.clone());
+        }
+    }
+
+    /// Write rows a filter still holds back (call at the end of a run that reached `end`).
+    pub fn finish(&mut self, end: SimTime) {
+        if let Some(ts) = self.timeseries.as_mut() {
+            let mut gate = std::mem::take(&mut ts.gate);
+            gate.finish(end, |t, f, p, v| ts.push_row(t, f, p, v));
+            ts.gate = gate;
+        }
+    }
 }

@@ -14,6 +14,7 @@
 //! restarting the RTO on every ACK costs no event.
 
 use crate::agents::{AnyAgent, Hook, NodeAgent, Verdict};
+use crate::control::{RunControl, CHECK_EVERY};
 use crate::event::Event;
 use crate::flow::Flow;
 use crate::handover::HandoverRecord;
@@ -99,7 +100,14 @@ impl World {
 
     /// Run until the scenario's duration; returns the number of events processed.
     pub fn run(&mut self) -> u64 {
+        self.run_with(&RunControl::new())
+    }
+
+    /// [`World::run`] under `control`: every `CHECK_EVERY` events the progress is published
+    /// and the stop flag read; a stopped run returns at once, `now` where it stopped.
+    pub fn run_with(&mut self, control: &RunControl) -> u64 {
         let end = SimTime::ZERO + self.scenario.duration;
+        control.publish(0, end.0, 0);
         while let Some(t) = self.queue.peek_time() {
             if t > end {
                 break;
@@ -107,8 +115,15 @@ impl World {
             let Some((t, ev)) = self.queue.pop() else { break };
             self.now = t;
             self.handle(ev);
+            if self.queue.popped().is_multiple_of(CHECK_EVERY) {
+                control.publish(t.0, end.0, self.queue.popped());
+                if control.stop_requested() {
+                    return self.queue.popped();
+                }
+            }
         }
         self.now = end;
+        control.publish(end.0, end.0, self.queue.popped());
         self.queue.popped()
     }
 
@@ -346,9 +361,10 @@ impl World {
         }
     }
 
-    /// End of run: resolve the remaining ground-truth labels.
+    /// End of run: resolve the remaining ground-truth labels, write rows a trace filter held
+    /// back.
     pub(crate) fn finish(&mut self) {
-        self.obs.finish();
+        self.obs.finish(self.now);
     }
 }
 

@@ -160,6 +160,7 @@ def reproduce(
         except CampaignError as err:
             raise CampaignError(f"{name} figure {fig.id}: {err}") from None
     outcome = ReproduceOutcome(paper, out_dir, out_dir / "report.md")
+    outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
     for fig, spec in specs:
         if on_figure is not None:
             on_figure(fig)
@@ -177,7 +178,9 @@ def reproduce(
                 verdicts.append((claim, None, f"{type(err).__name__}: {err}"))
         outcome.figures.append(FigureOutcome(fig, sweep, files, verdicts))
     out_dir.mkdir(parents=True, exist_ok=True)
-    outcome.report.write_text(_markdown(outcome, quick), encoding="utf-8")
+    tmp = out_dir / ".report.md.tmp"
+    tmp.write_text(_markdown(outcome, quick), encoding="utf-8")
+    os.replace(tmp, outcome.report)
     return outcome
 
 

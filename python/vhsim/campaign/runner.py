@@ -87,8 +87,20 @@ def _exit_with_sweep(sweep_pid: int) -> None:
     After a SIGKILL of the sweep, a pool worker would wait on its task queue forever (the
     queue's pipe stays open in the other workers, and the forkserver, their parent, lives
     as long as they do), so each worker watches the sweep's pid instead.
+
+    Workers ignore SIGINT and SIGTERM: Ctrl-C (or a SIGTERM to the process group) reaches
+    every process of the group, and the sweep alone decides what happens (it kills its
+    workers, see _process_pool, and exits with 130 / 143 rather than "a worker died"); they
+    run simulations directly, without the helper thread that makes a run interruptible.
     """
+    import signal
     import threading
+
+    from ..control import set_direct_runs
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    set_direct_runs(True)
 
     def watch() -> None:
         while True:
@@ -140,8 +152,24 @@ def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
                 for task in pending:
                     in_flight.add(executor.submit(execute_run, task))
                     break
+    except BaseException:
+        # Interrupted (or a worker died): stop the runs in flight at once rather than let
+        # them finish; only this process writes to the campaign folder, so nothing is lost
+        # but unfinished runs.
+        _terminate(executor)
+        raise
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _terminate(executor: ProcessPoolExecutor) -> None:
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.kill()  # workers ignore SIGTERM
+    for proc in processes:
+        with contextlib.suppress(Exception):
+            proc.join(timeout=2)
 
 
 def _dask(address: str) -> Callable[[list[Task], int], Iterator[dict]]:
@@ -299,9 +327,11 @@ def run_campaign(
         by_id = {run.run_id: run for run in todo}
         tasks: list[Task] = [(r.run_id, spec.scenario_text, r.overrides, spec.scenario_path, r.seed, spec.detail)
                              for r in todo]
+        stream = backend(tasks, workers) if tasks else iter(())
+        interrupted = False
         try:
             if tasks:
-                for outcome in backend(tasks, workers):
+                for outcome in stream:
                     run = by_id[outcome["run_id"]]
                     if outcome["ok"]:
                         campaign.commit(run, outcome["summary"], outcome.get("result"), version)
@@ -312,12 +342,19 @@ def run_campaign(
                     bar.advance(len(report.failed))
                     if on_run is not None:
                         on_run(run, bool(outcome["ok"]))
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
         finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()  # a process pool stops its workers (interrupt) and shuts down
             bar.close()
             report.wall_s = time.perf_counter() - started
-            # Keep results.parquet current even after an interruption (errors here must
-            # not hide the interruption itself).
-            with contextlib.suppress(Exception):
-                campaign.results()
+            # Keep results.parquet current (errors here must not hide another failure). After
+            # Ctrl-C the table is left stale, to stop at once: it is rebuilt when next read.
+            if not interrupted:
+                with contextlib.suppress(Exception):
+                    campaign.results()
     return report
 

@@ -147,6 +147,8 @@ class CampaignSpec:
             raise FileNotFoundError(f"campaign file not found: {os.fspath(path)}") from None
         except tomllib.TOMLDecodeError as err:
             raise CampaignError(f"{path}: not valid TOML: {err}") from None
+        except UnicodeDecodeError as err:
+            raise CampaignError(f"{path}: not a UTF-8 text file (byte offset {err.start})") from None
         return cls.from_toml_dict(data, base_dir=path.parent, origin=os.fspath(path))
 
     @classmethod
@@ -288,12 +290,9 @@ class CampaignSpec:
 
 
 def _read_scenario(path: str | os.PathLike[str]) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileNotFoundError(f"scenario file not found: {os.fspath(path)}") from None
-    except IsADirectoryError:
-        raise IsADirectoryError(f"scenario path is a directory, not a file: {os.fspath(path)}") from None
+    from ..scenario import read_scenario_text
+
+    return read_scenario_text(path)  # one-line errors: missing, unreadable, not UTF-8
 
 
 def _expect(data: dict, key: str, kind: type, default: Any, origin: str) -> Any:

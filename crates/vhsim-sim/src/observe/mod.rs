@@ -141,7 +141,7 @@ impl Observers {
             UnitKind::Control => PacketEvent::ControlSend,
         };
         if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
-            let row = self.traces.packets.as_ref().map(|p| p.len() as u32);
+            let row = self.traces.packets.as_ref().and_then(|p| p.row_for(now, pkt.flow, event, first_hop));
             let fo = &mut self.flows[pkt.flow as usize];
             fo.counters.data_sent += 1;
             if pkt.tag.retx.is_retransmission() {
@@ -317,8 +317,10 @@ impl Observers {
     /// device trace does.
     pub fn on_wire(&mut self, _now: SimTime, _l: u32, _pkt: &Packet, _attempt: u32) {}
 
-    /// End of run: resolve the remaining ground-truth labels.
-    pub fn finish(&mut self) {
+    /// End of run (`now`): write the rows a trace filter held back, resolve the remaining
+    /// ground-truth labels.
+    pub fn finish(&mut self, now: SimTime) {
+        self.traces.finish(now);
         for f in 0..self.flows.len() {
             let fo = &mut self.flows[f];
             if let Some(t) = fo.truth.as_mut() {
