@@ -34,3 +34,16 @@ def test_committed_summary_schema_file_is_up_to_date():
     # Regenerate with: vhsim schema --summary --out docs/summary.schema.json
     committed = json.loads((ROOT / "docs" / "summary.schema.json").read_text())
     assert committed == metrics.schema()
+
+
+def test_a_run_stopped_when_complete_leaves_its_truncated_totals_empty():
+    sc = vhsim.load(ROOT / "scenarios/danielkojo/fig08-mbb.toml").with_(metrics__stop="when_complete",
+                                                                         metrics__handover_window="2s")
+    full = flatten_summary(sc.with_(metrics__stop="end").run().summary)
+    early = flatten_summary(sc.run().summary)
+    assert early["stopped_at_s"] < 20
+    for col, v in full.items():
+        if ".ho0." in col:
+            assert early[col] == v, col
+    assert early["bulk.goodput_kbps"] is None and early["delivered_segments"] is None
+    assert early["bulk.scheme"] == full["bulk.scheme"]

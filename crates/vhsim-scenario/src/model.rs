@@ -446,6 +446,30 @@ pub struct MetricsModel {
     pub handover_window: SimDuration,
     /// n of the "time until n new segments are acknowledged" index (Daniel & Kojo: 100).
     pub handover_packets: u64,
+    /// When the run ends (left out of the JSON when it is the default, `end`).
+    #[serde(default, skip_serializing_if = "StopRule::is_end")]
+    pub stop: StopRule,
+}
+
+/// When a run ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StopRule {
+    /// At the scenario's duration.
+    #[default]
+    End,
+    /// As soon as every handover metric (time to n acknowledged, interruption, goodput and
+    /// throughput before and after, RTOs and spurious retransmissions of its window, its
+    /// notifications) and every named goodput window is determined, with the same values as a
+    /// run to the end; figures over the whole run are then marked truncated.
+    WhenComplete,
+}
+
+impl StopRule {
+    /// True for the default.
+    pub fn is_end(&self) -> bool {
+        *self == StopRule::End
+    }
 }
 
 /// A named time window for goodput.

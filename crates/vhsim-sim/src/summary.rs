@@ -177,6 +177,13 @@ pub struct RunSummary {
     /// The mobile node's movement, if the scenario gives one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mobility: Option<MobilitySummary>,
+    /// When the run stopped because every handover metric and goodput window was determined
+    /// (`metrics.stop = "when_complete"`); `null` for a run to its end. When set, the figures
+    /// over the whole run (flow totals, link counters, `delivered_segments`) cover only
+    /// `[0, stopped_at_s]` and are truncated; per-handover metrics and goodput windows are
+    /// exactly those of a run to the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_at_s: Option<f64>,
     /// Packets the anchor forwarded to a new care-of address during binding updates
     /// (`mobile.binding.old_path = "forward"`).
     #[serde(skip_serializing_if = "is_zero")]
@@ -212,7 +219,10 @@ fn kbps(bytes: u64, secs: f64) -> f64 {
 /// Summarize a finished world.
 pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
     let sc = &world.scenario;
+    // Handover windows are clipped to the run's duration; whole-run totals cover what was
+    // simulated.
     let end = sc.duration.as_secs_f64();
+    let simulated = world.stopped_at.map_or(end, |t| t.as_secs_f64());
     let obs = &world.obs;
     let flows = sc
         .flows
@@ -249,7 +259,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             let summary = FlowSummary {
                 scheme: m.scheme.clone(),
                 start_s: f.start.as_secs_f64(),
-                goodput_kbps: kbps(c.delivered_bytes, end - f.start.as_secs_f64()),
+                goodput_kbps: kbps(c.delivered_bytes, simulated - f.start.as_secs_f64()),
                 delivered_bytes: c.delivered_bytes,
                 segments_sent: c.data_sent,
                 retransmissions: c.retransmissions,
@@ -288,7 +298,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         vhsim_version: crate::VERSION.to_string(),
         scenario: sc.name.clone(),
         seed: sc.seed,
-        sim_s: end,
+        sim_s: simulated,
         wall_s,
         events,
         events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
@@ -317,6 +327,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             })
             .collect(),
         mobility: mobility_summary(sc),
+        stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
         binding_forwarded: world.routing.mobile.as_ref().map_or(0, |m| m.forwarded),
         agents,
     }

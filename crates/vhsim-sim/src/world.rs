@@ -22,7 +22,7 @@ use crate::observe::Observers;
 use crate::routing::{Hop, Routing};
 use vhsim_core::{EventClass, EventQueue, SimDuration, SimTime};
 use vhsim_net::{DropCause, Endpoint, Link, LinkParams, Offer, Packet, NO_FLOW};
-use vhsim_scenario::{Action, Scenario};
+use vhsim_scenario::{Action, Scenario, StopRule};
 
 /// The simulated world of one run.
 pub struct World {
@@ -44,6 +44,8 @@ pub struct World {
     pub(crate) obs: Observers,
     next_uid: u64,
     pub(crate) now: SimTime,
+    /// When the run stopped because its metrics were determined (`metrics.stop`).
+    pub(crate) stopped_at: Option<SimTime>,
 }
 
 impl World {
@@ -84,6 +86,7 @@ impl World {
             obs,
             next_uid: 0,
             now: SimTime::ZERO,
+            stopped_at: None,
         }
     }
 
@@ -107,6 +110,7 @@ impl World {
     /// and the stop flag read; a stopped run returns at once, `now` where it stopped.
     pub fn run_with(&mut self, control: &RunControl) -> u64 {
         let end = SimTime::ZERO + self.scenario.duration;
+        let stop_early = self.scenario.metrics.stop == StopRule::WhenComplete;
         control.publish(0, end.0, 0);
         while let Some(t) = self.queue.peek_time() {
             if t > end {
@@ -115,11 +119,19 @@ impl World {
             let Some((t, ev)) = self.queue.pop() else { break };
             self.now = t;
             self.handle(ev);
-            if self.queue.popped().is_multiple_of(CHECK_EVERY) {
-                control.publish(t.0, end.0, self.queue.popped());
+            let popped = self.queue.popped();
+            if popped.is_multiple_of(CHECK_EVERY) {
+                control.publish(t.0, end.0, popped);
                 if control.stop_requested() {
-                    return self.queue.popped();
+                    return popped;
                 }
+            }
+            // Looked at every 256 events once the last metric window has passed: the rule is
+            // cheap to evaluate and the stop time still depends on the events only.
+            if stop_early && t >= self.obs.earliest_complete && popped.is_multiple_of(256) && self.obs.complete(t) {
+                self.stopped_at = Some(t);
+                control.publish(t.0, end.0, popped);
+                return popped;
             }
         }
         self.now = end;

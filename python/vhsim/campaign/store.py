@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -59,10 +60,31 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     per flow: ``bulk.goodput_kbps``, ``bulk.drops_error_model``, ``bulk.goodput_kbps_<window>``,
     and per handover k ``bulk.ho<k>.<metric>`` (``bulk.ho0.time_to_n_acked_s``, ...);
     per link direction: ``access/forward.packets_sent``, ``access/forward.drops_<cause>``.
-    Wall-clock figures are left out: they are not reproducible.
+    Wall-clock figures are left out: they are not reproducible. A run stopped early
+    (``metrics.stop = "when_complete"``, ``stopped_at_s`` set) reports its per-handover metrics
+    and goodput windows exactly, but its whole-run totals only up to the stop: those columns are
+    left empty (None), never silently different from a run to the end.
     """
     from ..result import DROP_CAUSES, flow_figures
 
+    out = _flatten(summary, DROP_CAUSES, flow_figures)
+    if summary.get("stopped_at_s") is not None:
+        for key in out:
+            if _is_truncated(key):
+                out[key] = None
+    return out
+
+
+def _is_truncated(column: str) -> bool:
+    """Whether a column of a run stopped early covers the whole run (and is thus truncated)."""
+    if "." not in column:
+        return column == "delivered_segments"
+    metric = column.rsplit(".", 1)[-1]
+    per_handover = re.search(r"\.ho\d+\.[^.]+$", column) is not None
+    return not per_handover and not metric.startswith("goodput_kbps_") and metric not in ("scheme", "start_s")
+
+
+def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in summary.items():
         if key not in _NOT_METRICS and _is_scalar(value):

@@ -238,5 +238,5 @@ pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration) -> Result<MetricsM
     if handover_packets == 0 {
         return Err(err("metrics.handover_packets", "must be at least 1"));
     }
-    Ok(MetricsModel { goodput_interval, windows, handover_window, handover_packets })
+    Ok(MetricsModel { goodput_interval, windows, handover_window, handover_packets, stop: m.stop.unwrap_or_default() })
 }

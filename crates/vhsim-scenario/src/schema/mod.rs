@@ -100,6 +100,9 @@ pub struct MetricsSpec {
     pub handover_window: Option<Duration>,
     /// n of the time-to-n-acknowledged index after a handover (default 100, >= 1).
     pub handover_packets: Option<u64>,
+    /// When the run ends: "end" (default, at `duration`) or "when_complete" (as soon as every
+    /// handover metric and goodput window is determined; run totals are then marked truncated).
+    pub stop: Option<crate::model::StopRule>,
 }
 
 /// The JSON Schema of [`ScenarioFile`]. TOML has no null, so the `null` alternatives schemars

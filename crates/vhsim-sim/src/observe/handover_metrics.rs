@@ -108,6 +108,11 @@ impl FlowHandovers {
         }
     }
 
+    /// Whether every handover has started and all its indices are settled.
+    pub fn settled(&self) -> bool {
+        self.open == 0 && self.stats.iter().all(|s| s.started)
+    }
+
     /// After an ACK or a delivery: settle the indices still open. `acked` is the sender's
     /// cumulative acknowledgment point; `n` the index's packet count.
     pub fn settle(&mut self, now: SimTime, handovers: &[HandoverRecord], n: u64, acked: u64, delivered_now: bool) {

@@ -76,6 +76,8 @@ pub struct Observers {
     handover_window: SimDuration,
     handover_packets: u64,
     scratch: Vec<TracedVar>,
+    /// Before this time some handover metric or goodput window is still open.
+    pub earliest_complete: SimTime,
 }
 
 /// How the world describes a flow when the observers are built.
@@ -103,7 +105,15 @@ impl Observers {
                 last_vars: Vec::new(),
             })
             .collect();
+        let notify_end = |h: &HandoverRecord| h.done + h.notify_delay;
+        let earliest_complete = handovers
+            .iter()
+            .flat_map(|h| [h.window_end, notify_end(h)])
+            .chain(windows.iter().map(|w| w.1))
+            .max()
+            .unwrap_or(SimTime::ZERO);
         Observers {
+            earliest_complete,
             traces,
             flows,
             link_drops: vec![DropCounts::default(); sc.links.len()],
@@ -304,6 +314,18 @@ impl Observers {
     /// Flow `f`'s sender received the notification of handover `k`.
     pub fn notified(&mut self, k: usize, f: u32) {
         self.flows[f as usize].handovers.stats[k].notifications += 1;
+    }
+
+    /// Whether every handover metric and goodput window is determined at `now`: their windows
+    /// have passed, every index is settled and every retransmission sent in them is labelled,
+    /// so a run stopped now reports them exactly as a run to the end would
+    /// (`metrics.stop = "when_complete"`).
+    pub fn complete(&self, now: SimTime) -> bool {
+        now >= self.earliest_complete
+            && self.flows.iter().all(|fo| {
+                fo.handovers.settled()
+                    && fo.truth.as_ref().is_none_or(|t| !t.retx_pending_before(self.earliest_complete))
+            })
     }
 
     /// Whether anything records the frames link `l` puts on the wire (packet captures).

@@ -123,6 +123,11 @@ impl FlowTruth {
         }
     }
 
+    /// Whether a retransmission sent before `t` still awaits its label.
+    pub fn retx_pending_before(&self, t: SimTime) -> bool {
+        self.segs.iter().any(|s| s.retx.iter().any(|r| r.sent_at < t))
+    }
+
     /// End of run: resolve everything (copies still in flight count as not lost).
     pub fn finish(&mut self, labels: &mut Vec<Label>) {
         while let Some(s) = self.segs.pop_front() {
