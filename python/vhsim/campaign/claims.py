@@ -34,7 +34,7 @@ from .stats import mean_ci, quartiles
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["ALL", "AllOf", "AnyOf", "Band", "CATEGORIES", "Check", "Claim", "Context", "Events", "Gain", "Level",
+__all__ = ["ALL", "AllOf", "AnyOf", "Band", "CATEGORIES", "Check", "Claim", "Context", "Events", "Gain", "Given", "Level",
            "Measure", "Monotone", "Negligible", "NotCheckable", "Ordering", "Share", "Spread", "Verdict",
            "above", "around", "below", "each", "evaluate", "factor", "plusminus", "tally"]
 
@@ -95,8 +95,10 @@ class Measure:
             return math.nan
         if self.stat in ("median", "q1", "q3", "iqr/median", "q3/median"):
             q1, med, q3 = quartiles(x)
-            return {"median": med, "q1": q1, "q3": q3, "iqr/median": (q3 - q1) / med,
-                    "q3/median": q3 / med}[self.stat] * self.scale
+            if self.stat in ("iqr/median", "q3/median"):
+                top = (q3 - q1) if self.stat == "iqr/median" else q3
+                return top / med if med else math.nan
+            return {"median": med, "q1": q1, "q3": q3}[self.stat] * self.scale
         value = {"mean": np.mean, "sum": np.sum, "max": np.max, "min": np.min,
                  "share": lambda v: np.mean(v > 0)}[self.stat](x)
         return float(value) * self.scale
@@ -165,6 +167,18 @@ def above(x: float, strict: bool = True, words: str = "") -> Band:
 
 def below(x: float, strict: bool = True, words: str = "") -> Band:
     return Band(-math.inf, x, hi_open=strict, words=words)
+
+
+@dataclass(frozen=True)
+class Given:
+    """A precondition on a claim's points: ``measure`` at the point plus ``where`` lies in
+    ``band`` ("where regular TCP has spurious RTOs at > 85% of the instants").  Points where it
+    does not are left out; a claim left with none is not checkable (``words`` says why)."""
+
+    measure: Measure
+    where: Mapping[str, Any]
+    band: Band
+    words: str
 
 
 # -- evaluation context ----------------------------------------------------------------------------
@@ -252,6 +266,7 @@ class Claim:
     category: str = CLAIM
     where: Mapping[str, Any] = field(default_factory=dict)
     over: Mapping[str, Any] = field(default_factory=dict)
+    given: Given | None = None
 
     def check(self, ctx: Context) -> Outcome:  # pragma: no cover - every rule overrides it
         raise NotImplementedError
@@ -271,6 +286,11 @@ class Claim:
                 out.append(point)
         if not out:
             raise NotCheckable(f"none of the claim's configurations ({self._describe(ctx)}) is in the results")
+        if self.given is not None:
+            g = self.given
+            out = [p for p in out if ctx.present({**p, **g.where}) and ctx.value(g.measure, {**p, **g.where}) in g.band]
+            if not out:
+                raise NotCheckable(f"no configuration where {g.words}")
         return out
 
     def _describe(self, ctx: Context) -> str:
@@ -289,15 +309,11 @@ def _join(parts: Sequence[str]) -> str:
 
 
 def _aggregate(values: list[float], how: str) -> float:
-    if how == "max":
-        return max(values)
-    if how == "min":
-        return min(values)
-    if how == "mean":
-        return float(np.mean(values))
-    if how == "median":
-        return float(np.median(values))
-    raise ValueError(f"aggregate {how!r}: each, max, min, mean or median")
+    """max / min / mean / median of the points' values; NaN (unknown) if any is NaN."""
+    funcs = {"max": np.max, "min": np.min, "mean": np.mean, "median": np.median}
+    if how not in funcs:
+        raise ValueError(f"aggregate {how!r}: each, max, min, mean or median")
+    return float(funcs[how](np.asarray(values, dtype=float)))
 
 
 def _judge(values: list[float], band: Band, how: str, fmt: Callable[[float], str]) -> tuple[bool, str]:
@@ -321,7 +337,10 @@ class Level(Claim):
         pts = self.points(ctx)
         values = [ctx.value(self.measure, p) for p in pts]
         holds, summary = _judge(values, self.band, self.aggregate, self.measure.text)
-        listing = ", ".join(f"{self._varying(p, ctx)}: {self.measure.text(v)}".lstrip(": ") for p, v in zip(pts, values))
+        g = self.given
+        before = [f"{g.measure.text(ctx.value(g.measure, {**p, **g.where}))} \u2192 " if g else "" for p in pts]
+        listing = ", ".join(f"{self._varying(p, ctx)}: {b}{self.measure.text(v)}".lstrip(": ")
+                            for p, b, v in zip(pts, before, values))
         return Outcome(holds, _join([f"{self.measure.name + ' ' if self.measure.name else ''}{listing}", summary]),
                        self.band.text(self.measure.text))
 
@@ -355,6 +374,11 @@ def _pct(g: float) -> str:
     if math.isinf(g):
         return f"{'+' if g > 0 else '-'}inf%"
     return f"{100 * g:+.1f}%" if abs(g) < 0.1 else f"{100 * g:+.0f}%"
+
+
+def _cut(g: float) -> str:
+    """A reduction as a whole percentage (never "-0%")."""
+    return "n/a" if math.isnan(g) else ("-inf%" if math.isinf(g) else f"{round(100 * g) + 0:.0f}%")
 
 
 def _sides(side: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -395,7 +419,7 @@ class Gain(Claim):
                 parts.append(self._pair_text(ctx, point, a, b, va, vb, g, len(pairs) <= 2))
         if not values:
             raise NotCheckable(f"no configuration of the claim has both sides in the results ({self._describe(ctx)})")
-        fmt = (lambda v: f"{100 * v:.0f}%") if self.reduction else _pct
+        fmt = _cut if self.reduction else _pct
         holds, summary = _judge(values, self.band, self.aggregate, fmt)
         what = "reduction" if self.reduction else "gain"
         head = f"{self.measure.name}: " if self.measure.name and self.measure_b is None else ""
@@ -406,7 +430,7 @@ class Gain(Claim):
         name_a = ctx.label(a) or self.measure.name or self.measure.column
         name_b = ctx.label(b) or mb.name or mb.column
         where = self._varying(point, ctx)
-        g_text = f"reduction {100 * g:.0f}%" if self.reduction and math.isfinite(g) else _pct(g)
+        g_text = f"reduction {_cut(g)}" if self.reduction else _pct(g)
         text = f"{where + ': ' if where else ''}{name_a} {self.measure.text(va)} vs {name_b} {mb.text(vb)}: {g_text}"
         ci = ctx.paired(self.measure, {**point, **a}, {**point, **b}, mb) if paired else None
         if ci is not None and not math.isnan(ci[1]):
@@ -431,13 +455,14 @@ class Negligible(Gain):
 class Ordering(Claim):
     """At each point (the columns of ``over`` other than ``axis``), the values of ``axis`` in
     ``top`` rank in that order, strictly above each other and (``rest``) above every other value
-    of ``axis`` present (``among``, if given, limits which)."""
+    of ``axis`` present (``among``, if given, limits which); ``lowest`` ranks from the bottom."""
 
     measure: Measure | None = None
     axis: str = ""
     top: tuple = ()
     rest: bool = True
     among: tuple | None = None
+    lowest: bool = False
 
     def check(self, ctx: Context) -> Outcome:
         holds, parts = True, []
@@ -446,21 +471,24 @@ class Ordering(Claim):
             vals = {v: ctx.value(self.measure, {**point, self.axis: v}) for v in present}
             if any(t not in vals for t in self.top):
                 continue
-            chain = [vals[t] for t in self.top]
+            sign = -1.0 if self.lowest else 1.0
+            chain = [sign * vals[t] for t in self.top]
             ok = all(x > y for x, y in zip(chain, chain[1:]))
             if self.rest:
-                others = [v for k, v in vals.items() if k not in self.top]
+                others = [sign * v for k, v in vals.items() if k not in self.top]
                 ok &= all(chain[-1] > v for v in others)
             holds &= ok
             where = self._varying(point, ctx, skip=(self.axis,))
             listing = ", ".join(f"{ctx.name(self.axis, k)} {self.measure.text(v)}" for k, v in vals.items())
-            top = max(vals, key=lambda k: vals[k])
+            top = max(vals, key=lambda k: sign * vals[k])
+            word = "lowest" if self.lowest else "highest"
             parts.append(f"{where + ': ' if where else ''}{listing}"
-                         + ("" if len(self.top) > 1 else f" (highest: {ctx.name(self.axis, top)})"))
+                         + ("" if len(self.top) > 1 else f" ({word}: {ctx.name(self.axis, top)})"))
         if not parts:
             raise NotCheckable(f"the ranked configurations are not in the results ({self._describe(ctx)})")
-        order = " > ".join(ctx.name(self.axis, t) for t in self.top)
-        return Outcome(holds, "; ".join(parts), f"{order}{' > every other' if self.rest else ''}, at every point")
+        rel = " < " if self.lowest else " > "
+        order = rel.join(ctx.name(self.axis, t) for t in self.top)
+        return Outcome(holds, "; ".join(parts), f"{order}{rel + 'every other' if self.rest else ''}, at every point")
 
 
 @dataclass(frozen=True)
@@ -550,9 +578,9 @@ class Events(Claim):
         holds = len(times) == len(self.expected)
         for t, f, (pt, pf) in zip(times, flags, self.expected):
             holds &= abs(t - pt) <= self.tolerance_s and (pf is None or f == pf)
-        ours = ", ".join(f"{t:.2f}{self._flag(f)}" for t, f in zip(times, flags)) or "none"
+        ours = f"at {', '.join(f'{t:.2f}{self._flag(f)}' for t, f in zip(times, flags))} s" if times else "none"
         paper = ", ".join(f"{t:g}{self._flag(f)}" for t, f in self.expected) or "none"
-        return Outcome(holds, f"{self.what} at {ours} s (paper: {paper} s)",
+        return Outcome(holds, f"{self.what} {ours} (paper: {paper} s)",
                        f"as many {self.what} as the paper, each within {self.tolerance_s:g} s"
                        + (f" and {self.flag_word} where the paper says so" if self.flags else ""))
 
@@ -580,9 +608,12 @@ class AllOf(Claim):
     parts: tuple[Claim, ...] = ()
 
     def check(self, ctx: Context) -> Outcome:
+        if self.given is not None:
+            self.points(ctx)  # not checkable unless some configuration meets the precondition
         results = []
         for part in self.parts:
-            part = replace(part, where={**self.where, **part.where}, over={**self.over, **part.over})
+            part = replace(part, where={**self.where, **part.where}, over={**self.over, **part.over},
+                           given=part.given or self.given)
             try:
                 results.append(part.check(ctx))
             except NotCheckable:
@@ -632,7 +663,7 @@ def evaluate(claim: Claim, table: "pd.DataFrame", names: Mapping[str, Any] | Non
         outcome = claim.check(ctx)
     except NotCheckable as why:
         status = NOT_REACHED if claim.category == CONSISTENCY else NOT_CHECKABLE
-        return Verdict(claim, CALIBRATION if claim.category == CALIBRATION else status, f"not checkable: {why}")
+        return Verdict(claim, CALIBRATION if claim.category == CALIBRATION else status, str(why))
     except Exception as err:  # noqa: BLE001 - a broken check is reported, not fatal
         return Verdict(claim, NOT_CHECKABLE if claim.category == CLAIM else
                        (NOT_REACHED if claim.category == CONSISTENCY else CALIBRATION),

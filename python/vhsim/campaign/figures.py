@@ -106,10 +106,10 @@ class Col:
             base = {**group, **self.vs}
             if not ctx.present(base):
                 return "\u2013"
-            from .claims import _gain, _pct
+            from .claims import _cut, _gain, _pct
 
             g = _gain(value, ctx.value(self.measure, base))
-            return (f"{100 * -g:.0f}%" if math.isfinite(g) else "n/a") if self.reduction else _pct(g)
+            return _cut(-g) if self.reduction else _pct(g)
         if self.ci:
             ci = mean_ci(ctx.table.loc[ctx.mask(where), self.measure.column].to_numpy(float) * self.measure.scale)
             return self.measure.text(ci.mean) + ("" if math.isnan(ci.half_width) else
@@ -158,17 +158,18 @@ class FigureSpec:
 
     id: str
     title: str
-    grid: Grid
-    quick: Grid | None = None  # the reduced grid of ``--quick`` (default: ``grid``)
+    grid: Grid | Callable[[], Grid]  # a Grid, or a function making it (a large grid is built when needed)
+    quick: Grid | Callable[[], Grid] | None = None  # the reduced grid of ``--quick`` (default: ``grid``)
     _: KW_ONLY
     plot: Any = None  # a plot kind (an object with .draw(campaign, table, out, figure)) or a PlotFn
     claims: tuple[Claim, ...] = ()
-    table: Table | Callable[["pd.DataFrame"], str] | None = None
+    table: Table | tuple[Table, ...] | Callable[["pd.DataFrame"], str] | None = None
     derive: Callable[["Campaign | None", "pd.DataFrame"], "pd.DataFrame"] | None = None
     names: Mapping[str, Any] = field(default_factory=dict)
 
     def campaign(self, quick: bool) -> CampaignSpec:
-        return (self.quick if quick and self.quick is not None else self.grid).spec()
+        chosen = self.quick if quick and self.quick is not None else self.grid
+        return (chosen() if callable(chosen) else chosen).spec()
 
     def columns(self, camp: "Campaign | None", df: "pd.DataFrame") -> "pd.DataFrame":
         """The result table with the figure's derived per-run columns (attrs kept)."""
@@ -189,6 +190,8 @@ class FigureSpec:
             return None
         if isinstance(self.table, Table):
             return self.table.render(table, self.names)
+        if isinstance(self.table, tuple):
+            return "\n\n".join(t.render(table, self.names) for t in self.table)
         return self.table(table)
 
 

@@ -54,7 +54,12 @@ def handover(name: str, metric: str, k: int = 0) -> str:
 
 
 def link(name: str, metric: str, direction: str = "forward") -> str:
-    return f"{name}/{direction}.{metric}"
+    return f"{link_direction(name, direction)}.{metric}"
+
+
+def link_direction(name: str, direction: str = "forward") -> str:
+    """A link direction as the summary and the packet trace's ``link`` column name it."""
+    return f"{name}/{direction}"
 
 
 def ld(name: str, truth: str, verdict: str) -> str:
