@@ -47,16 +47,17 @@ FORMATS = ("png", "svg")
 MIN_RUNS_FOR_CI = 5
 
 
-def caption(df: "pd.DataFrame", note: str = "") -> str:
-    """``scenario X — N replications per configuration (paired seeds) — vhsim V``."""
+def caption(df: "pd.DataFrame", note: str = "", runs: str = "") -> str:
+    """``scenario X — N replications per configuration (paired seeds) — vhsim V`` (``runs``
+    replaces the middle part, for campaigns whose spread does not come from replications)."""
     attrs = df.attrs
     reps = attrs.get("replications")
     if reps is None and "rep" in df.columns and len(df):
         reps = int(df["rep"].max()) + 1
     seeds = "paired seeds" if attrs.get("paired_seeds", True) else "unpaired seeds"
     version = attrs.get("vhsim_version") or (str(df["vhsim_version"].iloc[0]) if len(df) else "?")
-    parts = [f"scenario {attrs.get('scenario', '?')}", f"{reps} replications per configuration ({seeds})",
-             f"vhsim {version}"]
+    parts = [f"scenario {attrs.get('scenario', '?')}",
+             runs or f"{reps} replication{'s' if reps != 1 else ''} per configuration ({seeds})", f"vhsim {version}"]
     if note:
         parts.append(note)
     return " \u2014 ".join(parts)
@@ -381,8 +382,9 @@ class Quartiles:
         counts = data.groupby(keys, sort=False)[self.column].count()
         censored = int(data[self.column].astype(float).map(math.isinf).sum())
         n = f"{counts.min()}" if counts.min() == counts.max() else f"{counts.min()}-{counts.max()}"
-        cap = caption(table, f"n = {n} {self.unit_of_n} per configuration; {censored} runs censored (beyond their "
-                             "horizon, triangles when a quartile falls on them); solid: median, dashed: quartiles")
+        cap = caption(table, f"{censored} runs censored (beyond their horizon, triangles where a quartile falls on "
+                             "them); solid: median, dashed: quartiles",
+                      runs=f"n = {n} {self.unit_of_n} per configuration, one run each")
         _title_block(figure, fig.title, cap)
         return save_figure(figure, out / f"{fig.id}-{self.column.replace('.', '-')}", fig.title, cap)
 
@@ -391,11 +393,13 @@ class Quartiles:
         data = table[table[column].notna()]
         present = [v for v in self.x_order if v in set(data[self.x])]
         first = self.lines[0]
+        order = list(dict.fromkeys(table[table[self.column].notna()][first]))  # the colours of panel (a)
         for i, line in enumerate(dict.fromkeys(data[first])):
             rows = data[data[first] == line]
             means = [float(rows[rows[self.x] == v][column].mean()) for v in present]
-            ax.plot(range(len(present)), means, marker=KIND_MARKERS[i % len(KIND_MARKERS)],
-                    color=PALETTE[i * 2 % len(PALETTE)], label=_named(fig, first, line))
+            colour = PALETTE[(order.index(line) if line in order else i) % len(PALETTE)]
+            ax.plot(range(len(present)), means, marker=KIND_MARKERS[i % len(KIND_MARKERS)], color=colour,
+                    label=_named(fig, first, line))
         ax.set_xticks(range(len(present)), [_named(fig, self.x, v) for v in present])
         ax.set_xlabel(self.xlabel)
         ax.set_ylabel(ylabel)
