@@ -191,3 +191,29 @@ def test_measure_statistics():
     assert Measure("y", percent=True, digits=0).text(0.97) == "97%"
     with pytest.raises(ValueError):
         Measure("y", "average")
+
+
+def test_given_keeps_only_the_points_where_the_precondition_holds():
+    rows = []
+    for x, reg_share, enh_share in ((1, 1.0, 0.0), (2, 0.5, 0.5), (3, 0.9, 0.1)):
+        for i in range(10):
+            rows.append({"sender": "reg", "x": x, "s": 1 if i < 10 * reg_share else 0})
+            rows.append({"sender": "enh", "x": x, "s": 1 if i < 10 * enh_share else 0})
+    df = pd.DataFrame(rows)
+    given = C.Given(Measure("s", "share", percent=True, digits=0), {"sender": "reg"}, C.above(0.85), "reg > 85%")
+    gone = C.Share("enh at most 5% where reg > 85%", column="s", band=C.below(0.05, strict=False),
+                   where={"sender": "enh"}, over={"x": ALL}, given=given)
+    v = C.evaluate(gone, df, {"x": "x{}"})
+    assert v.status == "does not hold" and "x1: 100% \u2192 0%, x3: 90% \u2192 10%" in v.ours and "x2" not in v.ours
+    none = C.evaluate(gone.scoped({"x": 2}), df)
+    assert none.status == "not checkable" and "reg > 85%" in none.ours
+    whole = C.AllOf("all parts", given=given, where={"x": 2}, parts=(C.Share("", column="s", band=C.above(0)),))
+    assert C.evaluate(whole, df).status == "not checkable"  # the precondition guards the whole claim
+
+
+def test_ordering_lowest():
+    df = _runs({("a", 1): 0.0, ("b", 1): 3.0, ("c", 1): 5.0})
+    assert _status(C.Ordering("a fewest", measure=Y, axis="scheme", top=("a",), lowest=True), df) == "holds"
+    assert _status(C.Ordering("b fewest", measure=Y, axis="scheme", top=("b",), lowest=True), df) == "does not hold"
+    assert _status(C.Ordering("b below c", measure=Y, axis="scheme", top=("b",), lowest=True, among=("b", "c")),
+                   df) == "holds"

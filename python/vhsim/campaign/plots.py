@@ -156,8 +156,9 @@ def bar_chart(df: "pd.DataFrame", metric: str, bars: str, path: str | os.PathLik
                 runs = df[(df[bars] == bar) & ((df[groups] == g) if groups else True)][metric].astype(float)
                 dots += [(p, v) for v in runs if not math.isnan(v)]
             else:
-                errs[0].append(max(0.0, min(half, mean - lo)))
-                errs[1].append(max(0.0, min(half, hi - mean)))
+                down, up = clipped_whisker(mean, half, lo, hi)
+                errs[0].append(down)
+                errs[1].append(up)
         ax.bar(pos, means, width * 0.95, yerr=errs, capsize=3, color=colour, label=str(bar),
                error_kw={"elinewidth": 1})
         if dots:
@@ -179,6 +180,11 @@ def bar_chart(df: "pd.DataFrame", metric: str, bars: str, path: str | os.PathLik
     cap = caption(df, "; ".join(t for t in (f"{n_text} runs per bar", whiskers, dots_text) if t))
     _title_block(fig, title, cap)
     return save_figure(fig, path, title, cap, formats)
+
+
+def clipped_whisker(mean: float, half: float, lo: float, hi: float) -> tuple[float, float]:
+    """(down, up) lengths of a whisker mean +- half that stops at the bounds [lo, hi]."""
+    return max(0.0, min(half, mean - lo)), max(0.0, min(half, hi - mean))
 
 
 def quartile_lines(df: "pd.DataFrame", metric: str, x: str, path: str | os.PathLike[str],

@@ -65,7 +65,8 @@ class Story:
     retransmit_s: list[float] = field(default_factory=list)    # every retransmission in the window
     first_retransmit_s: float = math.nan                       # the first from the notification on
     drops_s: dict[str, list[float]] = field(default_factory=dict)  # data drops per link in the window
-    lost_outstanding: int = 0     # segments outstanding at the handover's start that were dropped later
+    outstanding: int = 0          # segments outstanding at the handover's start
+    lost_outstanding: int = 0     # ... of which the transmission before it was dropped
 
     def describe(self) -> str:
         return (f"at the notification ({self.notify_s:.2f} s) the sender is {self.before.describe()}; after it "
@@ -104,7 +105,7 @@ def run_story(result: "Result", window_s: float, flow: str = "bulk") -> Story:
     drops = pk[(pk[M.EVENT] == M.DROP) & (pk[M.TIME] >= start - EPS) & (pk[M.TIME] < end)]
     for link, sub in drops.groupby(drops[M.LINK].astype(str), sort=True):
         story.drops_s[link] = [float(t) for t in sub[M.TIME]]
-    story.lost_outstanding = _lost_outstanding(pk, start)
+    story.outstanding, story.lost_outstanding = _lost_outstanding(pk, start)
     return story
 
 
@@ -128,10 +129,10 @@ def _read_state_changes(story: Story, ts: "pd.DataFrame", notify: float) -> None
         prev = now
 
 
-def _lost_outstanding(pk: "pd.DataFrame", start: float) -> int:
+def _lost_outstanding(pk: "pd.DataFrame", start: float) -> tuple[int, int]:
     """Segments outstanding at ``start`` (sent before it, above the highest cumulative ACK the
-    sender had then) whose transmission before ``start`` was dropped at or after ``start``,
-    before any retransmission of them."""
+    sender had then), and how many of them were dropped at or after ``start``, before any
+    retransmission of them."""
     acked = pk[(pk[M.EVENT] == M.ACK_RECEIVE) & (pk[M.TIME] < start)]
     cum = int(acked[M.SEQ].max()) if len(acked) else -1
     sent = pk[pk[M.EVENT].isin([M.SEND, M.RETRANSMIT]) & (pk[M.TIME] < start) & (pk[M.SEQ] > cum)]
@@ -139,7 +140,8 @@ def _lost_outstanding(pk: "pd.DataFrame", start: float) -> int:
     later = pk[pk[M.TIME] >= start - EPS]
     resent = later[later[M.EVENT] == M.RETRANSMIT].groupby(M.SEQ, observed=True)[M.TIME].min()
     dropped = later[later[M.EVENT] == M.DROP].groupby(M.SEQ, observed=True)[M.TIME].min()
-    return sum(1 for seq, t in dropped.items() if int(seq) in outstanding and t < resent.get(seq, math.inf))
+    lost = sum(1 for seq, t in dropped.items() if int(seq) in outstanding and t < resent.get(seq, math.inf))
+    return len(outstanding), lost
 
 
 def story_columns(story: Story) -> dict[str, Any]:
@@ -150,7 +152,7 @@ def story_columns(story: Story) -> dict[str, Any]:
         "story.retransmissions_after_first_rto": (
             story.retransmissions_between(story.rto_s[0], story.rto_s[1] if len(story.rto_s) > 1 else math.inf)
             if story.rto_s else 0),
-        "story.lost_outstanding": story.lost_outstanding,
+        "story.outstanding": story.outstanding, "story.lost_outstanding": story.lost_outstanding,
         "story.first_retransmit_delay_s": story.first_retransmit_s - story.notify_s,
         "story.before_state": story.before.state, "story.before_flight": story.before.flight,
         "story.after_cwnd": story.after.cwnd, "story.after_ssthresh": story.after.ssthresh,

@@ -245,14 +245,17 @@ CASES = (
          "300 ms", Link(6400, 9), Link(6400, 300), "BBM", "7s", (
              rtos("the retransmission timer expires during the 500 ms gap (7.2 s) and again after it (7.6 s), so "
                   "ssthresh ends at 2.", (7.2, None), (7.6, None)),
-             Level("Most of the packets outstanding at the handoff are lost in the gap: 18 of 20 (3427-3446 but 3428 "
-                   "and 3430).", paper="18", measure=Measure("story.lost_outstanding", digits=0,
-                                                             name="outstanding segments lost:"), band=around(18),
-                   where=REG),
+             AllOf("Most of the packets outstanding at the handoff are lost in the gap: 18 of 20 (3427-3446 but 3428 "
+                   "and 3430); checked on the count lost.", paper="18 of 20", where=REG, parts=(
+                       Level("", measure=Measure("story.outstanding", digits=0, name="outstanding at the handoff:"),
+                             band=Band(words="shown, not judged")),
+                       Level("", measure=Measure("story.lost_outstanding", digits=0, name="lost in the gap:"),
+                             band=around(18)))),
              Check("A3: in RTO recovery when the link comes back (7.5 s), enhanced TCP retransmits the first unACKed "
                    "segment at once (within 1 ms of the notification), restores the ssthresh saved at the first RTO "
                    "(above 2, where regular TCP ends) and reduces ssthresh only once (no RTO after the one in the "
-                   "gap).", paper="retransmission at 7.5 s", fn=_a3),
+                   "gap).", paper="retransmission at 7.5 s", fn=_a3,
+                   rule="first retransmission within 1 ms; ssthresh restored and > 2; one RTO"),
              faster("Enhanced TCP gets 100 packets ACKed sooner than regular TCP."))),
     Case("fig20", "Figure 20: make-before-break handoff at 15.0 s from 1600 kb/s / 300 ms to 1600 kb/s / 1 ms",
          Link(1600, 300), Link(1600, 1), "MBB", "15s", (
