@@ -129,6 +129,20 @@ pub struct DsMobileModel {
     /// Active mode: destroy repeated ACKs for this long after each handover to the interface
     /// (`None` = never active).
     pub active_mode: Option<SimDuration>,
+    /// Which handovers start the active mode.
+    pub active_mode_after: ActiveModeAfter,
+}
+
+/// Which handovers start the Delivery Service's active mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActiveModeAfter {
+    /// Handovers to the DS's interface (Sobral et al. §5.2: "once it notices that there has been
+    /// a handover to WLAN").
+    HandoverTo,
+    /// Every handover of the mobile node (their Figure 7(b): repeated ACKs also filtered after
+    /// the return to 3G).
+    AnyHandover,
 }
 
 /// Which packets a node agent acts on.

@@ -93,6 +93,24 @@ fn bad_delivery_service_entries_name_the_key() {
     );
     assert_error(&both, &[("agents[1].active_mode", "0s")], "agents[1].active_mode", "greater than 0s");
     assert_error(&both, &[("agents[1].ack_size", "0B")], "agents[1].ack_size", "at least 1B");
+    let after = [("agents[1].active_mode_after", "any_handover")];
+    assert_error(&both, &after, "agents[1].active_mode_after", "needs `active_mode`");
+    assert_error(
+        &both,
+        &[("agents[0].active_mode_after", "any_handover")],
+        "agents[0].active_mode_after",
+        "mobile node's",
+    );
+    let sc = load(
+        &format!("{BASE}\n{both}"),
+        &[("agents[1].active_mode".into(), "1s".into()), (after[0].0.into(), after[0].1.into())],
+    );
+    match &sc.unwrap().agents[1].kind {
+        AgentKind::DeliveryServiceMobile(d) => {
+            assert_eq!(d.active_mode_after, vhsim_scenario::ActiveModeAfter::AnyHandover)
+        }
+        k => panic!("{k:?}"),
+    }
     let counter = "[[agents]]\nnode = \"mn\"\nkind = \"counter\"\nactive_mode = \"2s\"\n";
     assert_error(counter, &[], "agents[0].active_mode", "only allowed with kind = \"delivery_service\"");
     assert_error(

@@ -127,3 +127,19 @@ fn in_active_mode_no_repeated_ack_passes_and_outside_it_all_do() {
     let fr = |o: &RunOutput| o.summary.flows["cbr"].tcp.as_ref().unwrap().fast_retransmits;
     assert_eq!((fr(&neutral), fr(&quiet)), (1, 0));
 }
+
+#[test]
+fn the_active_mode_after_every_handover_also_filters_after_the_return_to_3g() {
+    let destroyed_after_300 = |after: &str| {
+        let set = [
+            ("duration", "303s"),
+            ("agents[1].active_mode", "\"2s\""),
+            ("agents[1].active_mode_after", after),
+        ];
+        acks_at_mobile(&packets(FH, &set)).iter().filter(|a| !a.2 && a.0 >= 300_000_000_000).count()
+    };
+    // The forced handover completes at about 300.09 s; the go-back-N retransmissions then make the
+    // receiver repeat its ACKs, which only the filter started by that handover destroys.
+    assert_eq!(destroyed_after_300("\"handover_to\""), 0);
+    assert!(destroyed_after_300("\"any_handover\"") > 10);
+}

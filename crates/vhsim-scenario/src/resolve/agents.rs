@@ -3,8 +3,10 @@
 use super::before_end;
 use super::topology::Topology;
 use crate::error::{err, join, list, Result};
-use crate::model::{AgentKind, AgentModel, DsAnchorModel, DsMobileModel, FlowModel, MobileModel, PacketRule};
-use crate::schema::{AgentKindSpec, AgentSpec, MobileSpec, PacketKindSpec};
+use crate::model::{
+    ActiveModeAfter, AgentKind, AgentModel, DsAnchorModel, DsMobileModel, FlowModel, MobileModel, PacketRule,
+};
+use crate::schema::{ActiveModeAfterSpec, AgentKindSpec, AgentSpec, MobileSpec, PacketKindSpec};
 use crate::units::fmt_duration;
 use vhsim_core::SimDuration;
 
@@ -65,6 +67,7 @@ fn agent(a: &AgentSpec, path: &str, cx: &Context) -> Result<AgentModel> {
         ("timeout", a.timeout.is_some(), "delivery_service"),
         ("ack_size", a.ack_size.is_some(), "delivery_service"),
         ("active_mode", a.active_mode.is_some(), "delivery_service"),
+        ("active_mode_after", a.active_mode_after.is_some(), "delivery_service"),
     ];
     let kind = match a.kind {
         AgentKindSpec::Counter => {
@@ -123,8 +126,12 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
     })?;
     let (anchor, mn) = (node_name(m.anchor), node_name(m.node));
     if node == m.anchor {
-        if a.ack_size.is_some() || a.active_mode.is_some() {
-            let key = if a.ack_size.is_some() { "ack_size" } else { "active_mode" };
+        let mobile_keys = [
+            ("ack_size", a.ack_size.is_some()),
+            ("active_mode", a.active_mode.is_some()),
+            ("active_mode_after", a.active_mode_after.is_some()),
+        ];
+        if let Some((key, _)) = mobile_keys.iter().find(|(_, present)| *present) {
             let msg = format!("`{key}` belongs to the mobile node's Delivery Service (node `{mn}`); this one runs at the anchor `{anchor}`");
             return Err(err(p(key), msg));
         }
@@ -169,6 +176,13 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
             }
             d => d.map(|d| d.0),
         };
+        if a.active_mode_after.is_some() && active_mode.is_none() {
+            return Err(err(p("active_mode_after"), "needs `active_mode` (how long the active mode lasts)"));
+        }
+        let active_mode_after = match a.active_mode_after {
+            None | Some(ActiveModeAfterSpec::HandoverTo) => ActiveModeAfter::HandoverTo,
+            Some(ActiveModeAfterSpec::AnyHandover) => ActiveModeAfter::AnyHandover,
+        };
         let (attach_name, attach_path) = {
             let i = &spec.interfaces[interface];
             (i.attach.as_deref().unwrap_or(&i.access), format!("mobile.interfaces.{iface_name}"))
@@ -188,6 +202,7 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
             arrivals,
             ack_size,
             active_mode,
+            active_mode_after,
         }))
     } else {
         let msg = format!(

@@ -65,4 +65,17 @@ pub struct AgentSpec {
     /// delivery_service at the mobile node: the active mode destroys repeated ACKs for this
     /// long after each handover to `interface` (> 0; default: no active mode).
     pub active_mode: Option<Duration>,
+    /// delivery_service at the mobile node: which handovers start the active mode (default
+    /// "handover_to": handovers to `interface`).
+    pub active_mode_after: Option<ActiveModeAfterSpec>,
+}
+
+/// Which handovers start the Delivery Service's active mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ActiveModeAfterSpec {
+    /// Handovers to the DS's interface (Sobral et al. §5.2).
+    HandoverTo,
+    /// Every handover of the mobile node (Sobral et al. Figure 7(b)).
+    AnyHandover,
 }

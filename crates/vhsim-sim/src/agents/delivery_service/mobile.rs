@@ -6,7 +6,7 @@ use crate::agents::{AgentCounts, Hook, NodeAgent, Verdict};
 use std::collections::VecDeque;
 use vhsim_core::SimTime;
 use vhsim_net::{Addr, LinkEvent, Packet, Payload, TraceTag, UnitKind, NO_FLOW};
-use vhsim_scenario::DsMobileModel;
+use vhsim_scenario::{ActiveModeAfter, DsMobileModel};
 
 /// The mobile node's Delivery Service.
 #[derive(Clone, Debug)]
@@ -17,6 +17,7 @@ pub struct DsMobile {
     arrivals: Vec<u32>,
     ack_size: u32,
     filter: Option<DupAckFilter>,
+    after_any_handover: bool,
     out: VecDeque<Packet>,
     counts: AgentCounts,
 }
@@ -31,6 +32,7 @@ impl DsMobile {
             arrivals: m.arrivals.clone(),
             ack_size: m.ack_size,
             filter: m.active_mode.map(DupAckFilter::new),
+            after_any_handover: m.active_mode_after == ActiveModeAfter::AnyHandover,
             out: VecDeque::new(),
             counts: AgentCounts::default(),
         }
@@ -72,9 +74,9 @@ impl NodeAgent for DsMobile {
 
     fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
         // §5.2: "Once it notices that there has been a handover to WLAN ... it starts building
-        // information about TCP flows".
+        // information about TCP flows"; Figure 7(b) also filters after the return to 3G.
         if let (LinkEvent::Completed { new, .. }, Some(f)) = (ev, self.filter.as_mut()) {
-            if *new == self.interface {
+            if *new == self.interface || self.after_any_handover {
                 f.activate(now);
             }
         }
