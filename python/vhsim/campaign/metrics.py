@@ -25,6 +25,7 @@ LD_DECISIONS = "ld_decisions"
 
 # -- per-handover metrics (windows set by the scenario's [metrics]) ----------------------------
 TIME_TO_N_ACKED_S = "time_to_n_acked_s"
+GOODPUT_AFTER_KBPS = "goodput_after_kbps"
 THROUGHPUT_BEFORE_KBPS = "throughput_before_kbps"
 THROUGHPUT_AFTER_KBPS = "throughput_after_kbps"
 RTOS = "rtos"
@@ -71,8 +72,9 @@ TIME = "time_s"
 FLOW = "flow"
 # packets: one row per packet event
 EVENT, SEQ, LINK, CAUSE, SPURIOUS = "event", "seq", "link", "cause", "spurious"
-SEND, RETRANSMIT, ACK_RECEIVE, DROP = "send", "retransmit", "ack_receive", "drop"
+SEND, RETRANSMIT, ACK_RECEIVE, DROP, RECEIVE, ACK_DROP = "send", "retransmit", "ack_receive", "drop", "receive", "ack_drop"
 # timeseries: one row per change of the sender's state
 CWND, SSTHRESH, SRTT, RTO, FLIGHT, STATE = "cwnd_pkts", "ssthresh_pkts", "srtt_s", "rto_s", "flight_pkts", "state"
 LD_TCUR, LD_THRESHOLD = "ld_tcur_s", "ld_threshold_s"
 OPEN, RECOVERY, LOSS = "open", "recovery", "loss"
+GOODPUT_BYTES = "bytes"  # goodput: payload bytes delivered in order per interval

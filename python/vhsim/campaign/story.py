@@ -1,4 +1,5 @@
-"""What one run's sender did around its first handover, read from its traces (a "run story").
+"""What one run's sender did around a handover (its first by default), read from its traces (a
+"run story").
 
 :func:`run_story` needs a run with ``detail = "packets"`` (packet and time-series traces).  It
 reports the sender's state just before the handover's notification and right after it, the
@@ -78,9 +79,10 @@ class Story:
         return sum(1 for t in self.retransmit_s if t0 - EPS <= t < t1 - EPS)
 
 
-def run_story(result: "Result", window_s: float, flow: str = "bulk") -> Story:
-    """The story of ``flow`` in ``result`` from its first handover's start to start + ``window_s``."""
-    handover = result.summary["handovers"][0]
+def run_story(result: "Result", window_s: float, flow: str = "bulk", handover: int = 0) -> Story:
+    """The story of ``flow`` in ``result`` from its ``handover``-th handover's start (the first by
+    default) to start + ``window_s``."""
+    handover = result.summary["handovers"][handover]
     start, notify = float(handover["start_s"]), float(handover["done_s"])
     end = start + window_s
     ts = result.trace("timeseries")
@@ -94,7 +96,10 @@ def run_story(result: "Result", window_s: float, flow: str = "bulk") -> Story:
     pre_high = int(sent[M.SEQ].max()) if len(sent) else -1
     acks = pk[(pk[M.EVENT] == M.ACK_RECEIVE) & (pk[M.TIME] > notify) & (pk[M.SEQ] > pre_high)]
     story = Story(start, notify, before, after, float(acks[M.TIME].iloc[0]) if len(acks) else math.inf)
-    _read_state_changes(story, ts[ts[M.TIME] < end], notify)
+    # Only the rows from the one before the handover's start matter (each change is judged
+    # against the row before it); slicing keeps long runs fast.
+    first = int((ts[M.TIME] < start - EPS).sum())
+    _read_state_changes(story, ts.iloc[max(first - 1, 0):][ts[M.TIME].iloc[max(first - 1, 0):] < end], notify)
     retx = pk[(pk[M.EVENT] == M.RETRANSMIT) & (pk[M.TIME] >= start - EPS) & (pk[M.TIME] < end)]
     story.retransmit_s = [float(t) for t in retx[M.TIME]]
     later = retx[retx[M.TIME] >= notify - EPS]
