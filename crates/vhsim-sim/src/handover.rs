@@ -11,8 +11,8 @@
 //!    ([`crate::agents::AgentAction::InterfaceFailed`], the Delivery Service's timeout) or,
 //!    failing that, `detection` later;
 //! 3. at completion (`start + gap`, `+ duration`, or the forced handover's detection): the old
-//!    link is restored, `Up(new)` (not for
-//!    a pause, which changes no link) and `Completed { old, new }`; the mobile node now sends by
+//!    link is restored, `Up(new)` (not for a pause, which changes no link) and
+//!    `Completed { old, new }`; the mobile node now sends by
 //!    `new`, and the anchor's binding names `new`'s care-of address at once or after the
 //!    registration latency (`mobile.binding`, during which packets for the old care-of address
 //!    are lost with cause `binding` or forwarded);

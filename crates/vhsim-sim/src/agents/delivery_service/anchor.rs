@@ -44,11 +44,6 @@ impl DsAnchor {
         }
     }
 
-    /// Copies kept now (for tests).
-    pub fn kept(&self) -> usize {
-        self.kept.len()
-    }
-
     /// The mobile node's DS received the packet `uid`: free its copy and every earlier one.
     fn acknowledge(&mut self, now: SimTime, uid: u64) {
         let Some(pos) = self.kept.iter().position(|p| p.uid == uid) else { return };
