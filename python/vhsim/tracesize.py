@@ -264,6 +264,11 @@ def estimate(
         ts_rows += n * acks
     if kinds:
         packet_rows += 0.02 * sum(segments)  # retransmissions and drops are rare
+    # A Delivery Service acknowledges each data packet it relays with a packet of its own
+    # (control_send and control_receive rows); an upper bound: every data packet.
+    relayed = any(a.get("kind", {}).get("kind") == "delivery_service_mobile" for a in r.get("agents", []))
+    if relayed and (not kinds or kinds & {"control_send", "control_receive"}):
+        packet_rows += 2 * sum(n for n, keep in zip(segments, keep_flow) if keep)
     rows: dict[str, int] = {}
     interval = max(1, int(r["metrics"]["goodput_interval"]))
     rows["goodput"] = len(flows) * math.ceil(duration_ns / interval)
@@ -273,6 +278,8 @@ def estimate(
         rows["packets"] = int(packet_rows * window_share)
     # Each data segment and its ACK cross every hop: a transmission end and an arrival each.
     events = int(4 * hop_segments + sum(segments))
+    if relayed:  # each acknowledgement crosses the access hop, and the agent's timer runs
+        events += int(3 * sum(segments))
     return TraceEstimate(rows, events)
 
 

@@ -94,6 +94,55 @@ pub enum AgentKind {
         /// End of the window.
         until: SimTime,
     },
+    /// The Delivery Service at the mobile node's anchor (Sobral et al. §2.2: the HNAC).
+    DeliveryServiceAnchor(DsAnchorModel),
+    /// The Delivery Service at the mobile node, the anchor's peer.
+    DeliveryServiceMobile(DsMobileModel),
+}
+
+/// The anchor side of the Delivery Service: an acknowledged service on one interface's path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DsAnchorModel {
+    /// The mobile node's interface given the acknowledged service.
+    pub interface: u32,
+    /// No acknowledgement for this long while copies are kept: the interface is declared failed.
+    pub timeout: SimDuration,
+    /// The anchor's first hop onto that interface's path (the link direction it guards).
+    pub guarded_link: u32,
+    /// The mobile node's addresses (home and care-of), indices into the address table.
+    pub mobile_addresses: Vec<u32>,
+}
+
+/// The mobile node's side of the Delivery Service.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DsMobileModel {
+    /// The interface whose arrivals it acknowledges.
+    pub interface: u32,
+    /// That interface's care-of address (acknowledgements leave from it, so by that interface).
+    pub address: u32,
+    /// The anchor's address (acknowledgements go there).
+    pub anchor_address: u32,
+    /// Link directions by which that interface's packets reach the mobile node.
+    pub arrivals: Vec<u32>,
+    /// Bytes on the wire of one acknowledgement.
+    pub ack_size: u32,
+    /// Active mode: destroy repeated ACKs for this long after each handover to the interface
+    /// (`None` = never active).
+    pub active_mode: Option<SimDuration>,
+    /// Which handovers start the active mode.
+    pub active_mode_after: ActiveModeAfter,
+}
+
+/// Which handovers start the Delivery Service's active mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActiveModeAfter {
+    /// Handovers to the DS's interface (Sobral et al. §5.2: "once it notices that there has been
+    /// a handover to WLAN").
+    HandoverTo,
+    /// Every handover of the mobile node (their Figure 7(b): repeated ACKs also filtered after
+    /// the return to 3G).
+    AnyHandover,
 }
 
 /// Which packets a node agent acts on.
@@ -214,15 +263,34 @@ pub enum HandoverKind {
         /// Length of the pause.
         duration: SimDuration,
     },
+    /// The old access link fails at the start (drops everything, both directions, like
+    /// break-before-make); the handover completes when a node agent declares the old interface
+    /// failed (`vhsim-sim` `AgentAction::InterfaceFailed`), or after `detection` if none does.
+    Forced {
+        /// Latest completion, from the start.
+        detection: SimDuration,
+    },
 }
 
 impl HandoverKind {
-    /// Time from the start of the handover until traffic takes the new interface.
+    /// Time from the start of the handover until traffic takes the new interface (for a
+    /// forced handover, the latest such time: a node agent may complete it earlier).
     pub fn outage(&self) -> SimDuration {
         match *self {
             HandoverKind::MakeBeforeBreak => SimDuration::ZERO,
             HandoverKind::BreakBeforeMake { gap } => gap,
             HandoverKind::Pause { duration } => duration,
+            HandoverKind::Forced { detection } => detection,
+        }
+    }
+
+    /// Its name in scenario files and summaries.
+    pub fn name(&self) -> &'static str {
+        match self {
+            HandoverKind::MakeBeforeBreak => "make_before_break",
+            HandoverKind::BreakBeforeMake { .. } => "break_before_make",
+            HandoverKind::Pause { .. } => "pause",
+            HandoverKind::Forced { .. } => "forced",
         }
     }
 }
@@ -286,6 +354,11 @@ pub struct CbrModel {
     /// Time between writes (from `interval`, or the rate's rounded to the ns): without a
     /// rate, write k happens at start + k * interval.
     pub interval: SimDuration,
+    /// Send buffer in segments (`None` = unlimited, ns-2's TcpAgent): a write is accepted only
+    /// if the written data not yet acknowledged plus the write fit; otherwise it is refused and
+    /// its data discarded. Left out of the JSON when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub send_buffer: Option<u64>,
 }
 
 impl CbrModel {

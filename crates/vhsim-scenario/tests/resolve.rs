@@ -191,6 +191,7 @@ fn full_scenario_resolves() {
             ],
             handover_window: SimDuration::from_secs(10),
             handover_packets: 100,
+            stop: Default::default(),
         }
     );
 }
@@ -244,6 +245,7 @@ fn defaults_and_canonical_json() {
             windows: vec![],
             handover_window: SimDuration::from_secs(10),
             handover_packets: 100,
+            stop: Default::default(),
         }
     );
     assert_eq!(s.links[0].name, "l");

@@ -7,6 +7,13 @@
 //! the sender is application-limited while the path keeps up and builds a backlog when it does
 //! not. Written data stays in the sender when the application stops.
 //!
+//! The send buffer (`app.send_buffer`, in segments) is unlimited by default, as in ns-2, whose
+//! `TcpAgent` takes every write. With a limit, a write is accepted only if the data written and
+//! not yet cumulatively acknowledged (`written - SendProgress::acked`, unsent data included)
+//! plus the write fit in it; otherwise the write is refused and its data discarded (a source
+//! that cannot wait, writing into a non-blocking socket), counted as `refused_writes`. The
+//! writes keep their schedule either way.
+//!
 //! One `AppWrite` event per write, at most one pending per flow. Class: `Timeline`, like
 //! `FlowStart`/`FlowStop`: the writes are input from outside the network, scheduled from the
 //! start regardless of network state, so at equal times the data written at t is already
@@ -34,8 +41,10 @@ pub enum AppState {
 pub struct CbrState {
     /// The application.
     pub model: CbrModel,
-    /// Writes done so far.
+    /// Writes accepted so far.
     pub writes: u64,
+    /// Writes refused because the send buffer was full.
+    pub refused: u64,
     /// No more writes (the flow's `stop` has passed).
     pub stopped: bool,
 }
@@ -45,7 +54,7 @@ impl AppState {
     pub fn new(app: &AppModel) -> Self {
         match app {
             AppModel::Bulk => AppState::Bulk,
-            AppModel::Cbr(m) => AppState::Cbr(CbrState { model: m.clone(), writes: 0, stopped: false }),
+            AppModel::Cbr(m) => AppState::Cbr(CbrState { model: m.clone(), writes: 0, refused: 0, stopped: false }),
         }
     }
 
@@ -75,10 +84,21 @@ impl World {
         if c.stopped {
             return;
         }
-        c.writes += 1;
-        let next = fl.start + c.model.write_offset(c.writes);
         let units = c.model.segments_per_write;
-        fl.endpoints[0].on_app(self.now, AppOffer::More(units));
+        let fits = c.model.send_buffer.is_none_or(|limit| {
+            let acked = fl.endpoints[0].progress().map_or(0, |p| p.acked);
+            let outstanding = (c.writes * units).saturating_sub(acked);
+            outstanding + units <= limit
+        });
+        if fits {
+            c.writes += 1;
+        } else {
+            c.refused += 1;
+        }
+        let next = fl.start + c.model.write_offset(c.writes + c.refused);
+        if fits {
+            fl.endpoints[0].on_app(self.now, AppOffer::More(units));
+        }
         if next <= end && stop.is_none_or(|s| next < s) {
             self.queue.push(next, EventClass::Timeline, Event::AppWrite(f));
         }

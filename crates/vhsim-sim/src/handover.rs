@@ -6,9 +6,13 @@
 //! 2. at `start`: make-before-break completes at once; break-before-make takes the old access
 //!    link down in both directions for `gap` (`Down(old)`); pause stops it for `duration`
 //!    without loss (packets queued wait in its queue, packets reaching its far end wait at the
-//!    link until it resumes);
-//! 3. at completion (`start + gap` or `+ duration`): the old link is restored, `Up(new)` (not for
-//!    a pause, which changes no link) and `Completed { old, new }`; the mobile node now sends by
+//!    link until it resumes); forced takes the old access link down like break-before-make
+//!    (the path fails) until a node agent declares the old interface failed
+//!    ([`crate::agents::AgentAction::InterfaceFailed`], the Delivery Service's timeout) or,
+//!    failing that, `detection` later;
+//! 3. at completion (`start + gap`, `+ duration`, or the forced handover's detection): the old
+//!    link is restored, `Up(new)` (not for a pause, which changes no link) and
+//!    `Completed { old, new }`; the mobile node now sends by
 //!    `new`, and the anchor's binding names `new`'s care-of address at once or after the
 //!    registration latency (`mobile.binding`, during which packets for the old care-of address
 //!    are lost with cause `binding` or forwarded);
@@ -20,6 +24,7 @@
 //! handover only from the packets they get. Packets already past the anchor on the old path
 //! still arrive (make-before-break).
 
+use crate::agents::NodeAgent;
 use crate::event::Event;
 use crate::world::World;
 use vhsim_core::{EventClass, SimDuration, SimTime};
@@ -33,8 +38,11 @@ pub struct HandoverRecord {
     pub timeline_index: usize,
     /// When it starts.
     pub start: SimTime,
-    /// When traffic takes the new interface.
+    /// When traffic takes the new interface (for a forced handover, the latest time until an
+    /// agent completes it; then the time it did).
     pub done: SimTime,
+    /// Whether it has completed.
+    pub completed: bool,
     /// How.
     pub kind: HandoverKind,
     /// Interface indices.
@@ -58,7 +66,17 @@ pub fn records(scenario: &Scenario) -> Vec<HandoverRecord> {
             Action::Handover { kind, from, to, notify_delay } => {
                 let done = e.at + kind.outage();
                 let window_end = (done + scenario.metrics.handover_window).min(end);
-                Some(HandoverRecord { timeline_index: i, start: e.at, done, kind, from, to, notify_delay, window_end })
+                Some(HandoverRecord {
+                    timeline_index: i,
+                    start: e.at,
+                    done,
+                    completed: false,
+                    kind,
+                    from,
+                    to,
+                    notify_delay,
+                    window_end,
+                })
             }
             _ => None,
         })
@@ -93,9 +111,16 @@ impl World {
         self.scenario.mobile.as_ref().map_or_else(Vec::new, |m| m.interfaces[interface as usize].access.clone())
     }
 
-    /// Deliver `ev` to every endpoint on the mobile node, in flow order.
+    /// Deliver `ev` to every agent on the mobile node (in file order), then to every endpoint
+    /// there (in flow order).
     pub(crate) fn link_event(&mut self, ev: LinkEvent) {
         let Some(mn) = self.routing.mobile.as_ref().map(|m| m.node) else { return };
+        for a in 0..self.agents.len() {
+            if self.scenario.agents[a].node == mn {
+                self.agents[a].on_link_event(self.now, &ev);
+                self.agent_outputs(a as u32);
+            }
+        }
         for f in 0..self.flows.len() {
             for side in 0..2 {
                 if self.flows[f].nodes[side] == mn && self.flows[f].started {
@@ -119,12 +144,12 @@ impl World {
         }
         match h.kind {
             HandoverKind::MakeBeforeBreak => self.on_handover_done(k as u32),
-            HandoverKind::BreakBeforeMake { gap } => {
+            HandoverKind::BreakBeforeMake { gap: outage } | HandoverKind::Forced { detection: outage } => {
                 for l in self.access_links(h.from) {
                     self.links[l as usize].set_up(false);
                 }
                 self.link_event(LinkEvent::Down(h.from));
-                self.queue.push(self.now + gap, EventClass::Timeline, Event::HandoverDone(k as u32));
+                self.queue.push(self.now + outage, EventClass::Timeline, Event::HandoverDone(k as u32));
             }
             HandoverKind::Pause { duration } => {
                 for l in self.access_links(h.from) {
@@ -145,12 +170,19 @@ impl World {
     /// Handover `k` completes now: restore the old link, switch the mobile node to the new
     /// interface and start the binding update.
     pub(crate) fn on_handover_done(&mut self, k: u32) {
+        if self.handovers[k as usize].completed {
+            return; // a forced handover an agent completed before its detection time
+        }
+        if self.now < self.handovers[k as usize].done {
+            self.completed_early(k as usize);
+        }
+        self.handovers[k as usize].completed = true;
         let h = self.handovers[k as usize].clone();
         for l in self.access_links(h.from) {
             let link = &mut self.links[l as usize];
             match h.kind {
                 HandoverKind::MakeBeforeBreak => {}
-                HandoverKind::BreakBeforeMake { .. } => link.set_up(true),
+                HandoverKind::BreakBeforeMake { .. } | HandoverKind::Forced { .. } => link.set_up(true),
                 HandoverKind::Pause { .. } => {
                     if let Some(done) = link.resume(self.now) {
                         self.started_serializing(l, done);
@@ -177,6 +209,29 @@ impl World {
         }
         self.link_event(LinkEvent::Completed { old: h.from, new: h.to });
         self.queue.push(self.now + h.notify_delay, EventClass::Packet, Event::HandoverNotice(k));
+    }
+
+    /// A node agent declares interface `iface` failed: the forced handover away from it that is
+    /// under way completes now; if none is, nothing happens.
+    pub(crate) fn interface_failed(&mut self, iface: u32) {
+        let now = self.now;
+        let pending = self.handovers.iter().position(|h| {
+            matches!(h.kind, HandoverKind::Forced { .. }) && h.from == iface && h.start <= now && !h.completed
+        });
+        if let Some(k) = pending {
+            self.on_handover_done(k as u32);
+        }
+    }
+
+    /// Forced handover `k` completes now, before its detection time: its completion and metric
+    /// window move here (the observers measure "after" from now).
+    fn completed_early(&mut self, k: usize) {
+        let end = SimTime::ZERO + self.scenario.duration;
+        let window_end = (self.now + self.scenario.metrics.handover_window).min(end);
+        for h in [&mut self.handovers[k], &mut self.obs.handovers[k]] {
+            h.done = self.now;
+            h.window_end = window_end;
+        }
     }
 
     /// The binding update of handover `k` reaches the anchor now.

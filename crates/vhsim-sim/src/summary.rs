@@ -102,6 +102,11 @@ pub struct AppSummary {
     pub written_segments: u64,
     /// Of those, never sent by the end of the run (the sender's backlog).
     pub unsent_segments: u64,
+    /// Send buffer in segments (`app.send_buffer`; absent = unlimited).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub send_buffer_segments: Option<u64>,
+    /// Writes refused because the send buffer was full (their data was discarded).
+    pub refused_writes: u64,
 }
 
 /// The movement of the mobile node and the times it implies (`mobile.mobility`).
@@ -128,7 +133,7 @@ pub struct MobilitySummary {
 /// One handover of the run.
 #[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct HandoverSummary {
-    /// Kind (`make_before_break`, `break_before_make`, `pause`).
+    /// Kind (`make_before_break`, `break_before_make`, `pause`, `forced`).
     pub kind: String,
     /// Interface before.
     pub from: String,
@@ -136,7 +141,8 @@ pub struct HandoverSummary {
     pub to: String,
     /// Start (s).
     pub start_s: f64,
-    /// When traffic took the new interface (s).
+    /// When traffic took the new interface (s); for a forced handover, when a node agent
+    /// declared the old interface failed or its `detection` time passed.
     pub done_s: f64,
 }
 
@@ -312,13 +318,8 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 let iface = |i: u32| {
                     sc.mobile.as_ref().map_or_else(String::new, |m| m.interfaces[i as usize].name.clone())
                 };
-                let kind = match h.kind {
-                    vhsim_scenario::HandoverKind::MakeBeforeBreak => "make_before_break",
-                    vhsim_scenario::HandoverKind::BreakBeforeMake { .. } => "break_before_make",
-                    vhsim_scenario::HandoverKind::Pause { .. } => "pause",
-                };
                 HandoverSummary {
-                    kind: kind.to_owned(),
+                    kind: h.kind.name().to_owned(),
                     from: iface(h.from),
                     to: iface(h.to),
                     start_s: h.start.as_secs_f64(),
@@ -349,6 +350,8 @@ fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
         written_bytes: c.writes * u64::from(m.packet_size),
         written_segments,
         unsent_segments: written_segments.saturating_sub(sent_max),
+        send_buffer_segments: m.send_buffer,
+        refused_writes: c.refused,
     })
 }
 

@@ -13,7 +13,7 @@
 //! earliest deadline it reported; when the wake-up fires, the endpoint is asked again, so
 //! restarting the RTO on every ACK costs no event.
 
-use crate::agents::{AnyAgent, Hook, NodeAgent, Verdict};
+use crate::agents::{AgentAction, AnyAgent, Hook, NodeAgent, Verdict};
 use crate::control::{RunControl, CHECK_EVERY};
 use crate::event::Event;
 use crate::flow::Flow;
@@ -203,12 +203,21 @@ impl World {
         let local = self.routing.is_local(node, pkt.dst);
         for j in first_agent..self.agents_at[node as usize].len() {
             let a = self.agents_at[node as usize][j];
-            let hook = Hook { arrived_on, local };
-            match self.agents[a as usize].on_packet(self.now, &mut pkt, hook) {
+            let next_link = if local { None } else { self.routing.peek_hop(node, &pkt) };
+            let hook = Hook { arrived_on, local, next_link };
+            let verdict = self.agents[a as usize].on_packet(self.now, &mut pkt, hook);
+            self.agent_outputs(a);
+            match verdict {
                 Verdict::Forward => {}
-                Verdict::Hold => return self.sync_agent_timer(a),
+                Verdict::Hold => return,
                 Verdict::Drop => return self.drop_packet(None, &pkt, DropCause::Agent),
-                Verdict::Consume => return,
+                Verdict::Consume => {
+                    if local {
+                        let path = self.routing.path_of(&pkt);
+                        self.obs.arrived(self.now, &pkt, path);
+                    }
+                    return;
+                }
             }
         }
         if local {
@@ -325,17 +334,23 @@ impl World {
         }
         let node = self.flows[f as usize].nodes[side];
         while let Some(mut pkt) = self.flows[f as usize].endpoints[side].poll_transmit(self.now) {
-            pkt.uid = self.next_uid;
-            self.next_uid += 1;
-            let first_hop = self.routing.peek_hop(node, &pkt);
-            let path = self.routing.path_of(&pkt);
-            self.obs.sent(self.now, &mut pkt, first_hop, path);
+            self.enter_network(node, &mut pkt);
             self.at_node(node, pkt, None, 0);
         }
         if side == 0 {
             self.obs.vars(self.now, f, &self.flows[f as usize].endpoints[0]);
         }
         self.sync_endpoint_timer(f, side);
+    }
+
+    /// `pkt` leaves an endpoint or agent at `node`: it gets its uid and the observers see it
+    /// sent.
+    fn enter_network(&mut self, node: u32, pkt: &mut Packet) {
+        pkt.uid = self.next_uid;
+        self.next_uid += 1;
+        let first_hop = self.routing.peek_hop(node, pkt);
+        let path = self.routing.path_of(pkt);
+        self.obs.sent(self.now, pkt, first_hop, path);
     }
 
     fn sync_endpoint_timer(&mut self, f: u32, side: usize) {
@@ -356,9 +371,29 @@ impl World {
         if agent.poll_timeout().is_some_and(|d| d <= self.now) {
             agent.on_timeout(self.now);
         }
+        self.agent_outputs(a);
+    }
+
+    /// After any call into agent `a`: carry out its actions, let its released, re-sent and own
+    /// packets continue with the agents after it at its node (in that order), and re-arm its
+    /// wake-up (crate::agents).
+    pub(crate) fn agent_outputs(&mut self, a: u32) {
+        while let Some(action) = self.agents[a as usize].poll_action() {
+            match action {
+                AgentAction::InterfaceFailed(iface) => self.interface_failed(iface),
+            }
+        }
         let node = self.scenario.agents[a as usize].node;
         let next = self.agents_at[node as usize].iter().position(|&x| x == a).map_or(0, |j| j + 1);
         while let Some(pkt) = self.agents[a as usize].poll_release(self.now) {
+            self.at_node(node, pkt, None, next);
+        }
+        while let Some(pkt) = self.agents[a as usize].poll_resend(self.now) {
+            self.obs.duplicated(&pkt);
+            self.at_node(node, pkt, None, next);
+        }
+        while let Some(mut pkt) = self.agents[a as usize].poll_send(self.now) {
+            self.enter_network(node, &mut pkt);
             self.at_node(node, pkt, None, next);
         }
         self.sync_agent_timer(a);

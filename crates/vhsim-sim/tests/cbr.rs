@@ -99,3 +99,46 @@ fn each_write_has_its_own_max_burst_budget() {
         assert_eq!(t, 1_000_000_000 + k as u64 * 16_000_000, "segment {k} is sent when written");
     }
 }
+
+#[test]
+fn the_offered_rate_and_write_count_are_exact_when_the_interval_is_not_whole_nanoseconds() {
+    // 300 kb/s of 1000-byte writes: one every 26.666... ms. Write k is at
+    // 1 s + floor(k * 8000 b * 1e9 / 300000 b/s) ns, with no rounding drift: 59 s hold writes
+    // k = 0..=2212 (k = 2212 at 58.986666 s after the start, k = 2213 after the end).
+    let sc = scenario("10Mbps", &[("flows.cbr.app", "{ kind = \"cbr\", rate = \"300kbps\" }"), ("output.detail", "packets")]);
+    let out = run(&sc, None);
+    let app = out.summary.flows["cbr"].app.as_ref().unwrap().clone();
+    assert_eq!((app.writes, app.written_bytes, app.refused_writes), (2213, 2_213_000, 0));
+    let p = out.traces.packets.expect("packet trace");
+    let sends: Vec<u64> = (0..p.event.len())
+        .filter(|&i| p.event[i] == vhsim_sim::trace::PacketEvent::Send as u8)
+        .map(|i| p.time_ns[i])
+        .collect();
+    assert_eq!(sends.len(), 2213);
+    // App-limited on a 10 Mb/s path: each segment leaves when written.
+    for k in [10u64, 1000, 2212] {
+        assert_eq!(sends[k as usize], 1_000_000_000 + k * 8000 * 1_000_000_000 / 300_000, "write {k}");
+    }
+    // Offered rate over the writing time: 2212 intervals of 8000 b in 58.98666 s = 300 kb/s.
+    let span = (sends[2212] - sends[0]) as f64 / 1e9;
+    assert!((2212.0 * 8.0 / span - 300.0).abs() < 1e-6, "{}", 2212.0 * 8.0 / span);
+}
+
+#[test]
+fn a_full_send_buffer_refuses_writes_and_discards_their_data() {
+    // 500 kb/s into a 300 kb/s path with a 50-segment send buffer: the sender may hold at most
+    // 50 segments written and not acknowledged; further writes are refused and their data is
+    // never sent, so the sequence numbers stay contiguous.
+    let out = run(&scenario("300kbps", &[("flows.cbr.app", "{ kind = \"cbr\", rate = \"500kbps\", send_buffer = \"50pkt\" }")]), None);
+    let f = &out.summary.flows["cbr"];
+    let app = f.app.as_ref().unwrap();
+    assert_eq!(app.send_buffer_segments, Some(50));
+    assert_eq!(app.writes + app.refused_writes, 3688, "the schedule is kept: {app:?}");
+    // The path carries about 288.5 kb/s of payload: about 3688 * 288.5 / 500 writes fit.
+    assert!(app.refused_writes > 1400 && app.writes > 2000, "{app:?}");
+    // Nothing beyond the buffer waits: unsent + in flight <= 50 at the end.
+    assert!(app.written_segments - f.delivered_bytes / 1000 <= 50, "{app:?} {f:?}");
+    // Same offered load without a limit: nothing refused.
+    let free = run(&scenario("300kbps", &[]), None);
+    assert_eq!(free.summary.flows["cbr"].app.as_ref().unwrap().refused_writes, 0);
+}

@@ -4,10 +4,13 @@
 //! of data"): the application writes `packet_size` bytes every `packet_size * 8 / rate`, or
 //! every `interval`. A write makes ceil(packet_size / segment_size) segments available, as
 //! ns-2's `TcpAgent::sendmsg(nbytes)` does (`curseq_ += nbytes/size_ + (nbytes%size_ ? 1 : 0)`).
+//! The send buffer is unlimited unless `send_buffer` is given (in segments, or bytes floored to
+//! whole segments); a write that does not fit is refused (vhsim-sim `app`).
 
 use crate::error::{err, join, Result};
 use crate::model::{AppModel, CbrModel};
 use crate::schema::{AppKind, AppSpec};
+use crate::units::AmountKind;
 use vhsim_core::SimDuration;
 
 /// Resolve the `app` table at `path` of a flow whose segments carry `segment_size` bytes.
@@ -20,6 +23,7 @@ pub(super) fn resolve(spec: Option<&AppSpec>, segment_size: u32, path: &str) -> 
                 ("rate", a.rate.is_some()),
                 ("interval", a.interval.is_some()),
                 ("packet_size", a.packet_size.is_some()),
+                ("send_buffer", a.send_buffer.is_some()),
             ] {
                 if present {
                     return Err(err(p(key), format!("`{key}` is only allowed with kind = \"cbr\"")));
@@ -70,5 +74,22 @@ fn cbr(a: &AppSpec, segment_size: u32, path: &str) -> Result<CbrModel> {
         }
     };
     let segments_per_write = u64::from(packet_size.div_ceil(segment_size));
-    Ok(CbrModel { packet_size, segments_per_write, rate, interval })
+    let send_buffer = a.send_buffer.map(|b| send_buffer(b.0, segment_size, segments_per_write, &p("send_buffer"))).transpose()?;
+    Ok(CbrModel { packet_size, segments_per_write, rate, interval, send_buffer })
+}
+
+/// The send buffer in segments; it must hold at least one write.
+fn send_buffer(a: AmountKind, segment_size: u32, per_write: u64, path: &str) -> Result<u64> {
+    let segments = match a {
+        AmountKind::Packets(n) => n,
+        AmountKind::Bytes(b) => b / u64::from(segment_size),
+    };
+    if segments < per_write {
+        let msg = format!(
+            "holds {segments} segment(s), less than one write ({per_write} segment(s) of {segment_size}B); \
+             a write could never be accepted"
+        );
+        return Err(err(path, msg));
+    }
+    Ok(segments)
 }

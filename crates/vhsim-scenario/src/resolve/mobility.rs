@@ -17,7 +17,7 @@
 //!
 //! Arithmetic is exact: lengths in mm, speeds in mm/h, times rounded to the nearest ns.
 
-use super::timeline::handover_kind;
+use super::timeline::{handover_kind, KindKeys};
 use crate::error::{err, join, list, Result};
 use crate::model::{Action, MobileModel, MobilityModel, TimelineEntry, Trigger};
 use crate::schema::{ActionKind, HandoverKindSpec, MobilitySpec, TimelineSpec, TriggerSpec};
@@ -96,8 +96,8 @@ pub(super) fn resolve(
         SimTime(u64::try_from(ns).unwrap_or(u64::MAX))
     };
     let handover_at = time_at(at_x);
-    let kind =
-        handover_kind(spec.kind.unwrap_or(HandoverKindSpec::MakeBeforeBreak), spec.gap, spec.duration, PATH)?;
+    let keys = KindKeys { gap: spec.gap, duration: spec.duration, detection: spec.detection };
+    let kind = handover_kind(spec.kind.unwrap_or(HandoverKindSpec::MakeBeforeBreak), &keys, PATH)?;
     if handover_at + kind.outage() >= SimTime::ZERO + duration {
         let msg = format!(
             "the MN reaches the handover point x = {} at {}{}, not before the end of the run (duration {}); \

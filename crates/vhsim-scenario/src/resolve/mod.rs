@@ -55,7 +55,13 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
     }
     let mobile_node = mobile.as_ref().map(|m| m.node);
     let addresses = addresses::resolve(&file.nodes, file.mobile.as_ref().zip(mobile_node))?;
-    let agents = agents::resolve(&file.agents, &topo, &flows, duration)?;
+    let agent_cx = agents::Context {
+        topo: &topo,
+        flows: &flows,
+        duration,
+        mobile: mobile.as_ref().zip(file.mobile.as_ref()),
+    };
+    let agents = agents::resolve(&file.agents, &agent_cx)?;
     Ok(Scenario {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),
         duration,

@@ -66,7 +66,7 @@ fn handover(
         ("delay", e.delay.is_some()),
     ] {
         if present {
-            return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: kind, to, gap, duration, notify_delay)")));
+            return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: kind, to, gap, duration, detection, notify_delay)")));
         }
     }
     let at = before_end(e.at.0, duration, &p("at"))?;
@@ -92,9 +92,10 @@ fn handover(
         return Err(err(p("to"), msg));
     }
     let kind_spec = e.kind.ok_or_else(|| {
-        err(path, "a handover needs `kind` (make_before_break, break_before_make or pause)")
+        err(path, "a handover needs `kind` (make_before_break, break_before_make, pause or forced)")
     })?;
-    let kind = handover_kind(kind_spec, e.gap, e.duration, path)?;
+    let keys = KindKeys { gap: e.gap, duration: e.duration, detection: e.detection };
+    let kind = handover_kind(kind_spec, &keys, path)?;
     let done = e.at.0 + kind.outage();
     if done >= duration {
         let msg = format!(
@@ -103,10 +104,11 @@ fn handover(
             fmt_duration(duration)
         );
         return Err(err(
-            if kind == HandoverKind::MakeBeforeBreak {
-                p("at")
-            } else {
-                p(if e.gap.is_some() { "gap" } else { "duration" })
+            match kind {
+                HandoverKind::MakeBeforeBreak => p("at"),
+                HandoverKind::BreakBeforeMake { .. } => p("gap"),
+                HandoverKind::Pause { .. } => p("duration"),
+                HandoverKind::Forced { .. } => p("detection"),
             },
             msg,
         ));
@@ -115,40 +117,54 @@ fn handover(
     Ok(TimelineEntry { at, action: Action::Handover { kind, from, to, notify_delay } })
 }
 
-/// The handover kind from its `kind`, `gap` and `duration` keys in the table at `path` (a
-/// timeline entry or `mobile.mobility`).
-pub(super) fn handover_kind(
-    kind_spec: HandoverKindSpec,
-    gap: Option<Duration>,
-    duration: Option<Duration>,
-    path: &str,
-) -> Result<HandoverKind> {
+/// The keys of a handover table (a timeline entry or `mobile.mobility`) that shape its kind.
+pub(super) struct KindKeys {
+    pub gap: Option<Duration>,
+    pub duration: Option<Duration>,
+    pub detection: Option<Duration>,
+}
+
+/// The handover kind from its `kind` and `keys` in the table at `path`.
+pub(super) fn handover_kind(kind_spec: HandoverKindSpec, keys: &KindKeys, path: &str) -> Result<HandoverKind> {
     let p = |k: &str| join(path, k);
-    let only = |key: &str, present: bool, kind: &str| -> Result<()> {
-        if present {
+    // Each kind's own key; a key of another kind is an error naming the kind it belongs to.
+    let own = match kind_spec {
+        HandoverKindSpec::MakeBeforeBreak => "",
+        HandoverKindSpec::BreakBeforeMake => "gap",
+        HandoverKindSpec::Pause => "duration",
+        HandoverKindSpec::Forced => "detection",
+    };
+    for (key, present, kind) in [
+        ("gap", keys.gap.is_some(), "break_before_make"),
+        ("duration", keys.duration.is_some(), "pause"),
+        ("detection", keys.detection.is_some(), "forced"),
+    ] {
+        if present && key != own {
             return Err(err(p(key), format!("`{key}` is only allowed with kind = \"{kind}\"")));
         }
-        Ok(())
-    };
+    }
     Ok(match kind_spec {
-        HandoverKindSpec::MakeBeforeBreak => {
-            only("gap", gap.is_some(), "break_before_make")?;
-            only("duration", duration.is_some(), "pause")?;
-            HandoverKind::MakeBeforeBreak
-        }
+        HandoverKindSpec::MakeBeforeBreak => HandoverKind::MakeBeforeBreak,
         HandoverKindSpec::BreakBeforeMake => {
-            only("duration", duration.is_some(), "pause")?;
             let gap =
-                gap.ok_or_else(|| err(path, "kind = \"break_before_make\" needs `gap` (e.g. \"500ms\")"))?.0;
+                keys.gap.ok_or_else(|| err(path, "kind = \"break_before_make\" needs `gap` (e.g. \"500ms\")"))?.0;
             HandoverKind::BreakBeforeMake { gap }
         }
         HandoverKindSpec::Pause => {
-            only("gap", gap.is_some(), "break_before_make")?;
-            let d = duration.ok_or_else(|| err(path, "kind = \"pause\" needs `duration` (e.g. \"30s\")"))?.0;
+            let d = keys.duration.ok_or_else(|| err(path, "kind = \"pause\" needs `duration` (e.g. \"30s\")"))?.0;
             if d == SimDuration::ZERO {
                 return Err(err(p("duration"), "a pause must last longer than 0s"));
             }
             HandoverKind::Pause { duration: d }
+        }
+        HandoverKindSpec::Forced => {
+            let msg = "kind = \"forced\" needs `detection` (e.g. \"1s\"): when the mobile node itself \
+                       completes the handover if no node agent has declared the old interface failed";
+            let d = keys.detection.ok_or_else(|| err(path, msg))?.0;
+            if d == SimDuration::ZERO {
+                return Err(err(p("detection"), "must be greater than 0s"));
+            }
+            HandoverKind::Forced { detection: d }
         }
     })
 }
@@ -160,6 +176,7 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
         ("to", e.to.is_some()),
         ("gap", e.gap.is_some()),
         ("duration", e.duration.is_some()),
+        ("detection", e.detection.is_some()),
         ("notify_delay", e.notify_delay.is_some()),
     ] {
         if present {

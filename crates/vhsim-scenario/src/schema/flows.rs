@@ -55,6 +55,11 @@ pub struct AppSpec {
     /// cbr: bytes per write (default: the flow's segment_size); a write makes
     /// ceil(packet_size / segment_size) segments available, as ns-2's TcpAgent::sendmsg.
     pub packet_size: Option<Size>,
+    /// cbr: the sender's send buffer, e.g. "400pkt" or "400kB" (bytes become whole segments):
+    /// written data not yet acknowledged may not exceed it; a write that does not fit is
+    /// refused and its data discarded (counted in the summary's `app.refused_writes`).
+    /// Default: unlimited, as ns-2's TcpAgent.
+    pub send_buffer: Option<Amount>,
 }
 
 /// A transport flow from a sender node to a receiver node.

@@ -15,7 +15,7 @@ pub enum ActionKind {
     LinkUp,
     /// Change rate and/or delay (fields: link, direction, rate, delay).
     SetLink,
-    /// Move the mobile node to another interface (fields: kind, to, gap, duration,
+    /// Move the mobile node to another interface (fields: kind, to, gap, duration, detection,
     /// notify_delay).
     Handover,
 }
@@ -31,6 +31,10 @@ pub enum HandoverKindSpec {
     /// Nothing moves on the old access link for `duration` (nothing is lost), then traffic
     /// takes the new interface.
     Pause,
+    /// The old access link fails (drops everything, both directions); the handover completes
+    /// when a node agent declares the interface failed (the Delivery Service's timeout), or
+    /// `detection` after the failure if none does earlier.
+    Forced,
 }
 
 /// The mobile node: which node moves, where its paths part, and its interfaces.
@@ -119,6 +123,8 @@ pub struct MobilitySpec {
     pub gap: Option<Duration>,
     /// pause: how long nothing moves.
     pub duration: Option<Duration>,
+    /// forced: the latest time after the failure at which the handover completes.
+    pub detection: Option<Duration>,
     /// Signalling delay of the cross-layer notification after the handover completes.
     pub notify_delay: Option<Duration>,
 }
@@ -175,6 +181,10 @@ pub struct TimelineSpec {
     pub gap: Option<Duration>,
     /// handover, pause: how long nothing moves.
     pub duration: Option<Duration>,
+    /// handover, forced: when the mobile node itself detects the failure and completes the
+    /// handover, counted from `at`, unless a node agent (a Delivery Service guarding the old
+    /// interface) completes it earlier (> 0).
+    pub detection: Option<Duration>,
     /// handover: signalling delay of the cross-layer notification after the handover
     /// completes (default 0s: it arrives when the handover completes).
     pub notify_delay: Option<Duration>,

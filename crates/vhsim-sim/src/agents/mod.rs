@@ -2,24 +2,42 @@
 //! link (whether for the node itself or to forward) or leaving from an endpoint at the node —
 //! before the node delivers or forwards it. An agent may let the packet pass, hold it (and
 //! release it later through [`NodeAgent::poll_release`]), drop it (cause `agent`) or consume
-//! it (a packet addressed to the agent itself); it has its own timers and may send packets of
-//! its own. Agents at a node run in file order; a packet an agent releases continues with the
-//! agents after it.
+//! it (a packet addressed to the agent itself); it has its own timers.
+//!
+//! What an agent may do besides deciding a packet's fate, each drained by the world after every
+//! call into the agent (`on_packet`, `on_timeout`, `on_link_event`), in this order:
+//!
+//! 1. actions ([`NodeAgent::poll_action`]): e.g. declare an interface of the mobile node
+//!    failed, which completes a forced handover away from it (`crate::handover`);
+//! 2. held packets it releases ([`NodeAgent::poll_release`]);
+//! 3. copies of packets it forwarded earlier and kept, sent again ([`NodeAgent::poll_resend`]:
+//!    the same transmission, so the ground truth treats a copy as lost only if every instance
+//!    of it is);
+//! 4. packets of its own ([`NodeAgent::poll_send`], flow `NO_FLOW`, traced as `control_*`
+//!    rows): they leave the node like an endpoint's, routed by destination address (and by
+//!    source address at the mobile node, so an agent there picks the interface by the care-of
+//!    address it sends from).
+//!
+//! Released, re-sent and own packets continue with the agents after this one at its node.
+//! Agents at the mobile node also get its link events ([`NodeAgent::on_link_event`]), before
+//! the endpoints there.
 //!
 //! Adding an agent: a module implementing [`NodeAgent`], a variant of [`AnyAgent`] and its
 //! construction in [`AnyAgent::new`] (docs/architecture.md, "How to add a node agent").
 
 mod counter;
+mod delivery_service;
 mod drop_filter;
 mod hold;
 
 pub use counter::Counter;
+pub use delivery_service::{DsAnchor, DsMobile, DupAckFilter, DS_ACK_FLAG};
 pub use drop_filter::DropFilter;
 pub use hold::Hold;
 
 use serde::Serialize;
 use vhsim_core::SimTime;
-use vhsim_net::{Packet, UnitKind};
+use vhsim_net::{LinkEvent, Packet, UnitKind};
 use vhsim_scenario::{AgentKind, AgentModel, PacketRule};
 
 /// What an agent does with a packet.
@@ -38,10 +56,23 @@ pub enum Verdict {
 /// Where the node met the packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hook {
-    /// The link direction it arrived on (`None`: it leaves an endpoint at this node).
+    /// The link direction it arrived on (`None`: it leaves an endpoint at this node, or an
+    /// agent released or sent it).
     pub arrived_on: Option<u32>,
     /// Whether it is addressed to this node.
     pub local: bool,
+    /// The link direction the node would forward it on now (`None` if it is addressed to this
+    /// node, or the node would drop it): at the mobile node's anchor this reflects the binding.
+    pub next_link: Option<u32>,
+}
+
+/// Something an agent asks the world to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentAction {
+    /// The agent declares interface `0` of the mobile node failed (the Delivery Service at the
+    /// anchor after its timeout): a forced handover away from that interface that is under way
+    /// completes now. Otherwise nothing happens (a false alarm; the agent counts it).
+    InterfaceFailed(u32),
 }
 
 /// A node agent.
@@ -59,6 +90,20 @@ pub trait NodeAgent {
     fn poll_release(&mut self, _now: SimTime) -> Option<Packet> {
         None
     }
+    /// A kept copy of a packet the agent forwarded earlier, sent again now (same uid and tag).
+    fn poll_resend(&mut self, _now: SimTime) -> Option<Packet> {
+        None
+    }
+    /// A packet of the agent's own (flow `NO_FLOW`; the world sets its uid).
+    fn poll_send(&mut self, _now: SimTime) -> Option<Packet> {
+        None
+    }
+    /// An action for the world, carried out before the agent's packets leave.
+    fn poll_action(&mut self) -> Option<AgentAction> {
+        None
+    }
+    /// A link event of the mobile node (agents at the mobile node only).
+    fn on_link_event(&mut self, _now: SimTime, _ev: &LinkEvent) {}
     /// What the agent did, for the summary.
     fn summary(&self) -> AgentCounts;
 }
@@ -78,6 +123,16 @@ pub struct AgentCounts {
     pub held: u64,
     /// Held packets released.
     pub released: u64,
+    /// Copies kept of packets it forwarded (an acknowledged service).
+    pub kept: u64,
+    /// Kept copies sent again.
+    pub resent: u64,
+    /// Packets of its own sent.
+    pub sent: u64,
+    /// Packets addressed to it that it consumed.
+    pub consumed: u64,
+    /// Interfaces it declared failed.
+    pub failures: u64,
 }
 
 impl AgentCounts {
@@ -107,6 +162,10 @@ pub enum AnyAgent {
     DropFilter(DropFilter),
     /// Holds by rule during a window.
     Hold(Hold),
+    /// The Delivery Service at the mobile node's anchor.
+    DsAnchor(DsAnchor),
+    /// The Delivery Service at the mobile node.
+    DsMobile(DsMobile),
 }
 
 impl AnyAgent {
@@ -116,6 +175,8 @@ impl AnyAgent {
             AgentKind::Counter => AnyAgent::Counter(Counter::default()),
             AgentKind::DropFilter { rule } => AnyAgent::DropFilter(DropFilter::new(rule.clone())),
             AgentKind::Hold { rule, from, until } => AnyAgent::Hold(Hold::new(rule.clone(), *from, *until)),
+            AgentKind::DeliveryServiceAnchor(m) => AnyAgent::DsAnchor(DsAnchor::new(m)),
+            AgentKind::DeliveryServiceMobile(m) => AnyAgent::DsMobile(DsMobile::new(m)),
         }
     }
 
@@ -125,6 +186,7 @@ impl AnyAgent {
             AnyAgent::Counter(_) => "counter",
             AnyAgent::DropFilter(_) => "drop_filter",
             AnyAgent::Hold(_) => "hold",
+            AnyAgent::DsAnchor(_) | AnyAgent::DsMobile(_) => "delivery_service",
         }
     }
 }
@@ -135,6 +197,8 @@ macro_rules! each_agent {
             AnyAgent::Counter($a) => $body,
             AnyAgent::DropFilter($a) => $body,
             AnyAgent::Hold($a) => $body,
+            AnyAgent::DsAnchor($a) => $body,
+            AnyAgent::DsMobile($a) => $body,
         }
     };
 }
@@ -151,6 +215,18 @@ impl NodeAgent for AnyAgent {
     }
     fn poll_release(&mut self, now: SimTime) -> Option<Packet> {
         each_agent!(self, a => a.poll_release(now))
+    }
+    fn poll_resend(&mut self, now: SimTime) -> Option<Packet> {
+        each_agent!(self, a => a.poll_resend(now))
+    }
+    fn poll_send(&mut self, now: SimTime) -> Option<Packet> {
+        each_agent!(self, a => a.poll_send(now))
+    }
+    fn poll_action(&mut self) -> Option<AgentAction> {
+        each_agent!(self, a => a.poll_action())
+    }
+    fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
+        each_agent!(self, a => a.on_link_event(now, ev))
     }
     fn summary(&self) -> AgentCounts {
         each_agent!(self, a => a.summary())

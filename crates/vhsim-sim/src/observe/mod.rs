@@ -198,7 +198,7 @@ impl Observers {
         if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
             let fo = &mut self.flows[pkt.flow as usize];
             if let Some(t) = fo.truth.as_mut() {
-                t.on_delivered(pkt.tag.seq);
+                t.on_delivered(pkt.tag.seq, pkt.tag.copy);
             }
             if !self.handovers.is_empty() {
                 let received = u64::from(pkt.tag.payload_bytes);
@@ -207,6 +207,16 @@ impl Observers {
         }
         if let Some(p) = self.traces.packets.as_mut() {
             p.push(Self::row(now, pkt, event, None, 0, path));
+        }
+    }
+
+    /// A node agent sends again a kept copy of `pkt` (the same transmission; crate::agents):
+    /// one more instance of that copy is in the network.
+    pub fn duplicated(&mut self, pkt: &Packet) {
+        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
+            if let Some(t) = self.flows[pkt.flow as usize].truth.as_mut() {
+                t.on_duplicate(pkt.tag.seq);
+            }
         }
     }
 

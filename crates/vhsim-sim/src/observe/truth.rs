@@ -7,6 +7,10 @@
 //! if the retransmission it triggers is spurious: the segment it retransmits (and everything
 //! before it, which was cumulatively acknowledged) had not been lost.
 //!
+//! A node agent may send a kept copy again (the Delivery Service's acknowledged service): that
+//! is another instance of the same transmission, so copy k counts as lost only if no instance
+//! of it was delivered (a drop of one instance and a delivery of another is not a loss).
+//!
 //! A segment's record is resolved once the sender's cumulative ACK has passed it and no copy is
 //! in flight; the rest are resolved at the end of the run. Memory stays O(window).
 
@@ -27,6 +31,8 @@ struct SegTruth {
     sent: u32,
     in_flight: u32,
     dropped_mask: u64,
+    /// Copies of which an instance reached the receiver.
+    delivered_mask: u64,
     /// Cause code (`DropCause as u8`) of the latest dropped copy; 0 = none dropped.
     last_drop_cause: u8,
     retx: Vec<PendingRetx>,
@@ -88,8 +94,18 @@ impl FlowTruth {
     pub fn on_drop(&mut self, seq: u64, tx_index: u32, cause: u8) {
         if let Some(s) = self.slot(seq) {
             s.in_flight = s.in_flight.saturating_sub(1);
-            s.dropped_mask |= 1u64 << tx_index.min(63);
-            s.last_drop_cause = cause;
+            let bit = 1u64 << tx_index.min(63);
+            if s.delivered_mask & bit == 0 {
+                s.dropped_mask |= bit;
+                s.last_drop_cause = cause;
+            }
+        }
+    }
+
+    /// A node agent sent another instance of a copy of `seq` (the same transmission).
+    pub fn on_duplicate(&mut self, seq: u64) {
+        if let Some(s) = self.slot(seq) {
+            s.in_flight += 1;
         }
     }
 
@@ -101,10 +117,14 @@ impl FlowTruth {
             .map_or(0, |s| s.last_drop_cause)
     }
 
-    /// A copy of `seq` reached the receiver.
-    pub fn on_delivered(&mut self, seq: u64) {
+    /// Copy `tx_index` of `seq` reached the receiver: that copy was not lost, even if another
+    /// instance of it was dropped.
+    pub fn on_delivered(&mut self, seq: u64, tx_index: u32) {
         if let Some(s) = self.slot(seq) {
             s.in_flight = s.in_flight.saturating_sub(1);
+            let bit = 1u64 << tx_index.min(63);
+            s.delivered_mask |= bit;
+            s.dropped_mask &= !bit;
         }
     }
 
@@ -162,7 +182,7 @@ mod tests {
         assert_eq!(t.on_send(0, false, None, SimTime::ZERO), 0);
         t.on_drop(0, 0, 2);
         assert_eq!(t.on_send(0, true, Some(7), SimTime(5)), 1);
-        t.on_delivered(0);
+        t.on_delivered(0, 1);
         t.settle(1, &mut labels);
         assert_eq!(
             labels,
@@ -177,12 +197,38 @@ mod tests {
         let mut labels = vec![];
         t.on_send(0, false, None, SimTime::ZERO);
         t.on_send(0, true, None, SimTime::ZERO);
-        t.on_delivered(0);
+        t.on_delivered(0, 0);
         t.settle(1, &mut labels); // second copy still in flight: not settled yet
         assert!(labels.is_empty());
-        t.on_delivered(0);
+        t.on_delivered(0, 1);
         t.settle(1, &mut labels);
         assert_eq!(labels.len(), 1);
+        assert_eq!(t.counts, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
+    }
+
+    #[test]
+    fn a_copy_dropped_once_but_delivered_by_an_agents_second_instance_was_not_lost() {
+        // The Delivery Service: copy 0 is dropped on the failed path, the DS sends its kept
+        // instance by the other path, it arrives; the sender's timeout retransmission is spurious.
+        let mut t = FlowTruth::default();
+        let mut labels = vec![];
+        t.on_send(0, false, None, SimTime::ZERO);
+        t.on_duplicate(0);
+        t.on_drop(0, 0, 3);
+        t.on_send(0, true, None, SimTime(9));
+        t.on_delivered(0, 0);
+        t.on_delivered(0, 1);
+        t.settle(1, &mut labels);
+        assert_eq!(t.counts, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
+        // And the other order: delivered first, the second instance dropped later.
+        let mut t = FlowTruth::default();
+        t.on_send(0, false, None, SimTime::ZERO);
+        t.on_duplicate(0);
+        t.on_delivered(0, 0);
+        t.on_drop(0, 0, 3);
+        t.on_send(0, true, None, SimTime(9));
+        t.on_delivered(0, 1);
+        t.settle(1, &mut labels);
         assert_eq!(t.counts, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
     }
 

@@ -1,0 +1,151 @@
+"""Sobral et al.'s figures as panels of single runs: cwnd (Figures 4, 7), throughput (Figure 6)
+and the time-sequence graph around 300 s (Figure 5).
+
+A panel is a time range and a list of curves; a curve names its run by configuration columns of
+the figure's table (``{"case": "FH", "scheme": "newreno"}``).  Panels whose runs are not in the
+table (quick mode) are drawn with a note instead of curves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .. import metrics as M
+from ..plots import PALETTE, _title_block, save_figure
+from .sobral_runs import FLOW, goodput_kbps
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..store import Campaign
+
+
+@dataclass(frozen=True)
+class Curve:
+    where: Mapping[str, Any]
+    label: str
+    colour: int = 0
+    style: str = "-"
+
+
+@dataclass(frozen=True)
+class Panel:
+    title: str
+    start_s: float
+    end_s: float
+    curves: tuple[Curve, ...]
+
+
+def _row(table: "pd.DataFrame", where: Mapping[str, Any]):
+    mask = None
+    for k, v in where.items():
+        m = table[k] == v
+        mask = m if mask is None else mask & m
+    rows = table[mask] if mask is not None else table
+    return rows.iloc[0] if len(rows) else None
+
+
+def _cwnd(ax, result, curve: Curve, lo: float, hi: float) -> None:
+    ts = result.trace("timeseries")
+    ts = ts[(ts[M.FLOW] == FLOW) & (ts[M.TIME] >= lo) & (ts[M.TIME] <= hi)]
+    ax.step(ts[M.TIME], ts[M.CWND], where="post", color=PALETTE[curve.colour], linestyle=curve.style,
+            linewidth=1.0, label=curve.label)
+
+
+def _throughput(ax, result, curve: Curve, lo: float, hi: float) -> None:
+    kbps = goodput_kbps(result)
+    kbps = kbps[(kbps.index >= lo) & (kbps.index <= hi)]
+    ax.step(kbps.index, kbps.to_numpy(), where="post", color=PALETTE[curve.colour], linestyle=curve.style,
+            linewidth=1.2, label=curve.label)
+
+
+_DRAW = {"cwnd": (_cwnd, "cwnd (segments)"), "throughput": (_throughput, "throughput (kb/s, 1 s bins)")}
+
+
+@dataclass(frozen=True)
+class Panels:
+    """Panels of ``what`` ("cwnd" or "throughput") side by side, each curve one run."""
+
+    what: str
+    panels: tuple[Panel, ...]
+    ylim: tuple[float, float] | None = None
+
+    def draw(self, camp: "Campaign", table: "pd.DataFrame", out: Path, fig: Any) -> list[Path]:
+        from matplotlib.figure import Figure
+
+        draw, ylabel = _DRAW[self.what]
+        figure = Figure(figsize=(5.2 * len(self.panels) + 0.6, 4.6), layout="constrained")
+        axes = figure.subplots(1, len(self.panels), squeeze=False)[0]
+        cache: dict[str, Any] = {}
+        for ax, panel in zip(axes, self.panels):
+            drawn = 0
+            for curve in panel.curves:
+                row = _row(table, curve.where)
+                if row is None:
+                    continue
+                run = str(row["run_id"])
+                cache.setdefault(run, camp.trace_for(row))
+                draw(ax, cache[run], curve, panel.start_s, panel.end_s)
+                drawn += 1
+            ax.set_xlim(panel.start_s, panel.end_s)
+            ax.set_title(panel.title, fontsize="medium")
+            ax.set_xlabel("time (s)")
+            ax.set_ylabel(ylabel)
+            ax.grid(True, alpha=0.3)
+            if self.ylim:
+                ax.set_ylim(*self.ylim)
+            if drawn:
+                ax.legend(loc="best", fontsize="small")
+            else:
+                ax.text(0.5, 0.5, "runs not in this campaign (quick mode)", ha="center", va="center",
+                        transform=ax.transAxes)
+        version = table["vhsim_version"].iloc[0] if len(table) else "?"
+        cap = (f"scenario {table.attrs.get('scenario', '?')}, one deterministic run per curve "
+               f"(no random component) \u2014 vhsim {version}")
+        _title_block(figure, fig.title, cap)
+        return save_figure(figure, out / fig.id, fig.title, cap)
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """The time-sequence graph of one run over ``[start_s, end_s]``, with the sender's timeouts
+    and the arrival of repeated ACKs marked (Figure 5)."""
+
+    where: Mapping[str, Any]
+    start_s: float
+    end_s: float
+
+    def draw(self, camp: "Campaign", table: "pd.DataFrame", out: Path, fig: Any) -> list[Path]:
+        from matplotlib.figure import Figure
+
+        from ... import plots as run_plots
+
+        row = _row(table, self.where)
+        figure = Figure(figsize=(9, 5.6), layout="constrained")
+        ax = figure.add_subplot()
+        if row is None:
+            ax.text(0.5, 0.5, "run not in this campaign", ha="center", va="center", transform=ax.transAxes)
+            return save_figure(figure, out / fig.id, fig.title, "")
+        result = camp.trace_for(row)
+        run_plots.time_sequence(result, FLOW, ax=ax)
+        pk = result.trace("packets")
+        acks = pk[(pk[M.FLOW] == FLOW) & (pk[M.EVENT] == M.ACK_RECEIVE)]
+        acks = acks[(acks[M.TIME] >= self.start_s) & (acks[M.TIME] <= self.end_s)]
+        ax.plot(acks[M.TIME], acks[M.SEQ], linestyle="none", marker="|", markersize=5, color=PALETTE[2],
+                label="ACK received (next expected)")
+        for i, t in enumerate(row["rto300_s"]):
+            ax.axvline(t, color=PALETTE[1], linestyle="--", linewidth=0.9, label="timeout" if i == 0 else None)
+        for i, t in enumerate(row["dup300_s"]):
+            ax.axvline(t, color=PALETTE[3], linestyle=":", linewidth=1.1, label="repeated ACKs start" if i == 0 else None)
+        run_plots.mark_handovers(result, ax)
+        sent = pk[(pk[M.FLOW] == FLOW) & (pk[M.TIME] >= self.start_s) & (pk[M.TIME] <= self.end_s)
+                  & pk[M.EVENT].isin([M.SEND, M.RETRANSMIT])]
+        if len(sent):
+            ax.set_ylim(float(sent[M.SEQ].min()) - 5, float(sent[M.SEQ].max()) + 5)
+        ax.set_xlim(self.start_s, self.end_s)
+        ax.legend(loc="upper left", fontsize="small")
+        cap = f"scenario {result.scenario_name}, one deterministic run \u2014 vhsim {result.version}"
+        _title_block(figure, fig.title, cap)
+        return save_figure(figure, out / fig.id, fig.title, cap)

@@ -1,0 +1,152 @@
+"""Sobral et al.: what each run did, as per-run columns read from its traces.
+
+Every run keeps its packet and time-series traces (``detail = "packets"``; one run is about
+1.6 MB).  :func:`derive` adds the columns the claims, tables and plots read: the story of each
+of the two handovers (:func:`vhsim.campaign.story.run_story`: RTOs with their ssthresh and
+whether the ground truth calls them spurious, fast recoveries), the repeated ACKs that reach the
+sender after each RTO, the segment numbers at those instants, the RTT estimates the paper
+quotes, and the throughput in 1 s bins (data delivered in order, payload).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .. import metrics as M
+from ..story import run_story
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ...result import Result
+
+FLOW = "cbr"
+HANDOVERS = (100.0, 300.0)          # §5: to WLAN at 100 s, back to 3G at 300 s
+STORY_WINDOW_S = 10.0               # the events the paper narrates all fall within 10 s
+PATH_3G_KBPS = 300.0 * 1000 / 1040  # the 3G link's payload rate: 1000 B of data in 1040 B packets
+EPS = 1e-9
+
+
+def goodput_kbps(result: "Result") -> "pd.Series":
+    """Payload delivered in order per 1 s bin (kb/s), indexed by the bin's start (s); bins with
+    nothing delivered are 0."""
+    import pandas as pd
+
+    g = result.trace("goodput")
+    g = g[g[M.FLOW] == FLOW]
+    end = int(math.ceil(float(result.summary["sim_s"])))
+    series = pd.Series(0.0, index=np.arange(end + 1, dtype=float))
+    series.loc[g[M.TIME].to_numpy(float)] = g[M.GOODPUT_BYTES].to_numpy(float) * 8 / 1000
+    return series
+
+
+def delivered_kb(kbps: "pd.Series", start: float, seconds: float) -> float:
+    """kB delivered in [start, start + seconds) (whole 1 s bins)."""
+    return float(kbps[(kbps.index >= start) & (kbps.index < start + seconds)].sum()) / 8
+
+
+def recovery_s(kbps: "pd.Series", start: float, level: float = 0.95 * PATH_3G_KBPS, hold: int = 3) -> float:
+    """Seconds from ``start`` until the start of the first 1 s bin from which the throughput is
+    at least ``level`` for ``hold`` bins in a row (inf if never)."""
+    after = kbps[kbps.index >= start]
+    ok = (after >= level).to_numpy()
+    for i in range(len(ok) - hold + 1):
+        if ok[i:i + hold].all():
+            return float(after.index[i] - start)
+    return math.inf
+
+
+def _repeated(pk: "pd.DataFrame", t: float, value: int) -> float | None:
+    """When the ACK ``value`` reaches the sender for the second time after ``t``: the first
+    repeated ACK of the go-back-N retransmissions that followed the timeout at ``t`` (the paper's
+    "repeated ACKs (with the value of 18736)", the highest segment sent before the timeout)."""
+    acks = pk[(pk[M.EVENT] == M.ACK_RECEIVE) & (pk[M.TIME] > t) & (pk[M.SEQ] == value)]
+    return float(acks[M.TIME].iloc[1]) if len(acks) > 1 else None
+
+
+def _highest_sent(sent: "pd.DataFrame", t: float) -> int:
+    before = sent[sent[M.TIME] <= t + EPS]
+    return int(before[M.SEQ].max()) if len(before) else -1
+
+
+def _rtt_after(sent: "pd.DataFrame", pk: "pd.DataFrame", t: float) -> float:
+    """Send-to-ACK time of the first new segment sent at or after ``t`` (a sample of the path's RTT)."""
+    new = sent[(sent[M.EVENT] == M.SEND) & (sent[M.TIME] >= t - EPS)]
+    if not len(new):
+        return math.nan
+    t0, seq = float(new[M.TIME].iloc[0]), int(new[M.SEQ].iloc[0])
+    acks = pk[(pk[M.EVENT] == M.ACK_RECEIVE) & (pk[M.SEQ] > seq) & (pk[M.TIME] > t0)]
+    return float(acks[M.TIME].iloc[0]) - t0 if len(acks) else math.nan
+
+
+def _last(ts: "pd.DataFrame", column: str, before: float) -> float:
+    rows = ts[ts[M.TIME] < before]
+    return float(rows[column].iloc[-1]) if len(rows) else math.nan
+
+
+def run_columns(result: "Result") -> dict[str, Any]:
+    """The per-run columns of one run (see the module docstring)."""
+    ts = result.trace("timeseries")
+    ts = ts[ts[M.FLOW] == FLOW].reset_index(drop=True)
+    pk = result.trace("packets")
+    pk = pk[pk[M.FLOW] == FLOW].reset_index(drop=True)
+    sent = pk[pk[M.EVENT].isin([M.SEND, M.RETRANSMIT])]
+    kbps = goodput_kbps(result)
+    out: dict[str, Any] = {}
+    for k, at in enumerate(HANDOVERS):
+        tag = f"{at:.0f}"
+        story = run_story(result, STORY_WINDOW_S, FLOW, handover=k)
+        window = ts[(ts[M.TIME] >= at) & (ts[M.TIME] < at + 5)]
+        out.update({
+            f"rto{tag}": len(story.rto_s), f"rto{tag}_s": story.rto_s, f"rto{tag}_spurious": story.rto_spurious,
+            f"rto{tag}_ssthresh": story.rto_ssthresh, f"fr{tag}": len(story.fast_retransmit_s),
+            f"cwnd_min{tag}": float(window[M.CWND].min()) if len(window) else math.nan,
+            f"kb_20s_{tag}": delivered_kb(kbps, at, 20), f"kb_10s_{tag}": delivered_kb(kbps, at, 10),
+            f"kb_5s_{tag}": delivered_kb(kbps, at, 5), f"done{tag}_s": story.notify_s,
+        })
+    # The 300 s story in the paper's terms: each RTO's segment, the sender's highest segment then,
+    # the backed-off RTO, and the first repeated ACK after it.
+    rto300 = out["rto300_s"]
+    out["rto300_seq"] = [int(sent[(sent[M.EVENT] == M.RETRANSMIT) & (sent[M.TIME] >= t - EPS)][M.SEQ].iloc[0])
+                         for t in rto300]
+    out["rto300_highest"] = [_highest_sent(sent, t) for t in rto300]
+    out["rto300_rto"] = [_last(ts, M.RTO, t + EPS) for t in rto300]
+    # Our ACKs carry the next segment expected: one past the highest sent before the timeout.
+    repeats = [(_repeated(pk, t, h + 1), h + 1) for t, h in zip(rto300, out["rto300_highest"])]
+    repeats = [(t, ack) for t, ack in repeats if t is not None]
+    out["dup300_s"] = [t for t, _ in repeats]
+    out["dup300_ack"] = [ack for _, ack in repeats]
+    out["dup300_highest"] = [_highest_sent(sent, t) for t, _ in repeats]
+    # The sender is back to normal when it last leaves the loss or disorder state after 300 s.
+    late = ts[(ts[M.TIME] >= 300) & (ts[M.TIME] < 300 + STORY_WINDOW_S)]
+    unsettled = late[late[M.STATE] != M.OPEN]
+    stable = float(late[late[M.TIME] > unsettled[M.TIME].max()][M.TIME].min()) if len(unsettled) else 300.0
+    out.update({
+        "stable300_s": stable, "rtt_stable_s": _rtt_after(sent, pk, stable),
+        "srtt_3g_s": _last(ts, M.SRTT, HANDOVERS[0]), "srtt_wlan_s": _last(ts, M.SRTT, HANDOVERS[1]),
+        "srtt_end_s": _last(ts, M.SRTT, math.inf), "seg_at_300": _highest_sent(sent, HANDOVERS[1]),
+        "peak_kbps_100": float(kbps[(kbps.index >= 100) & (kbps.index < 120)].max()),
+        "recover300_s": recovery_s(kbps, HANDOVERS[1]),
+        "data_lost": _lost(pk),
+        "acks_destroyed": int(((pk[M.EVENT] == M.ACK_DROP) & (pk[M.CAUSE] == "agent")).sum()),
+    })
+    return out
+
+
+def _lost(pk: "pd.DataFrame") -> int:
+    """Data segments dropped and never received afterwards (lost end to end)."""
+    drops = pk[pk[M.EVENT] == M.DROP].groupby(M.SEQ, observed=True)[M.TIME].min()
+    received = pk[pk[M.EVENT] == M.RECEIVE].groupby(M.SEQ, observed=True)[M.TIME].max()
+    return int(sum(1 for seq, t in drops.items() if received.get(seq, -math.inf) < t))
+
+
+def with_run_columns(camp, df: "pd.DataFrame") -> "pd.DataFrame":
+    """The result table with every run's columns (:func:`run_columns`)."""
+    out = df.copy()
+    rows = [run_columns(camp.trace_for(row)) for _, row in df.iterrows()]
+    for key in rows[0] if rows else ():
+        out[key] = [r[key] for r in rows]
+    return out

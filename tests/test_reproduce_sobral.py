@@ -1,0 +1,164 @@
+"""The sobral reproduction: the scenario files against the paper, the campaign points against the
+files, the per-run columns of a real forced-handover run against the paper's 300 s story, claims
+on synthetic rows (holding and not holding), and `vhsim reproduce sobral --quick` end to end."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pandas as pd
+import pytest
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib
+
+import vhsim
+from vhsim.campaign import claims as C
+from vhsim.campaign.papers import sobral as S
+from vhsim.campaign.papers import sobral_claims as SC
+from vhsim.campaign.papers.sobral_runs import run_columns
+from vhsim.campaign.reproduce import papers
+
+from conftest import REPO, run_vhsim
+
+SCEN = REPO / "scenarios" / "sobral"
+FILES = {"UH": "cbr-user-handover.toml", "FH": "cbr-forced-handover.toml", "MIP": "cbr-mobile-ip.toml"}
+
+
+def _toml(name: str) -> dict:
+    return tomllib.loads((SCEN / name).read_text(encoding="utf-8"))
+
+
+# -- scenario files -------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", ["UH", "FH", "MIP"])
+def test_scenarios_have_the_papers_values(case):
+    s = _toml(FILES[case])
+    links = s["links"]
+    assert (links["utran"]["rate"], links["utran"]["delay"]) == ("300kbps", "200ms")
+    assert (links["wlan"]["rate"], links["wlan"]["delay"]) == ("11Mbps", "40ms")
+    assert links["core"]["delay"] == "30ms"  # the calibration: WLAN RTT 0.14 s
+    f = s["flows"]["cbr"]
+    assert (f["scheme"], f["app"], f["tcp"]) == ("newreno", {"kind": "cbr", "rate": "500kbps"},
+                                                 {"segment_size": "1000B", "window": "40pkt"})
+    first, second = s["timeline"]
+    assert (s["mobile"]["initial"], first["at"], first["to"], second["at"], second["to"]) == \
+        ("utran", "100s", "wlan", "300s", "utran")
+    assert first["kind"] == "make_before_break"
+    assert second["kind"] == {"UH": "make_before_break", "FH": "forced", "MIP": "make_before_break"}[case]
+    if case == "MIP":
+        assert s["mobile"]["binding"] == {"latency": "800ms", "old_path": "drop"} and "agents" not in s
+    else:
+        anchor, mobile = s["agents"]
+        assert (anchor["node"], anchor["kind"], anchor["interface"], anchor["timeout"]) == \
+            ("hnac", "delivery_service", "wlan", "90ms")
+        assert (mobile["node"], mobile["interface"]) == ("mn", "wlan") and "active_mode" not in mobile
+        assert "binding" not in s["mobile"]
+
+
+def test_the_internet_variant_differs_only_by_the_server_delay():
+    fh, inet = _toml(FILES["FH"]), _toml("cbr-forced-handover-internet.toml")
+    assert inet["links"]["core"]["delay"] == "100ms"
+    inet["links"]["core"]["delay"], inet["name"] = fh["links"]["core"]["delay"], fh["name"]
+    assert inet == fh
+
+
+@pytest.mark.parametrize("case", ["UH", "FH", "MIP"])
+def test_each_campaign_point_is_its_shipped_scenario(case):
+    # The zipped grid's overrides on the base file resolve to the very scenario of the case's file.
+    point = vhsim.load(REPO / "scenarios" / S.BASE)
+    for key, (_, override) in S.Point(case).overrides().items():
+        point = point.set(key, override)
+    shipped = json.loads(vhsim.load(SCEN / FILES[case]).resolved_json())
+    ours = json.loads(point.resolved_json())
+    ours["name"] = shipped["name"]
+    assert ours == shipped
+
+
+def test_registered_with_all_figures_and_campaign_sizes():
+    paper = papers()["sobral"]
+    assert [f.id for f in paper.figures] == ["fig4", "fig5", "fig6", "fig7", "internet", "cbr-reading", "uh-pause"]
+    sizes = {f.id: (f.campaign(False).size, f.campaign(True).size) for f in paper.figures}
+    assert sizes == {"fig4": (12, 5), "fig5": (4, 1), "fig6": (6, 3), "fig7": (18, 6), "internet": (6, 3),
+                     "cbr-reading": (6, 2), "uh-pause": (2, 2)}
+    assert all(f.campaign(False).replications == 1 and f.campaign(False).detail == "packets" for f in paper.figures)
+
+
+# -- the 300 s story of a real run ---------------------------------------------------------------
+def test_forced_handover_run_tells_the_papers_story_with_the_same_segment_offsets():
+    cols = run_columns(vhsim.load(SCEN / FILES["FH"]).run(detail="packets"))
+    assert cols["rto300_s"] == pytest.approx([300.229, 301.502], abs=1e-3)
+    assert cols["rto300_spurious"] == [True, True] and cols["rto300_ssthresh"] == [20.0, 10.0]
+    assert cols["dup300_s"] == pytest.approx([301.130, 302.295], abs=1e-3)
+    assert (cols["fr100"], cols["rto100"], cols["cwnd_min100"], cols["data_lost"]) == (1, 0, 20.0, 0)
+    assert cols["done300_s"] == pytest.approx(300.0889, abs=1e-4)  # the DS timeout, 90 ms after the last ack
+    row = pd.Series(cols)
+    assert SC.offsets(row) == {**SC.PAPER_OFFSETS, "sender at the 1st repeated ACKs": 41,
+                               "sender at the 2nd repeated ACKs": 54}
+    assert cols["srtt_wlan_s"] == pytest.approx(0.14, abs=0.002) and cols["srtt_3g_s"] == pytest.approx(1.11, abs=0.002)
+    assert cols["recover300_s"] == 7 and cols["seg_at_300"] == 18750
+
+
+# -- claims on synthetic rows ------------------------------------------------------------------------
+def _row(**kw) -> dict:
+    base = {"case": "FH", "scheme": "newreno", "timer": "impatient", "active": "off", "placement": "core",
+            "reading": "500kbps", "rto300_s": [300.23, 301.5], "rto300_spurious": [True, True],
+            "rto300_ssthresh": [20.0, 10.0], "rto300_seq": [100, 121], "rto300_highest": [120, 142],
+            "rto300_rto": [0.4, 0.8], "dup300_s": [301.13, 302.3], "dup300_ack": [121, 143],
+            "dup300_highest": [140, 154], "fr300": 0, "rto300": 2}
+    return {**base, **kw}
+
+
+def _verdict(claims, start: str, rows) -> C.Verdict:
+    (claim,) = [c for c in claims if c.text.startswith(start)]
+    return C.evaluate(claim, pd.DataFrame(rows), S.PAPER.names)
+
+
+def test_event_and_segment_claims_hold_near_the_paper_and_not_away_from_it():
+    near = [_row()]
+    assert _verdict(SC.FIG4, "At 300 s a spurious timeout", near).status == "holds"
+    late = [_row(rto300_s=[300.6, 301.5])]
+    assert _verdict(SC.FIG4, "At 300 s a spurious timeout", late).status == "does not hold"
+    three = [_row(rto300_s=[300.23, 301.5, 303.0], rto300_spurious=[True] * 3)]
+    assert _verdict(SC.FIG4, "At 300 s a spurious timeout", three).status == "does not hold"
+    v = _verdict(SC.FIG5, "The segments of the story", near)
+    assert v.status == "holds" and "in flight at the 1st timeout: +20 (paper +20)" in v.ours
+    off = [_row(dup300_highest=[150, 154])]  # the sender 50 segments on at the first repeated ACKs
+    assert _verdict(SC.FIG5, "The segments of the story", off).status == "does not hold"
+    v = _verdict(SC.FIG5, "The segments of the story", [_row(rto300_s=[300.23], rto300_seq=[100])])
+    assert v.status == "not checkable"
+    assert _verdict(SC.FIG5, "On those repeated ACKs the sender enters fast recovery twice",
+                    [_row(fr300=2)]).status == "holds"
+
+
+def test_the_third_timeout_claim_needs_exactly_three():
+    rows = [_row(case=c, active=SC.ACTIVE, rto300=n) for c, n in (("UH", 3), ("FH", 3))]
+    assert _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows).status == "holds"
+    rows[1]["rto300"] = 2
+    assert _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows).status == "does not hold"
+
+
+def test_calibrations_are_counted_apart():
+    calibrations = [c for c in SC.FIG4 + SC.FIG5 if c.category == C.CALIBRATION]
+    assert len(calibrations) == 3
+    v = C.evaluate(calibrations[0], pd.DataFrame([_row(case="UH", srtt_wlan_s=0.14)]))
+    assert v.status == "calibration" and "meets the target" in v.ours
+
+
+# -- the whole quick reproduction ----------------------------------------------------------------
+def test_reproduce_sobral_quick_writes_every_figure_and_an_honest_report(tmp_path):
+    start = time.monotonic()
+    done = run_vhsim("reproduce", "sobral", "--quick", "--workers", "2", "--out", str(tmp_path), timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert time.monotonic() - start < 90
+    for fig in ("fig4", "fig5", "fig6", "fig7", "internet", "cbr-reading", "uh-pause"):
+        assert (tmp_path / fig / f"{fig}.png").is_file()
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "quick mode" in report and "## fig7:" in report
+    assert "hold, " in report and "calibration" in report
+    # The paper's timeouts are found, the fast recoveries it reports are not (RFC 6582's careful
+    # variant), and the repeated ACKs arrive when the paper says.
+    assert "RTOs at 300.23 (spurious), 301.50 (spurious) s (paper: 300.28 (spurious), 301.54 (spurious) s)" in report
+    assert "repeated-ACK arrivals at 301.13, 302.29 s (paper: 301.1, 302.32 s)" in report
