@@ -11,6 +11,7 @@ mod flows;
 mod link_models;
 mod mobile;
 mod mobility;
+pub(crate) mod output;
 mod timeline;
 mod topology;
 mod transport;
@@ -56,6 +57,7 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
     let mobile_node = mobile.as_ref().map(|m| m.node);
     let addresses = addresses::resolve(&file.nodes, file.mobile.as_ref().zip(mobile_node))?;
     let agents = agents::resolve(&file.agents, &topo, &flows, duration)?;
+    let pcap = output::resolve(&file.output, &topo.links)?;
     Ok(Scenario {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),
         duration,
@@ -69,6 +71,7 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         mobile,
         addresses,
         agents,
+        pcap,
     })
 }
 
