@@ -158,8 +158,12 @@ def cli() -> None:
                    "packets (+ every packet event). Default: the scenario's output.detail.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=None,
               help="Folder for summary.json and <table>.parquet (default: out/<scenario file stem>).")
+@click.option("--pcap", "pcap", metavar="LINK[,LINK]", multiple=True,
+              help="Capture link directions as <out>/<link>-<direction>.pcap for Wireshark "
+                   "(repeatable; e.g. access/forward, access for both directions, all); "
+                   "adds to the scenario's output.pcap. See docs/pcap.md.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the output folder.")
-def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
+def run_cmd(scenario: str, overrides, seed, detail, out_dir, pcap, quiet) -> None:
     """Run one simulation of SCENARIO (a TOML file) and save the result.
 
     Writes summary.json plus one Parquet file per trace table (goodput,
@@ -171,10 +175,13 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
       vhsim run scenarios/examples/bulk-3g.toml
       vhsim run scenarios/examples/bulk-3g.toml --seed 7 --detail packets --out out/s7
       vhsim run my.toml --set duration=30s --set flows.bulk.scheme=newreno
+      vhsim run scenarios/danielkojo/fig08-mbb.toml --pcap cn_r/forward,fast
     """
+    from .pcap import split_links
+
     sc = _load(scenario, overrides)
-    result = sc.run(seed=seed, detail=detail)
     out = Path(out_dir) if out_dir else Path("out") / Path(scenario).stem
+    result = sc.run(seed=seed, detail=detail, pcap_dir=out, pcap=split_links(pcap), pcap_key="--pcap")
     result.save(out)
     if quiet:
         click.echo(os.fspath(out))
@@ -204,6 +211,7 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
     header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
     click.echo(_table(header, rows))
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
+    files += [f"{c.path.name} ({c.packets:,} packets)" for c in result.captures]
     click.echo(f"wrote {out}/ ({', '.join(files)})")
 
 

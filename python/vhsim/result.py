@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
+
+from .pcap import Capture, from_native, read_index, write_index
 
 if TYPE_CHECKING:  # pandas is imported on first use: `import vhsim` stays fast
     import pandas as pd
@@ -56,6 +58,8 @@ class Result:
         JSON-like dict with run metadata and per-flow / per-link counters.
     codes:
         ``{column: [name, ...]}`` mapping integer codes to names.
+    captures:
+        The packet captures the run wrote (:class:`vhsim.pcap.Capture`; docs/pcap.md).
     """
 
     def __init__(
@@ -63,8 +67,10 @@ class Result:
         summary: Mapping[str, Any],
         traces: Mapping[str, Mapping[str, np.ndarray]],
         codes: Mapping[str, list[str]],
+        captures: Sequence[Capture] = (),
     ) -> None:
         self.summary: dict = dict(summary)
+        self.captures: list[Capture] = list(captures)
         self._traces: dict[str, dict[str, np.ndarray]] = {
             str(t): {str(c): np.asarray(a) for c, a in cols.items()} for t, cols in traces.items()
         }
@@ -77,7 +83,7 @@ class Result:
     @classmethod
     def from_native(cls, raw: Mapping[str, Any]) -> "Result":
         """Build a Result from the dict returned by ``vhsim._native.run``."""
-        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}))
+        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}), from_native(raw.get("captures", [])))
 
     # -- metadata ------------------------------------------------------------
     @property
@@ -203,7 +209,8 @@ class Result:
         """Write ``summary.json`` and ``<table>.parquet`` files into ``directory``.
 
         Parquet files of tables that this result does not have are removed,
-        so a folder never mixes tables from different runs.
+        so a folder never mixes tables from different runs; the same holds for
+        packet captures (``*.pcap``, indexed in ``captures.json``; docs/pcap.md).
         """
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -242,6 +249,7 @@ class Result:
             tmp_p = out / f".{table}.parquet.tmp"
             pq.write_table(pa_table, tmp_p)
             os.replace(tmp_p, dest)
+        write_index(out, self.captures)
         return out
 
     def __repr__(self) -> str:
@@ -313,4 +321,4 @@ def read_result(directory: str | os.PathLike[str]) -> Result:
         traces[meta.get("table", path.stem)] = cols
     order = {"goodput": 0, "timeseries": 1, "packets": 2}
     traces = dict(sorted(traces.items(), key=lambda kv: (order.get(kv[0], 9), kv[0])))
-    return Result(summary, traces, codes)
+    return Result(summary, traces, codes, read_index(src))

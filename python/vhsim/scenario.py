@@ -132,12 +132,22 @@ class Scenario:
         self.resolved_json()
         return self
 
-    def run(self, seed: int | None = None, detail: str | None = None) -> "Result":
+    def run(
+        self,
+        seed: int | None = None,
+        detail: str | None = None,
+        pcap_dir: str | os.PathLike[str] | None = None,
+        pcap: Iterable[str] = (),
+        pcap_key: str = "pcap",
+    ) -> "Result":
         """Run one simulation and return its :class:`vhsim.Result`.
 
         ``seed`` replaces the scenario's seed; ``detail`` is one of
         ``"summary"``, ``"timeseries"``, ``"packets"`` (``None`` keeps the
-        scenario's ``output.detail``).
+        scenario's ``output.detail``).  With ``pcap_dir``, packet captures are
+        written there: those of the scenario's ``output.pcap`` plus the link
+        directions named in ``pcap`` (docs/pcap.md; errors about them name
+        ``pcap_key``); without it, none.
         """
         from .result import Result
 
@@ -148,8 +158,18 @@ class Scenario:
         if detail is not None and detail not in DETAILS:
             raise ValueError(f"detail must be one of {', '.join(DETAILS)}, got {detail!r}")
         try:
-            raw = _native.run(self._text, list(self._overrides), seed, detail)
+            raw = _native.run(
+                self._text,
+                list(self._overrides),
+                seed,
+                detail,
+                None if pcap_dir is None else os.fspath(pcap_dir),
+                [str(p) for p in pcap],
+                pcap_key,
+            )
         except ScenarioError as err:
+            if str(err).startswith(f"{pcap_key}:"):
+                raise  # about the `pcap` argument, not the file
             raise _with_origin(err, self._path) from None
         return Result.from_native(raw)
 

@@ -5,7 +5,7 @@
 
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -148,30 +148,58 @@ fn panic_error(panic: Box<dyn std::any::Any + Send>) -> PyErr {
     SimulationError::new_err(format!("internal error in the simulator: {msg}"))
 }
 
-/// Run one simulation. Returns {"summary": dict, "traces": {table: {column: ndarray}}, "codes": {...}}.
+/// Run one simulation. Returns {"summary": dict, "traces": {table: {column: ndarray}}, "codes":
+/// {...}, "captures": [{"link", "path", "packets"}]}.
+///
+/// With `pcap_dir`, the scenario's `output.pcap` captures and the `pcap` ones (link directions
+/// named as in `output.pcap`; errors about them name `pcap_key`) are written there; without
+/// it, none.
 #[pyfunction]
-#[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None, detail=None))]
+#[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None, detail=None, pcap_dir=None, pcap=Vec::new(), pcap_key="--pcap"))]
+#[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     toml_text: &str,
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
     detail: Option<&str>,
+    pcap_dir: Option<std::path::PathBuf>,
+    pcap: Vec<String>,
+    pcap_key: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut sc = load(toml_text, overrides)?;
     if let Some(s) = seed {
         sc.seed = s;
     }
     let detail = parse_detail(detail)?;
+    let extra = vhsim_scenario::capture_points(&sc, &pcap, pcap_key).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    if pcap_dir.is_none() && !extra.is_empty() {
+        return Err(ScenarioError::new_err(format!("{pcap_key}: captures need an output folder (pcap_dir)")));
+    }
     let output = py
-        .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, detail))))
-        .map_err(panic_error)?;
+        .detach(|| {
+            catch_unwind(AssertUnwindSafe(|| match &pcap_dir {
+                None => Ok(vhsim_sim::run(&sc, detail)),
+                Some(dir) => vhsim_sim::run_captured(&sc, detail, dir, &extra),
+            }))
+        })
+        .map_err(panic_error)?
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
     let summary_json = serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
     let out = PyDict::new(py);
     out.set_item("summary", summary)?;
     out.set_item("traces", traces_to_py(py, &sc, output.traces)?)?;
     out.set_item("codes", codes(py, &sc)?)?;
+    let captures = PyList::empty(py);
+    for c in &output.captures {
+        let d = PyDict::new(py);
+        d.set_item("link", &c.link)?;
+        d.set_item("path", c.path.to_string_lossy())?;
+        d.set_item("packets", c.packets)?;
+        captures.append(d)?;
+    }
+    out.set_item("captures", captures)?;
     Ok(out)
 }
 

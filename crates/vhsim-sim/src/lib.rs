@@ -25,8 +25,11 @@ pub mod world;
 pub use summary::RunSummary;
 pub use trace::Traces;
 
+pub use observe::capture::{CaptureError, CaptureInfo};
+
+use std::path::Path;
 use std::time::Instant;
-use vhsim_scenario::{Detail, Scenario};
+use vhsim_scenario::{CapturePoint, Detail, Scenario};
 
 /// The vhsim version recorded in every result.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -37,16 +40,45 @@ pub struct RunOutput {
     pub summary: RunSummary,
     /// Traces at the requested detail.
     pub traces: Traces,
+    /// Packet captures written (only by [`run_captured`]).
+    pub captures: Vec<CaptureInfo>,
 }
 
-/// Run `scenario` at `detail` (`None` = the scenario's own detail level).
+/// Run `scenario` at `detail` (`None` = the scenario's own detail level). Writes no packet
+/// captures, whatever `output.pcap` says (they need a folder: [`run_captured`]).
 pub fn run(scenario: &Scenario, detail: Option<Detail>) -> RunOutput {
-    let detail = detail.unwrap_or(scenario.detail);
-    let mut world = build::build(scenario, detail);
+    let world = build::build(scenario, detail.unwrap_or(scenario.detail));
+    execute(world).0
+}
+
+/// Run `scenario` at `detail` writing packet captures into `dir`: those of its `output.pcap`
+/// plus `extra` ones (from the command line's `--pcap`), one pcap file per link direction
+/// (docs/pcap.md). Errors name the key that asked for the capture.
+pub fn run_captured(
+    scenario: &Scenario,
+    detail: Option<Detail>,
+    dir: &Path,
+    extra: &[CapturePoint],
+) -> Result<RunOutput, CaptureError> {
+    let mut world = build::build(scenario, detail.unwrap_or(scenario.detail));
+    let points = observe::capture::capture_points(scenario, extra);
+    if !points.is_empty() {
+        world.obs.set_captures(observe::capture::Captures::open(scenario, &points, dir)?);
+    }
+    let (mut out, captures) = execute(world);
+    if let Some(c) = captures {
+        out.captures = c.finish()?;
+    }
+    Ok(out)
+}
+
+/// Run the world to its end; the output and the captures it wrote, still to be finished.
+fn execute(mut world: world::World) -> (RunOutput, Option<observe::capture::Captures>) {
     let started = Instant::now();
     let events = world.run();
     world.finish();
     let wall_s = started.elapsed().as_secs_f64();
     let summary = summary::summarize(&world, events, wall_s);
-    RunOutput { summary, traces: std::mem::take(&mut world.obs.traces) }
+    let captures = world.obs.take_captures();
+    (RunOutput { summary, traces: std::mem::take(&mut world.obs.traces), captures: Vec::new() }, captures)
 }
