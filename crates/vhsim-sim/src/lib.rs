@@ -47,8 +47,8 @@ pub struct RunOutput {
 /// Run `scenario` at `detail` (`None` = the scenario's own detail level). Writes no packet
 /// captures, whatever `output.pcap` says (they need a folder: [`run_captured`]).
 pub fn run(scenario: &Scenario, detail: Option<Detail>) -> RunOutput {
-    let world = build::build(scenario, detail.unwrap_or(scenario.detail));
-    execute(world).0
+    let mut world = build::build(scenario, detail.unwrap_or(scenario.detail));
+    execute(&mut world)
 }
 
 /// Run `scenario` at `detail` writing packet captures into `dir`: those of its `output.pcap`
@@ -65,20 +65,19 @@ pub fn run_captured(
     if !points.is_empty() {
         world.obs.set_captures(observe::capture::Captures::open(scenario, &points, dir)?);
     }
-    let (mut out, captures) = execute(world);
-    if let Some(c) = captures {
+    let mut out = execute(&mut world);
+    if let Some(c) = world.obs.take_captures() {
         out.captures = c.finish()?;
     }
     Ok(out)
 }
 
-/// Run the world to its end; the output and the captures it wrote, still to be finished.
-fn execute(mut world: world::World) -> (RunOutput, Option<observe::capture::Captures>) {
+/// Run the world to its end.
+fn execute(world: &mut world::World) -> RunOutput {
     let started = Instant::now();
     let events = world.run();
     world.finish();
     let wall_s = started.elapsed().as_secs_f64();
-    let summary = summary::summarize(&world, events, wall_s);
-    let captures = world.obs.take_captures();
-    (RunOutput { summary, traces: std::mem::take(&mut world.obs.traces), captures: Vec::new() }, captures)
+    let summary = summary::summarize(world, events, wall_s);
+    RunOutput { summary, traces: std::mem::take(&mut world.obs.traces), captures: Vec::new() }
 }

@@ -331,7 +331,10 @@ impl Observers {
     /// Link `l` starts putting `pkt` on the wire at `now` (its `attempt`-th transmission,
     /// counting link-layer retries): where a packet capture of the link records it, as a
     /// device trace does. Only the first attempt is recorded: an ARQ retry repeats the same IP
-    /// packet below the IP layer, where a capture would not see it again.
+    /// packet below the IP layer, where a capture would not see it again. Cold and never
+    /// inlined, so the capture path stays out of the event loop's hot code.
+    #[cold]
+    #[inline(never)]
     pub fn on_wire(&mut self, now: SimTime, l: u32, pkt: &Packet, attempt: u32) {
         if attempt == 1 {
             if let Some(c) = self.capture.as_mut() {
