@@ -69,7 +69,7 @@ def test_run_applies_set_overrides(runner, tiny_path, tmp_path):
 
 
 def test_simulation_error_exits_1_with_one_line(runner, tiny_path, tmp_path, monkeypatch):
-    def boom(self, seed=None, detail=None):
+    def boom(self, seed=None, detail=None, **captures):
         raise vhsim.SimulationError("core panicked: invariant broken")
 
     monkeypatch.setattr(vhsim.Scenario, "run", boom)

@@ -62,6 +62,7 @@ pub fn encode(pkt: &Packet, h: &TcpHeader, flow: &FlowWire, t: &TcpWire, ends: &
     let used = option_len(&options);
     let needed = ipv4_len() + 20 + used + payload;
     let extra = (pkt.size as usize).saturating_sub(needed);
+    #[allow(clippy::manual_is_multiple_of)] // usize::is_multiple_of needs Rust 1.87
     if extra > 0 && extra % 4 == 0 && used + extra <= MAX_OPTIONS {
         options.extend(std::iter::repeat_n(TcpOptionElement::Noop, extra));
     }
