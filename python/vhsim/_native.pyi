@@ -39,8 +39,13 @@ def run(
     trace_links: list[str] = ...,
     trace_events: list[str] = ...,
     control: RunControl | None = None,
+    pcap_dir: str | None = None,
+    pcap: list[str] = ...,
+    pcap_key: str = "--pcap",
 ) -> dict[str, Any]:
-    """Returns {"summary": dict, "traces": {table: {column: np.ndarray}}, "codes": {column: [str]}}."""
+    """Returns {"summary": dict, "traces": {table: {column: np.ndarray}}, "codes": {column: [str]},
+    "captures": [{"link": str, "path": str, "packets": int}]}; pcap files are written into
+    pcap_dir (the scenario's output.pcap plus `pcap`), none without it."""
     ...
 
 def fingerprint(

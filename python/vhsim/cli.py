@@ -205,9 +205,13 @@ def cli() -> None:
                    "ack_receive, drop, ack_drop (repeatable).")
 @click.option("--trace-limit", metavar="SIZE", default="1GB", show_default=True,
               help="Refuse a run whose traces are estimated above SIZE (e.g. 500MB, 4GB; 'none': no limit).")
+@click.option("--pcap", "pcap", metavar="LINK[,LINK]", multiple=True,
+              help="Capture link directions as <out>/<link>-<direction>.pcap for Wireshark "
+                   "(repeatable; e.g. access/forward, access for both directions, all); "
+                   "adds to the scenario's output.pcap. See docs/pcap.md.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the output folder; no progress or notes.")
 def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace_flows, trace_links,
-            trace_events, trace_limit, quiet) -> None:
+            trace_events, trace_limit, pcap, quiet) -> None:
     """Run one simulation of SCENARIO (a TOML file) and save the result.
 
     Writes summary.json plus one Parquet file per trace table (goodput,
@@ -226,8 +230,10 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
       vhsim run scenarios/examples/bulk-3g.toml --seed 7 --detail packets --out out/s7
       vhsim run my.toml --set duration=30s --set flows.bulk.scheme=newreno
       vhsim run long.toml --detail packets --trace-window 295s..320s --trace-event retransmit
+      vhsim run scenarios/danielkojo/fig08-mbb.toml --pcap cn_r/forward,fast
     """
     from . import tracesize
+    from .pcap import split_links
     from .result import SUMMARY_FILE
     from .runview import RunProgress
 
@@ -245,7 +251,8 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
     out = Path(out_dir) if out_dir else Path("out") / Path(scenario).stem
     (out / SUMMARY_FILE).unlink(missing_ok=True)  # the folder no longer holds a complete result
     with RunProgress(enabled=False if quiet else None) as progress:
-        result = sc.run(seed=seed, detail=detail, progress=progress, **filters)
+        result = sc.run(seed=seed, detail=detail, progress=progress, pcap_dir=out, pcap=split_links(pcap),
+                        pcap_key="--pcap", **filters)
     result.save(out)
     if quiet:
         click.echo(os.fspath(out))
@@ -279,6 +286,7 @@ def _print_run(result, out: Path) -> None:
     header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
     click.echo(_table(header, rows))
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
+    files += [f"{c.path.name} ({c.packets:,} packets)" for c in result.captures]
     click.echo(f"wrote {out}/ ({', '.join(files)})")
 
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
+
+from .pcap import Capture, from_native, read_index, write_index
 
 if TYPE_CHECKING:  # pandas is imported on first use: `import vhsim` stays fast
     import pandas as pd
@@ -56,6 +58,8 @@ class Result:
         JSON-like dict with run metadata and per-flow / per-link counters.
     codes:
         ``{column: [name, ...]}`` mapping integer codes to names.
+    captures:
+        The packet captures the run wrote (:class:`vhsim.pcap.Capture`; docs/pcap.md).
     """
 
     def __init__(
@@ -63,8 +67,10 @@ class Result:
         summary: Mapping[str, Any],
         traces: Mapping[str, Mapping[str, np.ndarray]],
         codes: Mapping[str, list[str]],
+        captures: Sequence[Capture] = (),
     ) -> None:
         self.summary: dict = dict(summary)
+        self.captures: list[Capture] = list(captures)
         self._traces: dict[str, dict[str, np.ndarray]] = {
             str(t): {str(c): np.asarray(a) for c, a in cols.items()} for t, cols in traces.items()
         }
@@ -77,7 +83,7 @@ class Result:
     @classmethod
     def from_native(cls, raw: Mapping[str, Any]) -> "Result":
         """Build a Result from the dict returned by ``vhsim._native.run``."""
-        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}))
+        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}), from_native(raw.get("captures", [])))
 
     # -- metadata ------------------------------------------------------------
     @property
@@ -207,6 +213,7 @@ class Result:
         marks a complete result: it is removed first and written last (each
         file under a temporary name, then renamed), so a save cut short by
         Ctrl-C or a crash never leaves a folder that reads as complete.
+        Packet captures (``*.pcap``) are indexed in ``captures.json`` (docs/pcap.md).
         """
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -243,6 +250,7 @@ class Result:
             tmp_p = out / f".{table}.parquet.tmp"
             pq.write_table(pa_table, tmp_p)
             os.replace(tmp_p, dest)
+        write_index(out, self.captures)
         tmp = out / f".{SUMMARY_FILE}.tmp"
         tmp.write_text(json.dumps(self.summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
         os.replace(tmp, out / SUMMARY_FILE)
@@ -320,4 +328,4 @@ def read_result(directory: str | os.PathLike[str]) -> Result:
         traces[meta.get("table", path.stem)] = cols
     order = {"goodput": 0, "timeseries": 1, "packets": 2}
     traces = dict(sorted(traces.items(), key=lambda kv: (order.get(kv[0], 9), kv[0])))
-    return Result(summary, traces, codes)
+    return Result(summary, traces, codes, read_index(src))

@@ -238,6 +238,9 @@ class Scenario:
         trace_flows: str | Iterable[str] | None = None,
         trace_links: str | Iterable[str] | None = None,
         trace_events: str | Iterable[str] | None = None,
+        pcap_dir: str | os.PathLike[str] | None = None,
+        pcap: Iterable[str] = (),
+        pcap_key: str = "pcap",
         progress: Callable[[Progress], None] | None = None,
         control: Any = None,
     ) -> "Result":
@@ -255,6 +258,10 @@ class Scenario:
         ``progress`` is called about every 0.1 s with a :class:`vhsim.control.Progress`.
         Ctrl-C stops the run within a fraction of a second (KeyboardInterrupt);
         ``control`` (a ``vhsim._native.RunControl``) lets another thread stop it.
+        With ``pcap_dir``, packet captures are written there: those of the
+        scenario's ``output.pcap`` plus the link directions named in ``pcap``
+        (docs/pcap.md; errors about them name ``pcap_key``); without it, none.
+
         Bad arguments raise :class:`ScenarioError` naming the argument.
         """
         from .control import run_native
@@ -271,8 +278,12 @@ class Scenario:
             trace_events=_names(trace_events, "trace_events"),
         )
         try:
+            kwargs.update(pcap_dir=None if pcap_dir is None else os.fspath(pcap_dir),
+                          pcap=[str(p) for p in pcap], pcap_key=pcap_key)
             raw = run_native(kwargs, on_progress=progress, control=control)
         except ScenarioError as err:
+            if str(err).startswith(f"{pcap_key}:"):
+                raise  # about the `pcap` argument, not the file
             raise _with_origin(err, self._path) from None
         return Result.from_native(raw)
 

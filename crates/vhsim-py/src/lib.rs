@@ -6,7 +6,7 @@
 
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -204,12 +204,17 @@ impl RunControl {
     }
 }
 
-/// Run one simulation. Returns {"summary": dict, "traces": {table: {column: ndarray}}, "codes": {...}}.
+/// Run one simulation. Returns {"summary": dict, "traces": {table: {column: ndarray}}, "codes":
+/// {...}, "captures": [{"link", "path", "packets"}]}.
+///
 /// `trace_*` select trace rows (vhsim-sim `trace_filter`); with `control`, the run can be
-/// stopped from another thread (KeyboardInterrupt).
+/// stopped from another thread (KeyboardInterrupt). With `pcap_dir`, the scenario's
+/// `output.pcap` captures and the `pcap` ones (link directions named as in `output.pcap`;
+/// errors about them name `pcap_key`) are written there; without it, none.
 #[pyfunction]
 #[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None, detail=None, trace_window=None,
-                    trace_flows=Vec::new(), trace_links=Vec::new(), trace_events=Vec::new(), control=None))]
+                    trace_flows=Vec::new(), trace_links=Vec::new(), trace_events=Vec::new(), control=None,
+                    pcap_dir=None, pcap=Vec::new(), pcap_key="--pcap"))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -222,6 +227,9 @@ fn run<'py>(
     trace_links: Vec<String>,
     trace_events: Vec<String>,
     control: Option<&RunControl>,
+    pcap_dir: Option<std::path::PathBuf>,
+    pcap: Vec<String>,
+    pcap_key: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut sc = load(toml_text, overrides)?;
     if let Some(s) = seed {
@@ -237,12 +245,24 @@ fn run<'py>(
     };
     let filter = TraceFilter::resolve(&spec, &sc).map_err(|e| ScenarioError::new_err(e.to_string()))?;
     let control = control.map_or_else(|| Arc::new(vhsim_sim::RunControl::new()), |c| c.inner.clone());
+    let extra =
+        vhsim_scenario::capture_points(&sc, &pcap, pcap_key).map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    if pcap_dir.is_none() && !extra.is_empty() {
+        return Err(ScenarioError::new_err(format!("{pcap_key}: captures need an output folder (pcap_dir)")));
+    }
+    let opts = vhsim_sim::RunOptions {
+        filter,
+        control: Some(&control),
+        capture_dir: pcap_dir.as_deref(),
+        extra_captures: &extra,
+    };
     let output = py
-        .detach(|| {
-            catch_unwind(AssertUnwindSafe(|| vhsim_sim::run_controlled(&sc, detail, &filter, &control)))
-        })
+        .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run_with_options(&sc, detail, &opts))))
         .map_err(panic_error)?
-        .map_err(|stopped| PyKeyboardInterrupt::new_err(stopped.to_string()))?;
+        .map_err(|e| match e {
+            vhsim_sim::RunError::Interrupted(stopped) => PyKeyboardInterrupt::new_err(stopped.to_string()),
+            vhsim_sim::RunError::Capture(c) => PyOSError::new_err(c.to_string()),
+        })?;
     let summary_json =
         serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
@@ -250,6 +270,15 @@ fn run<'py>(
     out.set_item("summary", summary)?;
     out.set_item("traces", traces_to_py(py, &sc, output.traces)?)?;
     out.set_item("codes", codes(py, &sc)?)?;
+    let captures = PyList::empty(py);
+    for c in &output.captures {
+        let d = PyDict::new(py);
+        d.set_item("link", &c.link)?;
+        d.set_item("path", c.path.to_string_lossy())?;
+        d.set_item("packets", c.packets)?;
+        captures.append(d)?;
+    }
+    out.set_item("captures", captures)?;
     Ok(out)
 }
 

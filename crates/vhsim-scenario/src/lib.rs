@@ -56,6 +56,13 @@ fn load_untidy(toml_text: &str, overrides: &[(String, String)]) -> Result<Scenar
     resolve::resolve(file)
 }
 
+/// Resolve capture point names (as in `output.pcap`: `"<link>/<direction>"`, `"<link>"`,
+/// `"all"`) against the link directions of `scenario`, with errors naming `key` (the command
+/// line's `--pcap`). Returns the link directions in id order, each once.
+pub fn capture_points(scenario: &Scenario, entries: &[String], key: &str) -> Result<Vec<CapturePoint>, ScenarioError> {
+    resolve::output::capture_points(&scenario.links, entries, |_| key.to_owned())
+}
+
 /// The JSON Schema (draft 2020-12) of the scenario file format, pretty-printed.
 pub fn json_schema() -> String {
     serde_json::to_string_pretty(&schema::generate()).expect("a JSON Schema serializes")

@@ -51,6 +51,36 @@ pub struct Scenario {
     /// Node agents, in file order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentModel>,
+    /// Packet captures (`output.pcap`, `output.pcap_snaplen`); left out of the JSON when the
+    /// file asks for none, so scenarios without captures keep their canonical JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcap: Option<PcapModel>,
+}
+
+/// Packet captures of link directions (docs/pcap.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PcapModel {
+    /// Link directions to capture, in link order, each once.
+    pub points: Vec<CapturePoint>,
+    /// Bytes of each packet kept in the file (`None` = the whole packet).
+    pub snaplen: Option<u32>,
+}
+
+/// One captured link direction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CapturePoint {
+    /// Link direction id.
+    pub link: u32,
+    /// The key that asked for it (`output.pcap[2]`, `--pcap`), for error messages.
+    pub key: String,
+}
+
+impl CapturePoint {
+    /// File name of the capture of link direction `link_name`: `<link>-<direction>.pcap`
+    /// (`access/forward` -> `access-forward.pcap`; a simplex link `up` -> `up.pcap`).
+    pub fn file_name(link_name: &str) -> String {
+        format!("{}.pcap", link_name.replace('/', "-"))
+    }
 }
 
 /// One address of the address table.

@@ -29,8 +29,11 @@ pub use summary::RunSummary;
 pub use trace::Traces;
 pub use trace_filter::TraceFilter;
 
+pub use observe::capture::{CaptureError, CaptureInfo};
+
+use std::path::Path;
 use std::time::Instant;
-use vhsim_scenario::{Detail, Scenario};
+use vhsim_scenario::{CapturePoint, Detail, Scenario};
 
 /// The vhsim version recorded in every result.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -41,12 +44,48 @@ pub struct RunOutput {
     pub summary: RunSummary,
     /// Traces at the requested detail.
     pub traces: Traces,
+    /// Packet captures written (only by [`run_captured`]).
+    pub captures: Vec<CaptureInfo>,
 }
 
-/// Run `scenario` at `detail` (`None` = the scenario's own detail level).
+/// Run `scenario` at `detail` (`None` = the scenario's own detail level). Writes no packet
+/// captures, whatever `output.pcap` says (they need a folder: [`run_captured`]).
 pub fn run(scenario: &Scenario, detail: Option<Detail>) -> RunOutput {
     run_controlled(scenario, detail, &TraceFilter::default(), &RunControl::new())
         .expect("nothing asks this run to stop")
+}
+
+/// What else a run does besides simulating: record only what a trace filter keeps, answer to
+/// a [`RunControl`], write packet captures.
+#[derive(Default)]
+pub struct RunOptions<'a> {
+    /// Trace rows to keep (default: all).
+    pub filter: TraceFilter,
+    /// Stop flag and progress (default: a private one nobody stops).
+    pub control: Option<&'a RunControl>,
+    /// Write packet captures into this folder: those of the scenario's `output.pcap` plus
+    /// `extra_captures` (from the command line's `--pcap`).
+    pub capture_dir: Option<&'a Path>,
+    /// Capture points added to the scenario's.
+    pub extra_captures: &'a [CapturePoint],
+}
+
+/// Why a run with [`RunOptions`] ended without output.
+#[derive(Debug)]
+pub enum RunError {
+    /// Its control asked it to stop.
+    Interrupted(Interrupted),
+    /// A packet capture could not be written.
+    Capture(CaptureError),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Interrupted(i) => i.fmt(f),
+            RunError::Capture(c) => c.fmt(f),
+        }
+    }
 }
 
 /// [`run`] recording only what `filter` keeps, under `control`: progress published, and
@@ -57,16 +96,53 @@ pub fn run_controlled(
     filter: &TraceFilter,
     control: &RunControl,
 ) -> Result<RunOutput, Interrupted> {
-    let detail = detail.unwrap_or(scenario.detail);
-    let mut world = build::build(scenario, detail);
-    world.obs.traces.set_filter(filter);
+    let opts = RunOptions { filter: filter.clone(), control: Some(control), ..RunOptions::default() };
+    run_with_options(scenario, detail, &opts).map_err(|e| match e {
+        RunError::Interrupted(i) => i,
+        RunError::Capture(_) => unreachable!("no capture was asked for"),
+    })
+}
+
+/// Run `scenario` at `detail` writing packet captures into `dir`: those of its `output.pcap`
+/// plus `extra` ones (from the command line's `--pcap`), one pcap file per link direction
+/// (docs/pcap.md). Errors name the key that asked for the capture.
+pub fn run_captured(
+    scenario: &Scenario,
+    detail: Option<Detail>,
+    dir: &Path,
+    extra: &[CapturePoint],
+) -> Result<RunOutput, CaptureError> {
+    let opts = RunOptions { capture_dir: Some(dir), extra_captures: extra, ..RunOptions::default() };
+    run_with_options(scenario, detail, &opts).map_err(|e| match e {
+        RunError::Capture(c) => c,
+        RunError::Interrupted(_) => unreachable!("nothing asks this run to stop"),
+    })
+}
+
+/// Run `scenario` at `detail` with `opts`.
+pub fn run_with_options(scenario: &Scenario, detail: Option<Detail>, opts: &RunOptions) -> Result<RunOutput, RunError> {
+    let mut world = build::build(scenario, detail.unwrap_or(scenario.detail));
+    world.obs.traces.set_filter(&opts.filter);
+    if let Some(dir) = opts.capture_dir {
+        let points = observe::capture::capture_points(scenario, opts.extra_captures);
+        if !points.is_empty() {
+            let c = observe::capture::Captures::open(scenario, &points, dir).map_err(RunError::Capture)?;
+            world.obs.set_captures(c);
+        }
+    }
+    let own = RunControl::new();
+    let control = opts.control.unwrap_or(&own);
     let started = Instant::now();
     let events = world.run_with(control);
     if control.stop_requested() {
-        return Err(Interrupted { sim_ns: world.now.0 });
+        return Err(RunError::Interrupted(Interrupted { sim_ns: world.now.0 }));
     }
     world.finish();
     let wall_s = started.elapsed().as_secs_f64();
     let summary = summary::summarize(&world, events, wall_s);
-    Ok(RunOutput { summary, traces: std::mem::take(&mut world.obs.traces) })
+    let mut out = RunOutput { summary, traces: std::mem::take(&mut world.obs.traces), captures: Vec::new() };
+    if let Some(c) = world.obs.take_captures() {
+        out.captures = c.finish().map_err(RunError::Capture)?;
+    }
+    Ok(out)
 }

@@ -11,6 +11,7 @@ mod flows;
 mod link_models;
 mod mobile;
 mod mobility;
+pub(crate) mod output;
 mod timeline;
 mod topology;
 mod transport;
@@ -62,6 +63,7 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         mobile: mobile.as_ref().zip(file.mobile.as_ref()),
     };
     let agents = agents::resolve(&file.agents, &agent_cx)?;
+    let pcap = output::resolve(&file.output, &topo.links)?;
     Ok(Scenario {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),
         duration,
@@ -75,6 +77,7 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         mobile,
         addresses,
         agents,
+        pcap,
     })
 }
 

@@ -84,6 +84,15 @@ pub struct OutputSpec {
     #[serde(default)]
     #[schemars(schema_with = "detail_schema")]
     pub detail: Option<crate::model::Detail>,
+    /// Link directions to capture as pcap files for Wireshark (docs/pcap.md): `"<link>/forward"`,
+    /// `"<link>/reverse"`, `"<link>"` (both directions of a duplex link, or a simplex link) or
+    /// `"all"`. `vhsim run` writes them into its output folder as `<link>-<direction>.pcap`.
+    #[serde(default)]
+    pub pcap: Vec<String>,
+    /// Bytes of each captured packet kept in the pcap files, e.g. "128B" (default: the whole
+    /// packet; at least 80B, so headers are always whole; at most 65535B). The original length
+    /// is recorded with every packet.
+    pub pcap_snaplen: Option<crate::units::Size>,
 }
 
 /// Metrics settings.

@@ -8,11 +8,13 @@
 //! * per-flow counters, drops by cause, goodput bins and windows;
 //! * handover metrics ([`handover_metrics`]);
 //! * loss-classifier verdicts scored against the truth ([`verdicts`]);
-//! * the trace writers (packet trace, time series; `crate::trace`).
+//! * the trace writers (packet trace, time series; `crate::trace`);
+//! * packet captures of link directions ([`capture`]).
 //!
 //! Same-time order of the calls is the world's (docs/architecture.md); no observer changes
 //! what happens in the network.
 
+pub mod capture;
 pub mod handover_metrics;
 pub mod truth;
 pub mod verdicts;
@@ -78,6 +80,8 @@ pub struct Observers {
     scratch: Vec<TracedVar>,
     /// Before this time some handover metric or goodput window is still open.
     pub earliest_complete: SimTime,
+    /// Packet captures (`None` when the run writes none).
+    capture: Option<Box<capture::Captures>>,
 }
 
 /// How the world describes a flow when the observers are built.
@@ -123,6 +127,7 @@ impl Observers {
             handover_window: sc.metrics.handover_window,
             handover_packets: sc.metrics.handover_packets,
             scratch: Vec::new(),
+            capture: None,
         }
     }
 
@@ -338,16 +343,37 @@ impl Observers {
             })
     }
 
-    /// Whether anything records the frames link `l` puts on the wire (packet captures).
+    /// Record packet captures (replacing any).
+    pub fn set_captures(&mut self, captures: capture::Captures) {
+        self.capture = Some(Box::new(captures));
+    }
+
+    /// Take the packet captures out (at the end of the run).
+    pub fn take_captures(&mut self) -> Option<capture::Captures> {
+        self.capture.take().map(|c| *c)
+    }
+
+    /// Whether anything records the frames link `l` puts on the wire (packet captures). One
+    /// test of an `Option` when the run captures nothing.
     #[inline]
-    pub fn captures_link(&self, _l: u32) -> bool {
-        false
+    pub fn captures_link(&self, l: u32) -> bool {
+        self.capture.as_ref().is_some_and(|c| c.has(l))
     }
 
     /// Link `l` starts putting `pkt` on the wire at `now` (its `attempt`-th transmission,
     /// counting link-layer retries): where a packet capture of the link records it, as a
-    /// device trace does.
-    pub fn on_wire(&mut self, _now: SimTime, _l: u32, _pkt: &Packet, _attempt: u32) {}
+    /// device trace does. Only the first attempt is recorded: an ARQ retry repeats the same IP
+    /// packet below the IP layer, where a capture would not see it again. Cold and never
+    /// inlined, so the capture path stays out of the event loop's hot code.
+    #[cold]
+    #[inline(never)]
+    pub fn on_wire(&mut self, now: SimTime, l: u32, pkt: &Packet, attempt: u32) {
+        if attempt == 1 {
+            if let Some(c) = self.capture.as_mut() {
+                c.record(now, l, pkt);
+            }
+        }
+    }
 
     /// End of run (`now`): write the rows a trace filter held back, resolve the remaining
     /// ground-truth labels.
