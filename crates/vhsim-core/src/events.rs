@@ -27,12 +27,16 @@ pub enum EventClass {
     Timer = 2,
 }
 
+#[derive(Clone)]
 struct Entry<E> {
     time: SimTime,
     class: EventClass,
     seq: u64,
     event: E,
 }
+
+/// The full ordering key of a scheduled event: `(time, class, seq)`.
+pub type EventKey = (SimTime, EventClass, u64);
 
 impl<E> Entry<E> {
     fn key(&self) -> (SimTime, EventClass, u64) {
@@ -58,6 +62,7 @@ impl<E> Ord for Entry<E> {
 }
 
 /// A priority queue of events in the total order described in the module docs.
+#[derive(Clone)]
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
@@ -88,6 +93,36 @@ impl<E> EventQueue<E> {
         let e = self.heap.pop()?;
         self.popped += 1;
         Some((e.time, e.event))
+    }
+
+    /// The key of the earliest event.
+    pub fn peek_key(&self) -> Option<EventKey> {
+        self.heap.peek().map(Entry::key)
+    }
+
+    /// Remove every event `pick` selects, with its key (for moving an event to another time
+    /// while it keeps its place among events of equal time and class: see
+    /// [`EventQueue::push_keyed`]).
+    pub fn take_where(&mut self, mut pick: impl FnMut(&E) -> bool) -> Vec<(EventKey, E)>
+    where
+        E: Clone,
+    {
+        let mut taken = Vec::new();
+        self.heap.retain(|e| {
+            if pick(&e.event) {
+                taken.push((e.key(), e.event.clone()));
+                false
+            } else {
+                true
+            }
+        });
+        taken
+    }
+
+    /// Schedule `event` with an explicit key (its `seq` one the queue assigned before, so the
+    /// total order stays what it would have been had the event been pushed with that time).
+    pub fn push_keyed(&mut self, (time, class, seq): EventKey, event: E) {
+        self.heap.push(Entry { time, class, seq, event });
     }
 
     /// Time of the earliest event.

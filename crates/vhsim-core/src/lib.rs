@@ -10,7 +10,7 @@ pub mod rng;
 pub mod time;
 pub mod vars;
 
-pub use events::{EventClass, EventQueue};
+pub use events::{EventClass, EventKey, EventQueue};
 pub use rng::{RngStream, RngStreams};
 pub use time::{Rate, SimDuration, SimTime};
 pub use vars::TracedVar;

@@ -5,6 +5,7 @@ use crate::transports::AnyEndpoint;
 use vhsim_core::SimTime;
 
 /// A flow: a pair of endpoints of one transport.
+#[derive(Clone)]
 pub struct Flow {
     /// Nodes of the sending (0) and receiving (1) endpoints.
     pub nodes: [u32; 2],

@@ -9,6 +9,7 @@
 
 pub mod agents;
 pub mod app;
+pub mod branch;
 pub mod build;
 pub mod control;
 pub mod event;

@@ -24,7 +24,9 @@ use vhsim_core::{EventClass, EventQueue, SimDuration, SimTime};
 use vhsim_net::{DropCause, Endpoint, Link, LinkParams, Offer, Packet, NO_FLOW};
 use vhsim_scenario::{Action, Scenario, StopRule};
 
-/// The simulated world of one run.
+/// The simulated world of one run. A clone continues the run independently (the branches of
+/// `crate::branch`).
+#[derive(Clone)]
 pub struct World {
     pub(crate) scenario: Scenario,
     pub(crate) queue: EventQueue<Event>,
@@ -139,7 +141,7 @@ impl World {
         self.queue.popped()
     }
 
-    fn handle(&mut self, ev: Event) {
+    pub(crate) fn handle(&mut self, ev: Event) {
         match ev {
             Event::TxDone(l) => self.on_tx_done(l),
             Event::LinkWake(l) => {
@@ -416,7 +418,7 @@ impl World {
 }
 
 /// Packets in flight on links, by slot; freed slots are reused.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Slab {
     slots: Vec<Option<Packet>>,
     free: Vec<u32>,

@@ -63,7 +63,9 @@ pub struct FlowObs {
     last_vars: Vec<Vec<TracedVar>>,
 }
 
-/// All observers of a run.
+/// All observers of a run. A clone (a branch of the run, `crate::branch`) records no packet
+/// captures: capture files belong to one run.
+#[derive(Clone)]
 pub struct Observers {
     /// The trace tables.
     pub traces: Traces,
@@ -81,7 +83,21 @@ pub struct Observers {
     /// Before this time some handover metric or goodput window is still open.
     pub earliest_complete: SimTime,
     /// Packet captures (`None` when the run writes none).
-    capture: Option<Box<capture::Captures>>,
+    capture: CaptureSlot,
+    /// Per flow, (time, received bytes, delivered bytes) of every data arrival and delivery
+    /// since `log_from`, when the run is the trunk of branches (`crate::branch`): a branch
+    /// that moves a handover earlier recomputes its "before" window from it.
+    byte_log: Option<Vec<Vec<(SimTime, u64, u64)>>>,
+}
+
+/// Packet captures of a run; a clone has none.
+#[derive(Default)]
+struct CaptureSlot(Option<Box<capture::Captures>>);
+
+impl Clone for CaptureSlot {
+    fn clone(&self) -> Self {
+        CaptureSlot(None)
+    }
 }
 
 /// How the world describes a flow when the observers are built.
@@ -109,13 +125,7 @@ impl Observers {
                 last_vars: Vec::new(),
             })
             .collect();
-        let notify_end = |h: &HandoverRecord| h.done + h.notify_delay;
-        let earliest_complete = handovers
-            .iter()
-            .flat_map(|h| [h.window_end, notify_end(h)])
-            .chain(windows.iter().map(|w| w.1))
-            .max()
-            .unwrap_or(SimTime::ZERO);
+        let earliest_complete = earliest_complete(&handovers, &windows);
         Observers {
             earliest_complete,
             traces,
@@ -127,7 +137,8 @@ impl Observers {
             handover_window: sc.metrics.handover_window,
             handover_packets: sc.metrics.handover_packets,
             scratch: Vec::new(),
-            capture: None,
+            capture: CaptureSlot::default(),
+            byte_log: None,
         }
     }
 
@@ -208,6 +219,9 @@ impl Observers {
             if !self.handovers.is_empty() {
                 let received = u64::from(pkt.tag.payload_bytes);
                 fo.handovers.bytes(now, received, 0, &self.handovers, self.handover_window);
+                if let Some(log) = self.byte_log.as_mut() {
+                    log[pkt.flow as usize].push((now, received, 0));
+                }
             }
         }
         if let Some(p) = self.traces.packets.as_mut() {
@@ -241,6 +255,9 @@ impl Observers {
                 }
                 if !self.handovers.is_empty() {
                     fo.handovers.bytes(now, 0, bytes, &self.handovers, self.handover_window);
+                    if let Some(log) = self.byte_log.as_mut() {
+                        log[f as usize].push((now, 0, bytes));
+                    }
                     let acked = progress.map_or(0, |p| p.acked);
                     fo.handovers.settle(now, &self.handovers, self.handover_packets, acked, true);
                 }
@@ -331,6 +348,39 @@ impl Observers {
         self.flows[f as usize].handovers.stats[k].notifications += 1;
     }
 
+    /// Keep the byte log that branches need (`crate::branch`).
+    pub fn keep_byte_log(&mut self) {
+        self.byte_log = Some(vec![Vec::new(); self.flows.len()]);
+    }
+
+    /// Forget logged arrivals before `t` (no branch will look back that far).
+    pub fn prune_byte_log(&mut self, t: SimTime) {
+        for log in self.byte_log.iter_mut().flatten() {
+            let keep = log.partition_point(|e| e.0 < t);
+            log.drain(..keep);
+        }
+    }
+
+    /// The handovers changed (a branch moved one, `k`, to another time): take the new records,
+    /// recompute handover `k`'s "before" window from the byte log, and when the run is complete.
+    pub fn move_handover(&mut self, records: Vec<HandoverRecord>, k: usize) {
+        self.handovers = records;
+        let h = &self.handovers[k];
+        let w = self.handover_window;
+        for (f, fo) in self.flows.iter_mut().enumerate() {
+            let st = &mut fo.handovers.stats[k];
+            st.received_bytes[0] = 0;
+            st.delivered_bytes[0] = 0;
+            for &(t, received, delivered) in self.byte_log.as_ref().map_or(&[][..], |l| &l[f]) {
+                if h.window_of(t, w) == Some(0) {
+                    st.received_bytes[0] += received;
+                    st.delivered_bytes[0] += delivered;
+                }
+            }
+        }
+        self.earliest_complete = earliest_complete(&self.handovers, &self.windows);
+    }
+
     /// Whether every handover metric and goodput window is determined at `now`: their windows
     /// have passed, every index is settled and every retransmission sent in them is labelled,
     /// so a run stopped now reports them exactly as a run to the end would
@@ -345,19 +395,19 @@ impl Observers {
 
     /// Record packet captures (replacing any).
     pub fn set_captures(&mut self, captures: capture::Captures) {
-        self.capture = Some(Box::new(captures));
+        self.capture = CaptureSlot(Some(Box::new(captures)));
     }
 
     /// Take the packet captures out (at the end of the run).
     pub fn take_captures(&mut self) -> Option<capture::Captures> {
-        self.capture.take().map(|c| *c)
+        self.capture.0.take().map(|c| *c)
     }
 
     /// Whether anything records the frames link `l` puts on the wire (packet captures). One
     /// test of an `Option` when the run captures nothing.
     #[inline]
     pub fn captures_link(&self, l: u32) -> bool {
-        self.capture.as_ref().is_some_and(|c| c.has(l))
+        self.capture.0.as_ref().is_some_and(|c| c.has(l))
     }
 
     /// Link `l` starts putting `pkt` on the wire at `now` (its `attempt`-th transmission,
@@ -369,7 +419,7 @@ impl Observers {
     #[inline(never)]
     pub fn on_wire(&mut self, now: SimTime, l: u32, pkt: &Packet, attempt: u32) {
         if attempt == 1 {
-            if let Some(c) = self.capture.as_mut() {
+            if let Some(c) = self.capture.0.as_mut() {
                 c.record(now, l, pkt);
             }
         }
@@ -387,4 +437,14 @@ impl Observers {
             self.apply_labels(f as u32);
         }
     }
+}
+
+/// When the last handover window, notification or goodput window of a run ends.
+fn earliest_complete(handovers: &[HandoverRecord], windows: &[(SimTime, SimTime)]) -> SimTime {
+    handovers
+        .iter()
+        .flat_map(|h| [h.window_end, h.done + h.notify_delay])
+        .chain(windows.iter().map(|w| w.1))
+        .max()
+        .unwrap_or(SimTime::ZERO)
 }
