@@ -108,7 +108,8 @@ pub enum DupAckResponseKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DcrTau {
-    /// The smoothed RTT of the RTO estimator (TCP-DCR: "one RTT").
+    /// One RTT (TCP-DCR): the smoothed RTT, or the latest valid sample once SRTT was cleared,
+    /// or the RTO without backoff before any sample ([`crate::rtt::RttEstimator::round_trip`]).
     Srtt,
     /// LD's Tavg (Lim & Jang §4.2: "The DCR uses only Tavg"); needs `loss_classifier = ld`,
     /// otherwise srtt is used.

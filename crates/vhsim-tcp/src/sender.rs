@@ -451,11 +451,11 @@ impl TcpSender {
         }
     }
 
-    /// TCP-DCR's delay: srtt, or LD's Tavg (Lim & Jang §4.2). Without a smoothed RTT yet, the
-    /// current RTO.
+    /// TCP-DCR's delay: one RTT ([`RttEstimator::round_trip`]: srtt, else the latest valid
+    /// sample, else the RTO without backoff), or LD's Tavg (Lim & Jang §4.2).
     fn dcr_tau(&self) -> SimDuration {
         let c = &self.core;
-        let srtt = || c.rtt.srtt().unwrap_or_else(|| c.rtt.rto());
+        let srtt = || c.rtt.round_trip();
         match c.cfg.dcr.tau {
             DcrTau::Srtt => srtt(),
             DcrTau::Tavg => self.classifier.tavg().unwrap_or_else(srtt),

@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use vhsim_tcp::TxCause::{FastRetransmit, New};
+use vhsim_tcp::TxCause::{FastRetransmit, New, Rto};
 use vhsim_tcp::{CaState, DupAckCount, TcpConfig};
 
 fn started(c: TcpConfig) -> Script {
@@ -146,4 +146,47 @@ fn dupacks_that_do_not_cover_recover_arm_no_delay() {
     t.ack(500, 10);
     assert_eq!(dcr_deadline(&t), None, "ack 10 does not cover recover 10");
     assert_eq!(t.tcp.stats().dcr_delays, 1);
+}
+
+#[test]
+fn tau_after_a_long_outage_is_one_rtt_not_the_backed_off_timer() {
+    // Issue #18 item 1 (Lim & Jang's 30 s pause with `dcr-frto`): four timeouts in a row back
+    // the RTO off to 16 x 300 ms and clear SRTT (more than 8 backoffs, ns-2's rule), F-RTO then
+    // finds the timeout spurious, and no valid sample has come in since. tau is still one RTT:
+    // the latest valid sample (100 ms), not the 4.8 s backed-off timer.
+    let mut t = started(cfg("dcr-frto"));
+    assert_eq!(t.fire_timer(400), vec![tx(4, Rto)]);
+    assert_eq!(t.fire_timer(1000), vec![tx(4, Rto)]);
+    assert_eq!(t.fire_timer(2200), vec![tx(4, Rto)]);
+    assert_eq!(t.fire_timer(4600), vec![tx(4, Rto)]);
+    assert_eq!(t.tcp.core().rtt.srtt(), None, "cleared after more than 8 backoffs");
+    assert_eq!(t.tcp.core().rtt.rto(), dur_ms(4800));
+    // The originals of 4 and 5 arrive after the outage: step 2b, then spurious (step 3b).
+    assert_eq!(t.ack(5000, 5), new([9, 10]));
+    assert_eq!(t.ack(5001, 6), new([11]));
+    assert_eq!(t.tcp.stats().spurious_rto_detected, 1);
+    assert_eq!(t.tcp.core().rtt.srtt(), None, "no valid sample yet");
+    // 6 was lost: the first dupACK arms tau = the latest sample, 100 ms.
+    assert_eq!(t.ack_sack(5010, 6, &[(7, 8)]), new([12]));
+    assert_eq!(dcr_deadline(&t), Some(5110));
+    assert_eq!(t.fire_timer(5110), vec![tx(6, FastRetransmit)]);
+}
+
+#[test]
+fn tau_before_any_sample_is_the_rto_without_backoff() {
+    // No sample at all: tau falls back to the RTO before backoff (the initial 3 s), even after
+    // a timeout doubled the timer to 6 s.
+    let mut t = Script::new(cfg("dcr-frto").iw(4));
+    assert_eq!(t.send_all(0), new(0..4));
+    assert_eq!(t.fire_timer(3000), vec![tx(0, Rto)]);
+    assert_eq!(t.tcp.core().rtt.rto(), dur_ms(6000));
+    // The originals of 0 and 1 arrive late: F-RTO finds the timeout spurious (no sample: 0 was
+    // retransmitted, and the segment timed now, 4, is not acknowledged yet).
+    assert_eq!(t.ack(3100, 1), new([4, 5]));
+    t.ack(3101, 2);
+    assert_eq!(t.tcp.stats().spurious_rto_detected, 1);
+    assert_eq!(t.tcp.core().rtt.srtt(), None);
+    // 2 was lost: the first dupACK arms tau = 3 s.
+    t.ack_sack(3200, 2, &[(3, 4)]);
+    assert_eq!(dcr_deadline(&t), Some(6200));
 }
