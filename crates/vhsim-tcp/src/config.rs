@@ -36,8 +36,8 @@ pub enum NewRenoTimer {
 pub enum RttTiming {
     /// ns-2 without timestamps: one timed segment per RTT (`rtt_active_`, `rtt_seq_`).
     OnePerRtt,
-    /// A sample on every ACK that newly acknowledges a never-retransmitted segment
-    /// (as with timestamps), still honouring Karn's rule.
+    /// A sample on every new ACK (as with timestamps), timing its last segment, except an
+    /// ACK that fills a hole (Karn's rule over the acknowledged range, or after dupACKs).
     EveryAck,
 }
 

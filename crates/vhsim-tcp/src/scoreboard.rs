@@ -40,12 +40,19 @@ impl Scoreboard {
     }
 
     /// Cumulative ACK up to `ack` (exclusive). Returns the first-send time of segment `ack - 1`
-    /// if it was acknowledged now and never retransmitted (a Karn-valid RTT sample).
+    /// if it was acknowledged now and no segment this ACK acknowledges was ever retransmitted:
+    /// Karn's rule (RFC 6298 §3) over the whole acknowledged range, since an ACK that also
+    /// covers a repaired hole measures the time `ack - 1` waited for the repair in the
+    /// receiver's reassembly buffer, not its round trip (issue #18 item 2).
     pub fn advance(&mut self, ack: u64) -> Option<SimTime> {
         let mut last = None;
+        let mut any_retx = false;
         while self.base < ack {
             match self.segs.pop_front() {
-                Some(s) => last = Some(s),
+                Some(s) => {
+                    any_retx |= s.ever_retx;
+                    last = Some(s);
+                }
                 None => {
                     self.base = ack;
                     break;
@@ -53,7 +60,7 @@ impl Scoreboard {
             }
             self.base += 1;
         }
-        last.filter(|s| !s.ever_retx).map(|s| s.first_sent)
+        last.filter(|_| !any_retx).map(|s| s.first_sent)
     }
 
     /// Mark the segments of SACK blocks; returns true if any was not SACKed before

@@ -199,9 +199,17 @@ impl SenderCore {
 
     /// Advance `snd_una` to `ack`, take an RTT sample, clear the dupACK count
     /// (ns-2 `newack`). Returns the number of newly acknowledged segments.
+    ///
+    /// Per-ACK samples (every-ACK timing, LD, handover policies) time segment `ack - 1` from
+    /// its first send, so an ACK that fills a hole gives none: one that acknowledges a
+    /// retransmitted segment ([`Scoreboard::advance`]), or one that follows duplicate ACKs
+    /// (the receiver held `ack - 1` out of order while it waited for the hole, RFC 5681 §4.2).
+    /// ns-2 takes no sample there either: the fast retransmit clears `rtt_active_`, and with
+    /// timestamps TSecr echoes the segment that filled the hole (issue #18 item 2).
     pub fn take_new_ack(&mut self, now: SimTime, ack: u64) -> u64 {
         let newly = ack - self.snd_una;
-        let sent_at = self.sb.advance(ack);
+        let fills_hole = self.dupacks > 0;
+        let sent_at = self.sb.advance(ack).filter(|_| !fills_hole);
         self.ack_sample = sent_at.map(|s| (s, now.saturating_since(s)));
         self.rtt.on_new_ack(now, ack, sent_at);
         self.snd_una = ack;

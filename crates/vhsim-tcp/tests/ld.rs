@@ -319,14 +319,60 @@ fn scheme_two_resets_ld_on_a_spurious_timeout_and_suspends_it_for_a_round() {
     let r = t.tcp.take_loss_classifications().next().unwrap();
     assert_eq!((r.seq, r.class, r.suspended), (7, LossClass::Wireless, true), "protocol-facts A4");
     assert_eq!(t.cwnd(), 7.0, "kept");
-    // Everything arrives: the ACK of 16 (sent at 532) is the first new sample, 68 ms:
-    // Tavg = 0.068, Tdev = 0.034, Tmin = 0.068; segment 11 (the first sent after detection)
-    // is acknowledged, so the round is over.
-    t.ack(600, 17);
+    // Everything arrives: the ACK of 16 fills the hole at 7, so it gives no sample (issue #18
+    // item 2) and LD still waits for its first new sample.
+    assert_eq!(t.ack(600, 17), new(17..24));
+    assert_eq!(t.tcp.ca_state(), vhsim_tcp::CaState::Open);
+    assert!(ld(&t).suspended());
+    // The ACK of 17 (sent at 600) is the first new sample, 68 ms: Tavg = 0.068, Tdev = 0.034,
+    // Tmin = 0.068; segment 11 (the first sent after detection) is acknowledged, so the round
+    // is over.
+    t.ack(668, 18);
     let l = ld(&t);
     close(l.tavg(), 0.068);
     close(l.tdev(), 0.034);
     close(l.tmin(), 0.068);
     assert!(!l.suspended());
-    assert_eq!(t.tcp.ca_state(), vhsim_tcp::CaState::Open);
+}
+
+#[test]
+fn the_ack_that_fills_a_hole_gives_ld_no_sample() {
+    // Issue #18 item 2: the ACK of the retransmission of 1 also acknowledges 2..9, which waited
+    // in the receiver's reassembly buffer; timing segment 9 from its first send (205 ms) to
+    // this ACK (400 ms) would give 195 ms for a 96 ms path. No sample: Tcur stays 96 ms.
+    let mut t = third_dupack_with_tau_tavg(cfg("dcr-ld"));
+    assert_eq!(t.fire_timer(214), vec![tx(1, FastRetransmit)]);
+    let ld = |t: &Script| t.tcp.loss_classifier().ld().unwrap().clone();
+    let before = ld(&t);
+    t.ack_sack(300, 1, &[(2, 10)]);
+    t.ack(400, 10);
+    assert_eq!(t.tcp.ca_state(), vhsim_tcp::CaState::Open, "recovery is over");
+    let after = ld(&t);
+    assert_eq!((after.tcur(), after.tavg(), after.tdev()), (before.tcur(), before.tavg(), before.tdev()));
+    // A reordering fills a hole too: 11 overtakes 10, the dupACK reports it, then 10 arrives.
+    let sent_10 = t.log.iter().find(|(_, s)| s.seq == 10).map(|(at, _)| *at).unwrap();
+    assert!(sent_10 <= ms(300));
+    t.ack_sack(410, 10, &[(11, 12)]);
+    t.ack(420, 12);
+    assert_eq!(ld(&t).tcur(), before.tcur(), "the ACK after a dupACK fills a hole: no sample");
+    // The next ordinary ACK is a sample again (segment 12, sent at 400 ms, ACKed at 490 ms).
+    t.ack(490, 13);
+    assert_eq!(ld(&t).tcur(), Some(0.09));
+}
+
+#[test]
+fn every_ack_rtt_timing_takes_no_sample_from_the_ack_that_fills_a_hole() {
+    // The RTO estimator's per-ACK samples (rtt_timing = every_ack) follow the same rule.
+    let mut c = cfg("sack").iw(4);
+    c.rto.timing = vhsim_tcp::RttTiming::EveryAck;
+    let mut t = Script::new(c);
+    assert_eq!(t.send_all(0), new(0..4));
+    t.ack(100, 1);
+    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(100)));
+    // 1 overtaken by 2 and 3 (two dupACKs below the threshold); then 1 arrives.
+    t.ack_sack(150, 1, &[(2, 3)]);
+    t.ack_sack(151, 1, &[(2, 4)]);
+    t.ack(300, 4);
+    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(100)), "no sample of 3 (sent at 0)");
+    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(100)));
 }

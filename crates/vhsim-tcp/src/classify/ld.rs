@@ -6,8 +6,8 @@
 //! and Tmin (initially +inf).
 //!
 //! Per sample R (Lim & Jang §4.1.1; the paper updates "on receipt of an acknowledgement
-//! packet", so every new cumulative ACK whose last segment was never retransmitted gives one,
-//! from its first send time, unquantized):
+//! packet", so every new cumulative ACK gives one, timing its last segment from its first send,
+//! unquantized; except an ACK that fills a hole, see [`crate::sender::SenderCore::take_new_ack`]):
 //! - Tcur = R;
 //! - Tdev = 3/4·Tdev + 1/4·|Tavg − R|, with the Tavg before this sample (as RFC 6298 §2.3
 //!   orders SRTT and RTTVAR; protocol-facts §5);
