@@ -7,13 +7,13 @@
 //! deserializes from a TOML string (packet counts also from a bare integer) and describes itself
 //! in the JSON Schema as a string with a `pattern`.
 
+use crate::{Rate, SimDuration};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
-use crate::{Rate, SimDuration};
 
 /// A family of units: what the value is, and each unit's size in the base unit.
 #[derive(Debug)]
@@ -369,6 +369,42 @@ pub mod as_packets_u32 {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
         let n = Packets::deserialize(d)?.0;
         u32::try_from(n).map_err(|_| D::Error::custom(format!("{n}pkt is too large")))
+    }
+}
+
+/// Serde for a packet count held as `u32` and written with its unit (`"20pkt"`), for keys that
+/// also accept sizes (windows: [`Amount`], converted to packets before they are read); reads
+/// like [`as_packets_u32`].
+pub mod as_packets_with_unit {
+    use serde::{Deserializer, Serializer};
+
+    /// Write as `"20pkt"`.
+    pub fn serialize<S: Serializer>(n: &u32, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{n}pkt"))
+    }
+
+    /// Read a packet count.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        super::as_packets_u32::deserialize(d)
+    }
+}
+
+/// Serde for an optional packet count held as `Option<u32>` (absent = `None`); use with
+/// `#[serde(default, skip_serializing_if = "Option::is_none")]`.
+pub mod as_opt_packets_u32 {
+    use serde::{Deserializer, Serializer};
+
+    /// Write the count as an integer (`None` is skipped by the field's attributes).
+    pub fn serialize<S: Serializer>(n: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+        match n {
+            Some(n) => s.serialize_u32(*n),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Read a packet count.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        super::as_packets_u32::deserialize(d).map(Some)
     }
 }
 

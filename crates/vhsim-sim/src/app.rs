@@ -75,7 +75,7 @@ impl World {
         }
         c.writes += 1;
         let next = fl.start + c.model.write_offset(c.writes);
-        let limit = fl.sender.core().app_limit.saturating_add(c.model.segments_per_write);
+        let limit = fl.sender.core().app_limit().saturating_add(c.model.segments_per_write);
         fl.sender.set_app_limit(limit);
         if next <= end && stop.is_none_or(|s| next < s) {
             self.queue.push(next, EventClass::Timeline, Event::AppWrite(f));
@@ -89,7 +89,7 @@ impl World {
         let fl = &mut self.flows[f as usize];
         match &mut fl.app {
             AppState::Bulk => {
-                let written = fl.sender.core().snd_max;
+                let written = fl.sender.core().snd_max();
                 fl.sender.set_app_limit(written);
             }
             AppState::Cbr(c) => c.stopped = true,

@@ -138,7 +138,7 @@ impl World {
         for fl in &mut self.flows {
             let st = &mut fl.handover_stats[k];
             st.started = true;
-            st.snd_max_at_start = fl.sender.core().snd_max;
+            st.snd_max_at_start = fl.sender.core().snd_max();
             st.last_delivery_before = fl.last_delivery;
             fl.open_handovers += 1;
         }
@@ -251,7 +251,7 @@ impl World {
         if fl.open_handovers == 0 {
             return;
         }
-        let una = fl.sender.core().snd_una;
+        let una = fl.sender.core().snd_una();
         let mut open = 0;
         for (h, st) in self.handovers.iter().zip(fl.handover_stats.iter_mut()) {
             if !st.started {

@@ -285,7 +285,7 @@ fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
         writes: c.writes,
         written_bytes: c.writes * u64::from(m.packet_size),
         written_segments,
-        unsent_segments: written_segments.saturating_sub(f.sender.core().snd_max),
+        unsent_segments: written_segments.saturating_sub(f.sender.core().snd_max()),
     })
 }
 

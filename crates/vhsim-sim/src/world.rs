@@ -255,7 +255,7 @@ impl World {
                 fl.sender.on_ack(self.now, &info);
                 fl.ack_scratch = info;
                 fl.judge_classifications();
-                let una = fl.sender.core().snd_una;
+                let una = fl.sender.core().snd_una();
                 fl.truth.settle(una, &mut fl.labels);
                 self.apply_labels(pkt.flow);
                 if !self.handovers.is_empty() {
@@ -393,8 +393,8 @@ impl World {
         let snap = SenderSnapshot {
             cwnd: s.cwnd(),
             ssthresh: s.ssthresh(),
-            srtt_s: c.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64()),
-            rto_s: c.rtt.rto().as_secs_f64(),
+            srtt_s: c.rtt().srtt().map_or(f64::NAN, |d| d.as_secs_f64()),
+            rto_s: c.rtt().rto().as_secs_f64(),
             flight: c.flight_size() as i64,
             state: s.ca_state() as u8,
             ld_tcur_s: s.loss_classifier().ld().and_then(|l| l.tcur()).unwrap_or(f64::NAN),

@@ -28,7 +28,15 @@ pub struct RttEstimator {
 impl RttEstimator {
     /// No sample yet: the RTO is `cfg.initial`.
     pub fn new(cfg: RtoConfig) -> Self {
-        RttEstimator { cfg, srtt: None, rttvar: 0, rtxcur: cfg.initial.0, backoff: 1, timed: None, latest: None }
+        RttEstimator {
+            cfg,
+            srtt: None,
+            rttvar: 0,
+            rtxcur: cfg.initial.0,
+            backoff: 1,
+            timed: None,
+            latest: None,
+        }
     }
 
     /// Settings.
@@ -227,7 +235,7 @@ mod tests {
     use crate::presets::preset;
 
     fn est() -> RttEstimator {
-        RttEstimator::new(preset("sack").unwrap().tcp_config().rto)
+        RttEstimator::new(preset("sack").unwrap().tcp_config().rto())
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! flow never changes its start.
 
 use super::topology::Topology;
-use super::{app, before_end, transport};
+use super::{app, before_end};
 use crate::error::{err, join, list, Result};
 use crate::model::{FlowModel, StartSpread};
 use crate::schema::{FlowSpec, Protocol};
@@ -109,9 +109,9 @@ fn flow(name: &str, spec: &FlowSpec, topo: &Topology, duration: SimDuration) -> 
         stream: format!("flow/{name}/start"),
         draw: 0,
     });
-    let tcp = transport::tcp(preset.tcp_config(), &spec.tcp, &p("tcp"))?;
-    let sink_spec = &spec.sink;
-    let sink = transport::sink(preset.sink_config(), sink_spec, tcp.segment_size, &p("sink"))?;
+    // The preset's tables, then the flow's, read and checked by vhsim-tcp (docs/schemes.md).
+    let (tcp, sink) =
+        preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(&path, &e.path), e.message))?;
     check_route(topo, src, dst, &path, "")?;
     check_route(topo, dst, src, &path, " for the ACKs")?;
     // Only TCP exists for now; the match makes adding a protocol a compile error here.

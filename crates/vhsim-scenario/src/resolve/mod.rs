@@ -10,7 +10,6 @@ mod mobile;
 mod mobility;
 mod timeline;
 mod topology;
-mod transport;
 
 use crate::error::{err, Result};
 use crate::model::{Detail, Scenario};

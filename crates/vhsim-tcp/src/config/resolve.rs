@@ -1,0 +1,208 @@
+//! From a preset and a flow's overrides to a checked configuration.
+//!
+//! 1. The defaults ([`TcpConfig::default`], [`SinkConfig::default`]) as TOML tables;
+//! 2. the preset's `[tcp]` / `[sink]` tables merged over them, then the flow's own ([`merge`]);
+//! 3. windows given in bytes converted to whole segments of the flow's `segment_size`;
+//! 4. deserialized (unknown keys are errors, with their key path) and validated.
+//!
+//! Keys that older scenario files used for axis options are reported with their new place
+//! ([`LEGACY_KEYS`]).
+
+use super::{ConfigError, SinkConfig, TcpConfig};
+use serde::Deserialize;
+use toml::{Table, Value};
+use vhsim_core::units::{Amount, AmountKind, Size};
+
+/// Keys of the flat format before axes became tagged tables: (old key, where the option lives
+/// now, how to write it).
+pub const LEGACY_KEYS: &[(&str, &str, &str)] = &[
+    ("newreno_timer", "recovery.timer", "recovery = { kind = \"new_reno\", timer = ... }"),
+    ("frto_variant", "rto_response.variant", "rto_response = { kind = \"frto\", variant = ... }"),
+    ("spurious_response", "rto_response.response", "rto_response = { kind = \"frto\", response = ... }"),
+    ("dcr_trigger", "dupack_response.trigger", "dupack_response = { kind = \"dcr\", trigger = ... }"),
+    ("dcr_tau", "dupack_response.tau", "dupack_response = { kind = \"dcr\", tau = ... }"),
+    ("ld_k", "loss_classifier.k", "loss_classifier = { kind = \"ld\", k = ... }"),
+    (
+        "ld_suspend_rounds",
+        "loss_classifier.suspend_rounds",
+        "loss_classifier = { kind = \"ld\", suspend_rounds = ... }",
+    ),
+    (
+        "ld_handover_reset",
+        "loss_classifier.handover_reset",
+        "loss_classifier = { kind = \"ld\", handover_reset = ... }",
+    ),
+    (
+        "ld_initial_tdev",
+        "loss_classifier.initial_tdev",
+        "loss_classifier = { kind = \"ld\", initial_tdev = ... }",
+    ),
+    ("cross_layer", "handover", "handover = { kind = \"cross_layer\", a1 = ..., ... }"),
+];
+
+/// Merge `over` into `base`, key by key. Tables merge recursively; any other value replaces.
+/// An axis table (one with `kind` in `base`) merges only with a table of the same kind (or
+/// without `kind`): one naming another kind, or a bare kind (`"frto"`, meaning
+/// `{ kind = "frto" }`), replaces it, so the new kind starts from its own defaults. `kind` is
+/// kept as the first key of every axis table.
+pub fn merge(base: &mut Table, over: &Table) {
+    for (key, value) in over {
+        let base_kind = base.get(key).and_then(Value::as_table).and_then(|t| t.get("kind")).cloned();
+        match (base.get_mut(key), value, base_kind) {
+            (Some(Value::Table(b)), Value::Table(o), Some(kind))
+                if o.get("kind").is_none_or(|k| *k == kind) =>
+            {
+                merge(b, o)
+            }
+            (Some(Value::Table(b)), Value::String(s), Some(Value::String(kind))) if *s == kind => {
+                let _ = b; // the same kind: keep the options already there
+            }
+            (Some(_), Value::String(s), Some(_)) => {
+                base.insert(
+                    key.clone(),
+                    Value::Table(kind_first(&Table::from_iter([("kind".into(), s.clone().into())]))),
+                );
+            }
+            (Some(_), Value::Table(o), Some(_)) => {
+                base.insert(key.clone(), Value::Table(kind_first(o)));
+            }
+            (Some(Value::Table(b)), Value::Table(o), None) => merge(b, o),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// A copy of an axis table with `kind` as its first key.
+fn kind_first(t: &Table) -> Table {
+    let mut out = Table::new();
+    if let Some(k) = t.get("kind") {
+        out.insert("kind".into(), k.clone());
+    }
+    out.extend(t.iter().filter(|(k, _)| *k != "kind").map(|(k, v)| (k.clone(), v.clone())));
+    out
+}
+
+/// Whether the dotted `path` is set in `t` (or a prefix of it is set to a non-table).
+fn has_path(t: &Table, path: &str) -> bool {
+    let mut cur = t;
+    for key in path.split('.') {
+        match cur.get(key) {
+            Some(Value::Table(next)) => cur = next,
+            Some(_) => return true,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The resolved sender and sink configurations of a flow with preset tables `preset_*` and
+/// the flow's own tables `user_*`. Error paths start with `tcp.` or `sink.`.
+pub fn resolve(
+    preset_tcp: &Table,
+    preset_sink: &Table,
+    user_tcp: &Table,
+    user_sink: &Table,
+) -> Result<(TcpConfig, SinkConfig), ConfigError> {
+    for (old, new, example) in LEGACY_KEYS {
+        if user_tcp.contains_key(*old) {
+            return Err(ConfigError::new(
+                format!("tcp.{old}"),
+                format!("`{old}` is now `{new}` (write {example})"),
+            ));
+        }
+    }
+    let mut tcp = Table::try_from(TcpConfig::default()).expect("the defaults serialize");
+    merge(&mut tcp, preset_tcp);
+    merge(&mut tcp, user_tcp);
+    let mut sink = Table::try_from(SinkConfig::default()).expect("the defaults serialize");
+    merge(&mut sink, preset_sink);
+    merge(&mut sink, user_sink);
+    let segment_size = tcp.get("segment_size").and_then(|v| Size::deserialize(v.clone()).ok()).map(|s| s.0);
+    if let Some(seg) = segment_size.filter(|&s| s > 0) {
+        to_segments(&mut tcp, "window", [user_tcp, preset_tcp], seg, "tcp")?;
+        to_segments(&mut sink, "advertised_window", [user_sink, preset_sink], seg, "sink")?;
+    }
+    let tcp_cfg: TcpConfig = deserialize(tcp, "tcp", user_tcp)?;
+    tcp_cfg.validate_blaming(&|k| has_path(user_tcp, k)).map_err(|e| e.under("tcp"))?;
+    let sink_cfg: SinkConfig = deserialize(sink, "sink", user_sink)?;
+    sink_cfg.validate().map_err(|e| e.under("sink"))?;
+    Ok((tcp_cfg, sink_cfg))
+}
+
+impl TcpConfig {
+    /// This configuration with `overrides` (keys of a `[tcp]` table) merged over it, as a
+    /// flow's table merges over its preset's (error paths start with `tcp.`).
+    pub fn merged(&self, overrides: &Table) -> Result<TcpConfig, ConfigError> {
+        let base = Table::try_from(self).expect("a configuration serializes");
+        resolve(&base, &Table::new(), overrides, &Table::new()).map(|(tcp, _)| tcp)
+    }
+}
+
+/// A window (`key`) written by one of `sources` as a packet count or a size becomes whole
+/// segments of `segment_size` bytes. A window nobody wrote keeps its default.
+fn to_segments(
+    merged: &mut Table,
+    key: &str,
+    sources: [&Table; 2],
+    segment_size: u64,
+    table: &str,
+) -> Result<(), ConfigError> {
+    if !sources.iter().any(|s| s.contains_key(key)) {
+        return Ok(());
+    }
+    let Some(v) = merged.get(key) else { return Ok(()) };
+    let path = format!("{table}.{key}");
+    let amount =
+        Amount::deserialize(v.clone()).map_err(|e| ConfigError::new(&path, e.message().trim_end()))?;
+    let packets = match amount.0 {
+        AmountKind::Packets(n) => n,
+        AmountKind::Bytes(b) if b < segment_size => {
+            return Err(ConfigError::new(
+                path,
+                format!(
+                    "{b}B is less than one segment (segment_size {segment_size}B); use at least \
+                     {segment_size}B or \"1pkt\""
+                ),
+            ))
+        }
+        AmountKind::Bytes(b) => b / segment_size,
+    };
+    let n =
+        i64::try_from(packets).map_err(|_| ConfigError::new(&path, format!("{packets}pkt is too large")))?;
+    merged.insert(key.into(), Value::Integer(n));
+    Ok(())
+}
+
+/// Deserialize a merged table, turning an error into one with its key path under `table`. An
+/// error in the kind of an axis the user gave as a bare kind (`recovery = "sack"`) is reported
+/// at the axis key, where the user wrote it.
+fn deserialize<T: serde::de::DeserializeOwned>(
+    t: Table,
+    table: &str,
+    user: &Table,
+) -> Result<T, ConfigError> {
+    serde_path_to_error::deserialize(Value::Table(t)).map_err(|e| {
+        use serde_path_to_error::Segment;
+        let segs: Vec<&Segment> = e.path().iter().collect();
+        let bare_kind = match segs.as_slice() {
+            [Segment::Map { key: axis }, Segment::Map { key: k }] if k == "kind" => {
+                user.get(axis).is_some_and(Value::is_str)
+            }
+            _ => false,
+        };
+        let mut path = table.to_owned();
+        for seg in &segs[..segs.len() - usize::from(bare_kind)] {
+            match seg {
+                Segment::Seq { index } => path.push_str(&format!("[{index}]")),
+                Segment::Map { key } | Segment::Enum { variant: key } => {
+                    path.push('.');
+                    path.push_str(key);
+                }
+                Segment::Unknown => path.push_str(".?"),
+            }
+        }
+        ConfigError::new(path, e.inner().message().trim_end())
+    })
+}
