@@ -41,34 +41,27 @@ pub const LEGACY_KEYS: &[(&str, &str, &str)] = &[
 ];
 
 /// Merge `over` into `base`, key by key. Tables merge recursively; any other value replaces.
-/// An axis table (one with `kind` in `base`) merges only with a table of the same kind (or
-/// without `kind`): one naming another kind, or a bare kind (`"frto"`, meaning
-/// `{ kind = "frto" }`), replaces it, so the new kind starts from its own defaults. `kind` is
-/// kept as the first key of every axis table.
+/// An axis (a table with `kind` in `base`) may be given as a bare kind (`"frto"` stands for
+/// `{ kind = "frto" }`); a table of the same kind, or without `kind`, changes only the options
+/// it gives, while one naming another kind replaces the axis, so that kind starts from its own
+/// defaults. `kind` stays the first key of every axis table.
 pub fn merge(base: &mut Table, over: &Table) {
     for (key, value) in over {
-        let base_kind = base.get(key).and_then(Value::as_table).and_then(|t| t.get("kind")).cloned();
-        match (base.get_mut(key), value, base_kind) {
-            (Some(Value::Table(b)), Value::Table(o), Some(kind))
-                if o.get("kind").is_none_or(|k| *k == kind) =>
-            {
-                merge(b, o)
+        let axis_kind = base.get(key).and_then(Value::as_table).and_then(|t| t.get("kind")).cloned();
+        let value = match (value, &axis_kind) {
+            (Value::String(kind), Some(_)) => {
+                Value::Table(Table::from_iter([("kind".into(), kind.clone().into())]))
             }
-            (Some(Value::Table(b)), Value::String(s), Some(Value::String(kind))) if *s == kind => {
-                let _ = b; // the same kind: keep the options already there
+            _ => value.clone(),
+        };
+        let same_kind = |o: &Table| o.get("kind").is_none_or(|k| Some(k) == axis_kind.as_ref());
+        match (base.get_mut(key), value) {
+            (Some(Value::Table(b)), Value::Table(o)) if axis_kind.is_none() || same_kind(&o) => merge(b, &o),
+            (_, Value::Table(o)) if axis_kind.is_some() => {
+                base.insert(key.clone(), Value::Table(kind_first(&o)));
             }
-            (Some(_), Value::String(s), Some(_)) => {
-                base.insert(
-                    key.clone(),
-                    Value::Table(kind_first(&Table::from_iter([("kind".into(), s.clone().into())]))),
-                );
-            }
-            (Some(_), Value::Table(o), Some(_)) => {
-                base.insert(key.clone(), Value::Table(kind_first(o)));
-            }
-            (Some(Value::Table(b)), Value::Table(o), None) => merge(b, o),
-            _ => {
-                base.insert(key.clone(), value.clone());
+            (_, v) => {
+                base.insert(key.clone(), v);
             }
         }
     }
