@@ -199,3 +199,47 @@ fn deserialize<T: serde::de::DeserializeOwned>(
         ConfigError::new(path, e.inner().message().trim_end())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(text: &str) -> Table {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn axes_merge_by_kind_and_scalars_replace() {
+        let mut base = t("window = \"20pkt\"\nrto_response = { kind = \"frto\", variant = \"sack\", response = \"full_revert\" }");
+        merge(&mut base, &t("window = \"40pkt\"\nrto_response = { response = \"ssthresh\" }"));
+        assert_eq!(base, t("window = \"40pkt\"\nrto_response = { kind = \"frto\", variant = \"sack\", response = \"ssthresh\" }"));
+        // The same kind, bare: the options stay.
+        merge(&mut base, &t("rto_response = \"frto\""));
+        assert_eq!(base["rto_response"]["variant"].as_str(), Some("sack"));
+        // Another kind replaces the table, kind first.
+        merge(&mut base, &t("rto_response = { response = \"x\", kind = \"conventional\" }"));
+        assert_eq!(base["rto_response"], t("kind = \"conventional\"\nresponse = \"x\"").into());
+        assert_eq!(base["rto_response"].as_table().unwrap().keys().next().map(String::as_str), Some("kind"));
+        merge(&mut base, &t("rto_response = \"frto\""));
+        assert_eq!(base["rto_response"], t("kind = \"frto\"").into());
+        // A value of the wrong type replaces whatever was there (and is reported when read).
+        merge(&mut base, &t("rto_response = 3"));
+        assert_eq!(base["rto_response"].as_integer(), Some(3));
+    }
+
+    #[test]
+    fn windows_in_bytes_become_whole_segments_and_bare_integers_are_refused() {
+        let empty = Table::new();
+        let (tcp, sink) = resolve(
+            &empty,
+            &empty,
+            &t("segment_size = \"1460B\"\nwindow = \"64000B\""),
+            &t("advertised_window = \"14600B\""),
+        )
+        .unwrap();
+        assert_eq!((tcp.window, sink.advertised_window), (43, 10));
+        let e = resolve(&empty, &empty, &t("window = 20"), &empty).unwrap_err();
+        assert_eq!(e.path, "tcp.window");
+        assert!(e.message.contains("20 is a number without a unit"), "{e}");
+    }
+}
