@@ -115,7 +115,7 @@ fn option_values_of_the_new_presets() {
         // Only scheme II has the handover modification of LD.
         assert_eq!(ld.handover_reset, name == "dcr-frto-ld");
     }
-    assert_eq!(LdConfig::default().handover_reset, false);
+    assert!(!LdConfig::default().handover_reset);
     assert_eq!(cfg("newreno").recovery, RecoveryConfig::NewReno(Default::default()));
 }
 
