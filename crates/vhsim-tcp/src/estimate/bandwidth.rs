@@ -41,6 +41,7 @@ impl Bandwidth {
     }
 
     /// An ACK that newly acknowledges `newly` segments cumulatively, or is a duplicate.
+    #[inline]
     pub fn on_ack(&mut self, newly: u64, duplicate: bool) {
         if duplicate {
             self.delivered += 1;

@@ -11,6 +11,7 @@ pub struct BaseRtt {
 
 impl BaseRtt {
     /// A valid RTT sample.
+    #[inline]
     pub fn on_sample(&mut self, rtt: SimDuration) {
         self.min = Some(self.min.map_or(rtt, |m| m.min(rtt)));
     }

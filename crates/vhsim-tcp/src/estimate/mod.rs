@@ -36,6 +36,7 @@ impl Estimators {
 
     /// An ACK for `ack` (next expected) arrives at `now`, before the sender processes it;
     /// `snd_una` and `snd_max` are the sender's before it. Returns whether it ends a round.
+    #[inline]
     pub fn on_ack(&mut self, now: SimTime, ack: u64, snd_una: u64, snd_max: u64) -> bool {
         let duplicate = ack == snd_una && snd_max > snd_una;
         self.bandwidth.on_ack(ack.saturating_sub(snd_una), duplicate);
@@ -47,6 +48,7 @@ impl Estimators {
     }
 
     /// A valid per-ACK RTT sample.
+    #[inline]
     pub fn on_rtt_sample(&mut self, rtt: SimDuration) {
         self.base_rtt.on_sample(rtt);
     }

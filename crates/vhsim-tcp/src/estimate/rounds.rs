@@ -16,6 +16,7 @@ pub struct Rounds {
 impl Rounds {
     /// An ACK for `ack` (next expected) at `now`, with `snd_max` = one past the highest segment
     /// sent so far. Returns whether the ACK ends the current round (and starts the next).
+    #[inline]
     pub fn on_ack(&mut self, now: SimTime, ack: u64, snd_max: u64) -> bool {
         if ack <= self.end {
             return false;

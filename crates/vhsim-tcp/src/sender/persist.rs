@@ -33,6 +33,7 @@ pub(super) struct Persist {
 
 impl SenderCore {
     /// After an ACK was processed: enter or leave persist mode as the advertised window says.
+    #[inline]
     pub(super) fn update_persist(&mut self, now: SimTime) {
         let closed = self.peer_window == 0;
         if closed && !self.persist.active {

@@ -30,6 +30,7 @@ pub struct Timers {
 
 impl Timers {
     /// The deadline of `t`, if armed.
+    #[inline]
     pub fn get(&self, t: Timer) -> Option<SimTime> {
         self.at[t as usize]
     }
@@ -45,11 +46,13 @@ impl Timers {
     }
 
     /// Whether `t` is armed and due at `now`.
+    #[inline]
     pub fn due(&self, t: Timer, now: SimTime) -> bool {
         self.get(t).is_some_and(|d| d <= now)
     }
 
     /// The earliest deadline.
+    #[inline]
     pub fn earliest(&self) -> Option<SimTime> {
         self.at.iter().flatten().min().copied()
     }
