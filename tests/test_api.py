@@ -217,6 +217,14 @@ def test_schemes_lists_the_classic_variants():
     assert all(isinstance(desc, str) and desc for _, desc in items)
 
 
+def test_scheme_gives_description_source_and_resolved_tables():
+    info = vhsim.scheme("enhanced")
+    assert info["name"] == "enhanced" and "Daniel & Kojo" in info["source"]
+    assert 'kind = "cross_layer"' in info["toml"]
+    with pytest.raises(vhsim.ScenarioError, match="unknown scheme"):
+        vhsim.scheme("cubic")
+
+
 def test_json_schema_is_json():
     schema = json.loads(vhsim.json_schema())
     assert isinstance(schema, dict)

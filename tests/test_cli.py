@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
 import shutil
 import sys
 from importlib import metadata
@@ -126,6 +131,41 @@ def test_schemes_lists_sack_newreno_reno_one_per_line(runner):
     names = [line.split()[0] for line in result.stdout.splitlines() if line.strip()]
     assert {"sack", "newreno", "reno"} <= set(names)
     assert len(names) == len(vhsim.schemes())
+
+
+def test_schemes_show_prints_the_resolved_composition_that_reads_back(runner, tiny_text):
+    result = runner.invoke(cli, ["schemes", "--show", "dcr-frto-ld"])
+    assert result.exit_code == 0, result.output
+    doc = tomllib.loads(result.stdout)
+    assert doc["tcp"]["rto_response"] == {"kind": "frto", "variant": "basic", "response": "full_revert"}
+    assert doc["tcp"]["dupack_response"] == {"kind": "dcr", "trigger": 3, "tau": "tavg"}
+    assert doc["tcp"]["loss_classifier"]["handover_reset"] is True
+    assert doc["sink"]["sack"] is True
+    # The printed tables, given to a `sack` flow, make the same sender as the preset.
+    base = vhsim.loads(tiny_text)
+    flow = next(iter(tomllib.loads(tiny_text)["flows"]))
+    shown = base.set(f"flows.{flow}.scheme", "sack").set(f"flows.{flow}.tcp", _inline(doc["tcp"]))
+    preset = base.set(f"flows.{flow}.scheme", "dcr-frto-ld")
+    assert json.loads(shown.resolved_json())["flows"][0]["transport"]["tcp"] == json.loads(preset.resolved_json())["flows"][0]["transport"]["tcp"]
+
+
+def _inline(table: dict) -> str:
+    """A TOML inline table for --set (nested tables and strings only, as the tcp table has)."""
+    def value(v):
+        if isinstance(v, dict):
+            return _inline(v)
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, str):
+            return json.dumps(v)
+        return repr(v)
+    return "{ " + ", ".join(f"{k} = {value(v)}" for k, v in table.items()) + " }"
+
+
+def test_schemes_show_of_an_unknown_name_lists_the_names(runner):
+    result = runner.invoke(cli, ["schemes", "--show", "cubic"])
+    assert result.exit_code == 2
+    assert "cubic" in result.stderr and "dcr-frto-ld" in result.stderr
 
 
 def test_validate_prints_ok(runner, tiny_path):

@@ -29,6 +29,16 @@ def schemes() -> list[tuple[str, str]]:
     return [(str(name), str(desc)) for name, desc in _native.schemes()]
 
 
+def scheme(name: str) -> dict[str, str]:
+    """One preset: ``name``, ``description``, ``source`` (paper and section) and ``toml``, its
+    resolved composition (the full ``[tcp]`` and ``[sink]`` tables a flow with
+    ``scheme = name`` starts from). ScenarioError for an unknown name."""
+    from . import _native
+
+    description, source, toml = _native.scheme(name)
+    return {"name": name, "description": description, "source": source, "toml": toml}
+
+
 def json_schema() -> str:
     """JSON Schema (as text) of the scenario TOML format."""
     from . import _native
@@ -45,6 +55,7 @@ __all__ = [
     "loads",
     "read_result",
     "schemes",
+    "scheme",
     "json_schema",
     "__version__",
 ]

@@ -338,21 +338,31 @@ def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
 
 # ----------------------------------------------------------------------- schemes
 @cli.command("schemes")
-def schemes_cmd() -> None:
-    """List the TCP scheme presets, one per line: name and description.
+@click.option("--show", "show", metavar="NAME", default=None,
+              help="Print the resolved composition of preset NAME (its full [tcp] and [sink] tables).")
+def schemes_cmd(show: str | None) -> None:
+    """List the TCP scheme presets, one per line: name, description and source (paper and section).
 
-    Use a name as a flow's `scheme`, e.g. --set flows.bulk.scheme=newreno.
+    Use a name as a flow's `scheme`, e.g. --set flows.bulk.scheme=newreno; any key of
+    the composition --show prints can be overridden in the flow's [tcp] / [sink] tables.
 
     \b
-    Example:
+    Examples:
       vhsim schemes
+      vhsim schemes --show dcr-frto-ld
     """
-    from . import schemes
+    from . import scheme, schemes
 
+    if show is not None:
+        try:
+            click.echo(scheme(show)["toml"], nl=False)
+        except ScenarioError as err:
+            raise click.BadParameter(str(err), param_hint="--show") from None
+        return
     items = schemes()
     width = max((len(n) for n, _ in items), default=0)
     for name, desc in items:
-        click.echo(f"{name.ljust(width)}  {desc}".rstrip())
+        click.echo(f"{name.ljust(width)}  {desc} [{scheme(name)['source']}]".rstrip())
 
 
 # ---------------------------------------------------------------------- validate

@@ -39,17 +39,17 @@ PRESET_SCENARIOS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 )
 #: Options no shipped scenario or preset sets by default, each on a scenario where it acts.
 OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("scenarios/sobral/cbr-user-handover.toml", (("flows.cbr.tcp.newreno_timer", "slow_but_steady"),)),
+    ("scenarios/sobral/cbr-user-handover.toml", (("flows.cbr.tcp.recovery.timer", "slow_but_steady"),)),
     ("scenarios/sobral/cbr-user-handover.toml", (("flows.cbr.app", '{ kind = "cbr", interval = "2ms" }'),
                                                   ("flows.cbr.tcp.max_burst", "4"))),
     ("scenarios/danielkojo/fig08-bbm.toml", (("flows.*.sink.delayed_ack", "true"),
                                               ("flows.*.tcp.rtt_timing", "every_ack"))),
     ("scenarios/limjang/wlan-to-3g.toml", (("flows.*.scheme", "dcr-frto-ld"),
-                                            ("flows.*.tcp.frto_variant", "sack"),
-                                            ("flows.*.tcp.spurious_response", "ssthresh"),
-                                            ("flows.*.tcp.ld_k", "3"))),
+                                            ("flows.*.tcp.rto_response.variant", "sack"),
+                                            ("flows.*.tcp.rto_response.response", "ssthresh"),
+                                            ("flows.*.tcp.loss_classifier.k", "3"))),
     ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "frto"),
-                                            ("flows.*.tcp.spurious_response", "slow_start"),
+                                            ("flows.*.tcp.rto_response.response", "slow_start"),
                                             ("links.umts.forward.reorder.depth", "3"))),
     ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "sack-rfc6675"),
                                             ("flows.*.tcp.limited_transmit", "false"),

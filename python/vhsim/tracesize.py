@@ -26,8 +26,9 @@ the share of row kinds in ``trace_events``; ``trace_links`` is not taken into ac
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
@@ -144,16 +145,26 @@ def _phases(r: dict, duration_ns: int) -> list[tuple[int, int, int | None]]:
     return [p for p in out if p[1] > p[0]]
 
 
+def _count(value: Any) -> int:
+    """An integer of the resolved model, written bare or with its unit (``"1000B"``, ``"20pkt"``)."""
+    if isinstance(value, (int, float)):
+        return int(value)
+    digits = re.match(r"\s*(\d+)", str(value))
+    if not digits:
+        raise ValueError(f"not a count: {value!r}")
+    return int(digits.group(1))
+
+
 def _transport(flow: dict) -> tuple[int, float, float]:
     """(bits on the wire of a data packet, window in packets, ACKs per data packet) of a flow's
     transport in the resolved model (``flow["transport"]``, tagged by ``protocol``)."""
     t = flow["transport"]
     if t["protocol"] == "tcp":
         tcp, sink = t["tcp"], t["sink"]
-        window = min(int(tcp["window"]), int(sink["advertised_window"]))
-        return 8 * (int(tcp["segment_size"]) + int(tcp["header_size"])), window, 0.5 if sink["delayed_ack"] else 1.0
+        window = min(_count(tcp["window"]), _count(sink["advertised_window"]))
+        return 8 * (_count(tcp["segment_size"]) + _count(tcp["header_size"])), window, 0.5 if sink["delayed_ack"] else 1.0
     if t["protocol"] == "datagram":
-        return 8 * (int(t["size"]) + int(t["header_size"])), float("inf"), 0.0
+        return 8 * (_count(t["size"]) + _count(t["header_size"])), float("inf"), 0.0
     # Other transports: a full-size packet each way, windowed by nothing the estimate knows.
     return 8 * 1500, float("inf"), 1.0
 

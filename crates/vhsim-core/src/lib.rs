@@ -4,10 +4,13 @@
 //! * [`rng`]: random streams keyed by (master seed, component name).
 //! * [`events`]: the total event order (time, class, insertion sequence).
 //! * [`vars`]: traced variables (name, unit, value) that endpoint parts report.
+//! * [`units`]: values with units as files write them (`"9ms"`, `"20pkt"`), with their serde
+//!   and JSON Schema.
 
 pub mod events;
 pub mod rng;
 pub mod time;
+pub mod units;
 pub mod vars;
 
 pub use events::{EventClass, EventKey, EventQueue};

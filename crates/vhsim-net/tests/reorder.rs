@@ -29,6 +29,7 @@ fn dupack_runs(order: &[u64]) -> Vec<(u64, u32)> {
         max_sack_blocks: 3,
         advertised_window: u32::MAX,
         ack_size: 40,
+        ..SinkConfig::default()
     };
     let mut sink = TcpSink::new(cfg);
     let (mut last, mut runs) = (0u64, Vec::<(u64, u32)>::new());

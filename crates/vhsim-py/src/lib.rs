@@ -47,7 +47,19 @@ fn version() -> &'static str {
 /// (name, description) of every sender preset.
 #[pyfunction]
 fn schemes() -> Vec<(&'static str, &'static str)> {
-    vhsim_tcp::presets::PRESETS.iter().map(|p| (p.name, p.description)).collect()
+    vhsim_tcp::presets::all().iter().map(|p| (p.name, p.description.as_str())).collect()
+}
+
+/// (description, source, resolved composition as TOML) of the preset `name`.
+#[pyfunction]
+fn scheme(name: &str) -> PyResult<(&'static str, &'static str, String)> {
+    let p = vhsim_tcp::presets::preset(name).ok_or_else(|| {
+        ScenarioError::new_err(format!(
+            "unknown scheme '{name}' (schemes: {})",
+            vhsim_tcp::presets::preset_names().join(", ")
+        ))
+    })?;
+    Ok((p.description.as_str(), p.source.as_str(), p.to_toml()))
 }
 
 /// JSON Schema of the scenario file format.
@@ -315,6 +327,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(schemes, m)?)?;
+    m.add_function(wrap_pyfunction!(scheme, m)?)?;
     m.add_function(wrap_pyfunction!(json_schema, m)?)?;
     m.add_function(wrap_pyfunction!(summary_schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;

@@ -31,7 +31,7 @@ mod units;
 
 pub use error::{shorten, ScenarioError};
 pub use model::*;
-pub use units::parse_duration;
+pub use vhsim_core::units::parse_duration;
 
 use schema::ScenarioFile;
 

@@ -57,7 +57,7 @@ fn parses_values() {
     .unwrap();
     assert_eq!((s.seed, s.name.as_str(), s.detail), (7, "quoted name", Detail::Packets));
     assert!(s.flows[0].sink().unwrap().delayed_ack);
-    assert_eq!(s.flows[0].tcp().unwrap().rto.min, SimDuration::from_secs(1));
+    assert_eq!(s.flows[0].tcp().unwrap().min_rto, SimDuration::from_secs(1));
     assert_eq!(s.links[0].error, ErrorModelConfig::Bernoulli { p: 0.01 });
     assert_eq!(s.links[1].error, ErrorModelConfig::None);
     assert_eq!(s.timeline[0].at, SimTime(5_000_000_000));

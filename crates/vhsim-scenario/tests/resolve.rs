@@ -3,7 +3,7 @@
 use vhsim_core::{Rate, SimDuration, SimTime};
 use vhsim_net::{ErrorModelConfig, QueueLimit};
 use vhsim_scenario::*;
-use vhsim_tcp::{presets, RecoveryKind};
+use vhsim_tcp::{presets, RecoveryConfig};
 
 const FULL: &str = r#"
 name = "full"
@@ -150,8 +150,8 @@ fn full_scenario_resolves() {
     let mut tcp = preset.tcp_config();
     tcp.segment_size = 1460;
     tcp.window = 43;
-    tcp.rto.min = SimDuration::from_secs(1);
-    tcp.recovery = RecoveryKind::Sack1;
+    tcp.min_rto = SimDuration::from_secs(1);
+    tcp.recovery = RecoveryConfig::Sack1(Default::default());
     let mut sink = preset.sink_config();
     sink.delayed_ack = true;
     sink.advertised_window = 10;

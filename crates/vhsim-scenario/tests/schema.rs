@@ -18,7 +18,8 @@ fn json_schema_is_json_and_names_the_format() {
     let duration = &v["$defs"]["Duration"];
     assert_eq!(duration["type"], "string");
     assert!(duration["pattern"].as_str().unwrap().contains("ms"));
-    assert!(v["$defs"]["TcpSpec"]["properties"]["window"].is_object());
+    assert!(v["$defs"]["TcpConfig"]["properties"]["window"].is_object());
+    assert!(v["$defs"]["RtoResponseConfig"]["anyOf"].is_array());
     assert!(!text.contains("null"), "TOML has no null");
 }
 

@@ -21,6 +21,7 @@ fn retx_cause(c: TxCause) -> RetxCause {
         TxCause::Recovery => RetxCause::Recovery,
         TxCause::Rto => RetxCause::Timeout,
         TxCause::GoBackN => RetxCause::GoBackN,
+        TxCause::Probe => RetxCause::Probe,
     }
 }
 
@@ -80,7 +81,7 @@ impl Endpoint for TcpSenderEndpoint {
 
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
         let tx = self.sender.poll_transmit(now)?;
-        let cfg = &self.sender.core().cfg;
+        let cfg = self.sender.config();
         let w = self.wiring;
         Some(Packet {
             uid: 0,
@@ -108,30 +109,19 @@ impl Endpoint for TcpSenderEndpoint {
     fn on_app(&mut self, _now: SimTime, offer: AppOffer) {
         let c = self.sender.core();
         let limit = match offer {
-            AppOffer::More(units) => c.app_limit.saturating_add(units),
-            AppOffer::Stop => c.snd_max,
+            AppOffer::More(units) => c.app_limit().saturating_add(units),
+            AppOffer::Stop => c.snd_max(),
         };
         self.sender.set_app_limit(limit);
     }
 
     fn progress(&self) -> Option<SendProgress> {
         let c = self.sender.core();
-        Some(SendProgress { acked: c.snd_una, sent_max: c.snd_max })
+        Some(SendProgress { acked: c.snd_una(), sent_max: c.snd_max() })
     }
 
     fn traced_vars(&self, _path: usize, out: &mut Vec<TracedVar>) {
-        let s = &self.sender;
-        let c = s.core();
-        out.push(TracedVar::new("cwnd", "pkts", s.cwnd()));
-        out.push(TracedVar::new("ssthresh", "pkts", s.ssthresh()));
-        out.push(TracedVar::passive("srtt", "s", c.rtt.srtt().map_or(f64::NAN, |d| d.as_secs_f64())));
-        out.push(TracedVar::new("rto", "s", c.rtt.rto().as_secs_f64()));
-        out.push(TracedVar::new("flight", "pkts", c.flight_size() as f64));
-        out.push(TracedVar::new("state", STATE_UNIT, f64::from(s.ca_state() as u8)));
-        if let Some(ld) = s.loss_classifier().ld() {
-            out.push(TracedVar::new("ld_tcur", "s", ld.tcur().unwrap_or(f64::NAN)));
-            out.push(TracedVar::new("ld_threshold", "s", ld.threshold().unwrap_or(f64::NAN)));
-        }
+        self.sender.traced_vars(out);
     }
 
     fn classifies_losses(&self) -> bool {

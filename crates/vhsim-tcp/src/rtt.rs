@@ -28,7 +28,15 @@ pub struct RttEstimator {
 impl RttEstimator {
     /// No sample yet: the RTO is `cfg.initial`.
     pub fn new(cfg: RtoConfig) -> Self {
-        RttEstimator { cfg, srtt: None, rttvar: 0, rtxcur: cfg.initial.0, backoff: 1, timed: None, latest: None }
+        RttEstimator {
+            cfg,
+            srtt: None,
+            rttvar: 0,
+            rtxcur: cfg.initial.0,
+            backoff: 1,
+            timed: None,
+            latest: None,
+        }
     }
 
     /// Settings.
@@ -58,11 +66,25 @@ impl RttEstimator {
 
     /// The timeout the retransmission timer is set to now.
     pub fn rto(&self) -> SimDuration {
+        self.rto_with_backoff(self.backoff)
+    }
+
+    /// The RTO with backoff `backoff`, clamped like [`RttEstimator::rto`].
+    fn rto_with_backoff(&self, backoff: u32) -> SimDuration {
         let g = self.cfg.granularity.0;
         // ns-2 rfc2988_: clamp to minrto before applying the backoff.
         let clamped = self.rtxcur.max(self.cfg.min.0);
-        let t = clamped.saturating_mul(self.backoff as u64).min(self.cfg.max.0).max(2 * g);
+        let t = clamped.saturating_mul(backoff as u64).min(self.cfg.max.0).max(2 * g);
         SimDuration(t)
+    }
+
+    /// One round-trip time, for a delay of "one RTT" (TCP-DCR's tau): SRTT; once SRTT has
+    /// been cleared after many backoffs, the latest valid sample; before any sample, the RTO
+    /// without backoff. Never the backed-off timer: after a long outage the backoff can reach
+    /// tens of seconds, which is no estimate of the path's round trip (issue #18 item 1; ns-2's
+    /// DCR reads `t_srtt_`, and Bhandarkar et al. wait "one RTT").
+    pub fn round_trip(&self) -> SimDuration {
+        self.srtt().or(self.latest).unwrap_or_else(|| self.rto_with_backoff(1))
     }
 
     /// A segment `seq` is sent for the first time at `now`: with one-per-RTT timing, time it if
@@ -185,6 +207,7 @@ impl RttEstimator {
         self.rtxcur = initial.0;
         self.backoff = 1;
         self.timed = None;
+        self.latest = None;
     }
 
     /// Take a sample now from a segment first sent at `sent` (quantized like every sample),
@@ -212,7 +235,7 @@ mod tests {
     use crate::presets::preset;
 
     fn est() -> RttEstimator {
-        RttEstimator::new(preset("sack").unwrap().tcp_config().rto)
+        RttEstimator::new(preset("sack").unwrap().tcp_config().rto())
     }
 
     #[test]

@@ -14,8 +14,9 @@ struct Seg {
     sacked: bool,
     /// Retransmitted during the current recovery episode (ns-2 `MarkRetran`).
     retx_this_episode: bool,
-    /// Retransmitted at any time (Karn's rule for every-ACK timing).
-    ever_retx: bool,
+    /// Never a valid RTT sample: retransmitted at some time (Karn's rule), or outstanding when
+    /// the peer closed its window (its ACK may wait for the window to open).
+    no_sample: bool,
 }
 
 /// Outstanding segments, indexed from `base` (= snd_una).
@@ -32,20 +33,40 @@ impl Scoreboard {
         let end = self.base + self.segs.len() as u64;
         if seq >= end {
             debug_assert_eq!(seq, end, "segments are sent without gaps");
-            self.segs.push_back(Seg { first_sent: now, sacked: false, retx_this_episode: false, ever_retx: false });
+            self.segs.push_back(Seg {
+                first_sent: now,
+                sacked: false,
+                retx_this_episode: false,
+                no_sample: false,
+            });
         } else if seq >= self.base && retransmission {
             let s = &mut self.segs[(seq - self.base) as usize];
-            s.ever_retx = true;
+            s.no_sample = true;
+        }
+    }
+
+    /// The peer closed its window: no outstanding segment gives an RTT sample any more.
+    pub fn forbid_samples(&mut self) {
+        for s in &mut self.segs {
+            s.no_sample = true;
         }
     }
 
     /// Cumulative ACK up to `ack` (exclusive). Returns the first-send time of segment `ack - 1`
-    /// if it was acknowledged now and never retransmitted (a Karn-valid RTT sample).
+    /// if it was acknowledged now and no segment this ACK acknowledges is barred from giving a
+    /// sample (retransmitted, or held by a zero window):
+    /// Karn's rule (RFC 6298 §3) over the whole acknowledged range, since an ACK that also
+    /// covers a repaired hole measures the time `ack - 1` waited for the repair in the
+    /// receiver's reassembly buffer, not its round trip (issue #18 item 2).
     pub fn advance(&mut self, ack: u64) -> Option<SimTime> {
         let mut last = None;
+        let mut any_retx = false;
         while self.base < ack {
             match self.segs.pop_front() {
-                Some(s) => last = Some(s),
+                Some(s) => {
+                    any_retx |= s.no_sample;
+                    last = Some(s);
+                }
                 None => {
                     self.base = ack;
                     break;
@@ -53,7 +74,7 @@ impl Scoreboard {
             }
             self.base += 1;
         }
-        last.filter(|s| !s.ever_retx).map(|s| s.first_sent)
+        last.filter(|_| !any_retx).map(|s| s.first_sent)
     }
 
     /// Mark the segments of SACK blocks; returns true if any was not SACKed before
@@ -85,7 +106,7 @@ impl Scoreboard {
     pub fn mark_retransmitted(&mut self, seq: u64) {
         if let Some(s) = self.get_mut(seq) {
             s.retx_this_episode = true;
-            s.ever_retx = true;
+            s.no_sample = true;
         }
     }
 

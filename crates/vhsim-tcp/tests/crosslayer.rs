@@ -26,7 +26,7 @@ fn notify(s: &mut Script, at_ms: u64, old: AccessLinkInfo, new: AccessLinkInfo) 
 }
 
 fn minrto_ns(s: &Script) -> u64 {
-    s.tcp.core().rtt.min_rto().as_nanos()
+    s.tcp.core().rtt().min_rto().as_nanos()
 }
 
 /// Send `iw` segments at 0, then ACK segment 0 at `rtt_ms` (one RTT sample): `iw + 1` segments
@@ -43,7 +43,7 @@ fn in_flight(iw: u32, rtt_ms: u64) -> Script {
 fn a1_case1_sets_minrto_from_rtt_old_newlink_and_restarts_the_timer_at_once() {
     // 6400 kb/s, 9 ms -> 200 kb/s, 300 ms with 21 segments in flight (Figure 8).
     let mut s = in_flight(20, 45); // sample 40 ms (4 ticks): RTO 200 ms (min) < RTT_old_newlink
-    assert_eq!(s.tcp.core().rtt.rto(), dur_ms(200));
+    assert_eq!(s.tcp.core().rtt().rto(), dur_ms(200));
     notify(&mut s, 50, link(6400, 9), link(200, 300));
     // RTT_old_newlink = 9 + 1.875 + 300 + 1.6 = 312.475 ms; FlightSize/BW_old = 21 x 12000 b /
     // 6.4 Mb/s = 39.375 ms; + 200 ms = 551.85 ms (the paper: 552 ms).
@@ -64,7 +64,7 @@ fn a1_case2_in_fast_recovery_uses_rtt_newlink_and_the_old_bandwidth() {
     // RTT_newlink = 600 + 60 + 1.6 = 661.6 ms; 24 x 12000 b / 800 kb/s = 360 ms; + 200 ms =
     // 1221.6 ms (the paper: 1220 ms).
     assert_eq!(minrto_ns(&s), 1_221_600_000);
-    let rto = s.tcp.core().rtt.rto();
+    let rto = s.tcp.core().rtt().rto();
     assert_eq!(rto, SimDuration::from_millis(1350), "RTO = max(current, new minrto)");
     assert_eq!(s.tcp.next_timeout(), Some(ms(470) + rto));
 }
@@ -91,12 +91,12 @@ fn a1_restores_minrto_and_restarts_the_rtt_estimate_once_pre_handoff_data_is_ack
     // All 22 segments sent before the notification (0..=21) are acknowledged.
     s.ack(400, 22);
     assert_eq!(minrto_ns(&s), 200_000_000, "minrto restored");
-    assert_eq!(s.tcp.core().rtt.srtt(), None, "RTT variables restarted as for a new connection");
-    assert_eq!(s.tcp.core().rtt.rto(), SimDuration::from_secs(3), "RFC 2988 initial RTO (A13)");
+    assert_eq!(s.tcp.core().rtt().srtt(), None, "RTT variables restarted as for a new connection");
+    assert_eq!(s.tcp.core().rtt().rto(), SimDuration::from_secs(3), "RFC 2988 initial RTO (A13)");
     // The next ACK of new data gives the first sample: segment 22 went out on the ACK at
     // 400 ms; its ACK at 1100 ms gives 700 ms.
     s.ack(1100, 23);
-    assert_eq!(s.tcp.core().rtt.srtt(), Some(SimDuration::from_millis(700)));
+    assert_eq!(s.tcp.core().rtt().srtt(), Some(SimDuration::from_millis(700)));
 }
 
 #[test]
@@ -138,25 +138,25 @@ fn a3_in_rto_recovery_retransmits_at_once_and_restores_the_saved_ssthresh() {
     assert_close(s.ssthresh(), saved);
     // 9 ms -> 300 ms is a significant change: RTT variables restarted, and the retransmission's
     // timer runs with the restarted estimate's RTO (3 s), not the old backed-off 800 ms.
-    assert_eq!(s.tcp.core().rtt.srtt(), None);
+    assert_eq!(s.tcp.core().rtt().srtt(), None);
     assert_eq!(s.tcp.next_timeout(), Some(ms(700) + SimDuration::from_secs(3)));
 }
 
 #[test]
 fn a4_restarts_the_rtt_variables_only_after_pre_handoff_data_is_acked() {
     let mut s = in_flight(20, 650); // an RTT of 650 ms on the old, slow link
-    let srtt = s.tcp.core().rtt.srtt();
+    let srtt = s.tcp.core().rtt().srtt();
     assert_eq!(srtt, Some(SimDuration::from_millis(650)));
     notify(&mut s, 660, link(200, 300), link(6400, 9));
-    assert_eq!(s.tcp.core().rtt.srtt(), srtt, "nothing changes before pre-handoff data is acked");
+    assert_eq!(s.tcp.core().rtt().srtt(), srtt, "nothing changes before pre-handoff data is acked");
     s.ack(700, 10);
-    assert_eq!(s.tcp.core().rtt.srtt(), srtt);
+    assert_eq!(s.tcp.core().rtt().srtt(), srtt);
     s.ack(720, 22);
-    assert_eq!(s.tcp.core().rtt.srtt(), None, "restarted once segments 0..=21 are acked");
+    assert_eq!(s.tcp.core().rtt().srtt(), None, "restarted once segments 0..=21 are acked");
     // Segment 22 went out at 700 ms (the ACK of 10 opened the window); its ACK at 760 ms is
     // the first sample of the restarted estimate.
     s.ack(760, 23);
-    assert_eq!(s.tcp.core().rtt.srtt(), Some(SimDuration::from_millis(60)), "first sample from new data");
+    assert_eq!(s.tcp.core().rtt().srtt(), Some(SimDuration::from_millis(60)), "first sample from new data");
 }
 
 #[test]
@@ -198,7 +198,7 @@ fn nothing_acts_without_a_notification_and_regular_tcp_ignores_notifications() {
     r.ack(45, 1);
     let cwnd = r.cwnd();
     notify(&mut r, 50, link(6400, 9), link(200, 300));
-    assert_eq!(r.tcp.core().rtt.min_rto(), SimDuration::from_millis(200));
+    assert_eq!(r.tcp.core().rtt().min_rto(), SimDuration::from_millis(200));
     assert_close(r.cwnd(), cwnd);
     s.ack(100, 5);
     assert_eq!(minrto_ns(&s), 200_000_000);

@@ -59,7 +59,7 @@ fn sack_senders_count_only_dupacks_with_new_sack_information() {
     t.send_all(0);
     assert_eq!(t.ack_sack(100, 0, &[(1, 2)]), new([4]));
     assert_eq!(t.ack_sack(101, 0, &[(1, 2)]), none());
-    assert_eq!(t.tcp.core().dupacks, 1);
+    assert_eq!(t.tcp.core().dupacks(), 1);
     assert_eq!(t.ack_sack(102, 0, &[(1, 3)]), new([5]));
     assert_eq!(t.ack_sack(103, 0, &[(1, 4)]), vec![tx(0, FastRetransmit)]);
 }
@@ -119,7 +119,7 @@ fn fast_retransmit_restarts_the_timer_without_backoff() {
     assert_eq!(t.deadline_ms(), Some(3000), "initial RTO 3 s (ns-2.35 rtxcur_init_)");
     t.dupacks(400, 0, 3);
     assert_eq!(t.deadline_ms(), Some(3400));
-    assert_eq!(t.tcp.core().rtt.backoff(), 1);
+    assert_eq!(t.tcp.core().rtt().backoff(), 1);
     // Further dupACKs do not touch the timer.
     t.dupacks(500, 0, 4);
     assert_eq!(t.deadline_ms(), Some(3400));
@@ -139,14 +139,14 @@ fn newreno_partial_ack_retransmits_the_next_hole_and_deflates() {
     assert_eq!(t.dupacks(100, 0, 3), none()); // 5, 6, 7: window 4 + 6 = 10
     assert_eq!(t.ack(100, 0), new([10])); // 8
     assert_eq!(t.ack(100, 0), new([11])); // 9
-    // Partial ACK (0..2 arrived, recover = 10): retransmit 3 at once; the window deflates by
-    // the 3 segments acknowledged minus one, so one new segment may follow.
+                                          // Partial ACK (0..2 arrived, recover = 10): retransmit 3 at once; the window deflates by
+                                          // the 3 segments acknowledged minus one, so one new segment may follow.
     assert_eq!(t.ack(200, 3), vec![tx(3, Recovery), tx(12, vhsim_tcp::TxCause::New)]);
     assert_eq!(t.tcp.ca_state(), CaState::Recovery);
     assert_eq!(t.cwnd(), 4.0);
     assert_eq!(t.ack(200, 3), new([13])); // 10
     assert_eq!(t.ack(200, 3), new([14])); // 11
-    // Full ACK (covers recover): leave recovery at ssthresh, then open by 1/cwnd.
+                                          // Full ACK (covers recover): leave recovery at ssthresh, then open by 1/cwnd.
     assert_eq!(t.ack(300, 12), new([15]));
     assert_close(t.cwnd(), 4.25);
     assert_eq!(t.tcp.ca_state(), CaState::Open);
@@ -179,7 +179,7 @@ fn newreno_blocks_a_second_fast_retransmit_until_recover_is_passed() {
     let mut t = Script::new(cfg("newreno").iw(4).limited_transmit(false));
     t.send_all(0);
     t.dupacks(100, 0, 3);
-    assert_eq!(t.tcp.core().recover, Some(4));
+    assert_eq!(t.tcp.core().recover(), Some(4));
     // Inflation sent segment 4 during recovery; the full ACK exactly at recover leaves
     // cwnd = 2 + 1/2, so segment 5 follows.
     assert_eq!(t.ack(200, 4), new([5]));

@@ -13,13 +13,11 @@ mod common;
 use common::*;
 use vhsim_tcp::response::FrtoStep;
 use vhsim_tcp::TxCause::{FastRetransmit, GoBackN, Rto};
-use vhsim_tcp::{CaState, FrtoVariant, RtoResponseKind, SpuriousResponse, TcpConfig};
+use vhsim_tcp::{CaState, FrtoConfig, FrtoVariant, RtoResponseConfig, SpuriousResponse, TcpConfig};
 
 fn frto(variant: FrtoVariant, response: SpuriousResponse) -> TcpConfig {
     let mut c = cfg("sack").iw(4).ssthresh(3);
-    c.rto_response = RtoResponseKind::Frto;
-    c.frto.variant = variant;
-    c.frto.response = response;
+    c.rto_response = RtoResponseConfig::Frto(FrtoConfig { variant, response });
     c
 }
 
@@ -52,7 +50,7 @@ fn spurious_timeout_full_revert_restores_the_flight_size_and_ssthresh() {
         // segments instead of go-back-N retransmissions.
         assert_eq!(t.ack(500, 5), new([8, 9]), "{variant:?}");
         assert_eq!(step(&t), FrtoStep::SecondAck);
-        assert_eq!(t.tcp.core().recover, Some(8));
+        assert_eq!(t.tcp.core().recover(), Some(8));
         // The original of 5: acknowledges never-retransmitted data -> spurious (step 3b).
         // Full revert (spurious_response_ 1): cwnd = FlightSize before this ACK = 10 - 5 = 5;
         // ssthresh = max(window 4.25, ssthresh 3) at the timeout = 4.25.
@@ -62,7 +60,7 @@ fn spurious_timeout_full_revert_restores_the_flight_size_and_ssthresh() {
         assert_eq!(t.tcp.stats().spurious_rto_detected, 1);
         assert_eq!(t.tcp.stats().retransmissions, 1, "only the timeout retransmission");
         assert_eq!(t.tcp.ca_state(), CaState::Open);
-        assert_eq!(t.tcp.core().recover, None, "later fast retransmits are not blocked");
+        assert_eq!(t.tcp.core().recover(), None, "later fast retransmits are not blocked");
         assert_eq!(step(&t), FrtoStep::Idle);
     }
 }
@@ -146,7 +144,7 @@ fn sack_f_rto_waits_through_duplicate_acks_in_step_two() {
     // RFC 5682 §3 step 2: duplicate ACKs only update the scoreboard.
     assert_eq!(t.ack_sack(450, 4, &[(5, 6)]), none());
     assert_eq!(step(&t), FrtoStep::FirstAck);
-    assert!(t.tcp.core().sb.is_sacked(5));
+    assert!(t.tcp.core().scoreboard().is_sacked(5));
     assert_eq!(t.ack_sack(500, 6, &[]), new([8, 9]));
     assert_eq!(step(&t), FrtoStep::SecondAck);
 }
@@ -207,7 +205,7 @@ fn a_timeout_during_conventional_recovery_is_conventional() {
     let (_, sent) = t.fire_due_timer();
     assert_eq!(sent, vec![tx(5, Rto)]);
     assert_eq!(step(&t), FrtoStep::Idle);
-    let due = t.tcp.core().snd_una;
+    let due = t.tcp.core().snd_una();
     assert_eq!(t.ack(2000, due + 1), txs(GoBackN, [6, 7]), "go-back-N, not two new segments");
 }
 

@@ -6,10 +6,9 @@
 mod common;
 
 use common::*;
-use vhsim_core::SimDuration;
-use vhsim_tcp::classify::Ld;
+use vhsim_tcp::classify::ld::{Ld, LdConfig};
 use vhsim_tcp::TxCause::{FastRetransmit, Rto};
-use vhsim_tcp::{LdConfig, LossClass, TcpConfig};
+use vhsim_tcp::{LossClass, TcpConfig};
 
 fn ld_cfg(k: f64, suspend_rounds: u32, handover_reset: bool) -> LdConfig {
     LdConfig { k, suspend_rounds, handover_reset, initial_tdev: dur_ms(500) }
@@ -28,7 +27,7 @@ fn close(actual: f64, expected: f64) {
 /// Tmin = R. With R = 200 ms: Tavg 0.2, Tdev 0.1, Tmin 0.2 (the clean state the inequality
 /// tests start from). The round of suspension ends with the ACK of segment 50.
 fn reset_to_200ms(k: f64) -> Ld {
-    let mut ld = Ld::new(ld_cfg(k, 1, true));
+    let mut ld = Ld::with(ld_cfg(k, 1, true));
     sample(&mut ld, 0, 100);
     ld.on_rto(ms(1000));
     ld.on_spurious_rto(50);
@@ -45,7 +44,7 @@ fn reset_to_200ms(k: f64) -> Ld {
 
 #[test]
 fn initial_state_is_tavg_zero_tdev_half_a_second_and_no_threshold() {
-    let ld = Ld::new(ld_cfg(2.0, 1, false));
+    let ld = Ld::with(ld_cfg(2.0, 1, false));
     assert_eq!((ld.tcur(), ld.tavg(), ld.tdev()), (None, 0.0, 0.5));
     assert_eq!(ld.tmin(), f64::INFINITY);
     assert_eq!(ld.threshold(), None);
@@ -59,7 +58,7 @@ fn initial_state_is_tavg_zero_tdev_half_a_second_and_no_threshold() {
 
 #[test]
 fn each_sample_updates_tdev_with_the_old_tavg_then_tavg_and_tmin() {
-    let mut ld = Ld::new(ld_cfg(2.0, 1, false));
+    let mut ld = Ld::with(ld_cfg(2.0, 1, false));
     sample(&mut ld, 0, 100);
     // Tdev = 3/4 * 0.5 + 1/4 * |0 - 0.1| = 0.375 + 0.025 = 0.4; Tavg = 1/8 * 0.1 = 0.0125.
     close(ld.tdev(), 0.4);
@@ -142,7 +141,7 @@ fn a_fractional_exponent_is_allowed() {
 
 #[test]
 fn every_timeout_resets_tmin_to_infinity() {
-    let mut ld = Ld::new(ld_cfg(2.0, 1, false));
+    let mut ld = Ld::with(ld_cfg(2.0, 1, false));
     sample(&mut ld, 0, 100);
     close(ld.tmin(), 0.1);
     ld.on_rto(ms(500));
@@ -159,7 +158,7 @@ fn every_timeout_resets_tmin_to_infinity() {
 
 #[test]
 fn after_a_spurious_timeout_the_first_new_sample_restarts_the_estimator() {
-    let mut ld = Ld::new(ld_cfg(2.0, 1, true));
+    let mut ld = Ld::with(ld_cfg(2.0, 1, true));
     sample(&mut ld, 0, 100);
     sample(&mut ld, 100, 100);
     ld.on_rto(ms(1000));
@@ -184,7 +183,7 @@ fn after_a_spurious_timeout_the_first_new_sample_restarts_the_estimator() {
 
 #[test]
 fn ld_is_suspended_for_n_rounds_and_a_loss_meanwhile_is_wireless() {
-    let mut ld = Ld::new(ld_cfg(2.0, 2, true));
+    let mut ld = Ld::with(ld_cfg(2.0, 2, true));
     sample(&mut ld, 0, 100);
     ld.on_rto(ms(1000));
     ld.on_spurious_rto(40); // segment 40 is the first one sent after the detection
@@ -205,7 +204,7 @@ fn ld_is_suspended_for_n_rounds_and_a_loss_meanwhile_is_wireless() {
 
 #[test]
 fn a_missing_new_sample_keeps_ld_suspended_after_the_rounds() {
-    let mut ld = Ld::new(ld_cfg(2.0, 1, true));
+    let mut ld = Ld::with(ld_cfg(2.0, 1, true));
     ld.on_rto(ms(1000));
     ld.on_spurious_rto(40);
     ld.on_ack(41, 45);
@@ -217,7 +216,7 @@ fn a_missing_new_sample_keeps_ld_suspended_after_the_rounds() {
 #[test]
 fn without_the_handover_modification_a_spurious_timeout_changes_nothing() {
     // Scheme I: the original LD.
-    let mut ld = Ld::new(ld_cfg(2.0, 1, false));
+    let mut ld = Ld::with(ld_cfg(2.0, 1, false));
     sample(&mut ld, 0, 100);
     ld.on_rto(ms(1000));
     ld.on_spurious_rto(40);
@@ -269,8 +268,7 @@ fn scheme_one_keeps_cwnd_for_a_wireless_loss_but_still_retransmits() {
 
 #[test]
 fn scheme_one_halves_for_a_congestion_loss() {
-    let mut c = cfg("dcr-ld");
-    c.ld.initial_tdev = SimDuration::ZERO;
+    let c = cfg("dcr-ld").set("loss_classifier.initial_tdev = \"0s\"");
     let mut t = third_dupack_with_tau_tavg(c);
     // Tdev = 0 + 1/4 * 0.096 = 0.024; threshold = 0.012 + 0.024 = 0.036 < 0.096: congestion.
     assert_eq!(t.fire_timer(214), vec![tx(1, FastRetransmit)]);
@@ -319,14 +317,59 @@ fn scheme_two_resets_ld_on_a_spurious_timeout_and_suspends_it_for_a_round() {
     let r = t.tcp.take_loss_classifications().next().unwrap();
     assert_eq!((r.seq, r.class, r.suspended), (7, LossClass::Wireless, true), "protocol-facts A4");
     assert_eq!(t.cwnd(), 7.0, "kept");
-    // Everything arrives: the ACK of 16 (sent at 532) is the first new sample, 68 ms:
-    // Tavg = 0.068, Tdev = 0.034, Tmin = 0.068; segment 11 (the first sent after detection)
-    // is acknowledged, so the round is over.
-    t.ack(600, 17);
+    // Everything arrives: the ACK of 16 fills the hole at 7, so it gives no sample (issue #18
+    // item 2) and LD still waits for its first new sample.
+    assert_eq!(t.ack(600, 17), new(17..24));
+    assert_eq!(t.tcp.ca_state(), vhsim_tcp::CaState::Open);
+    assert!(ld(&t).suspended());
+    // The ACK of 17 (sent at 600) is the first new sample, 68 ms: Tavg = 0.068, Tdev = 0.034,
+    // Tmin = 0.068; segment 11 (the first sent after detection) is acknowledged, so the round
+    // is over.
+    t.ack(668, 18);
     let l = ld(&t);
     close(l.tavg(), 0.068);
     close(l.tdev(), 0.034);
     close(l.tmin(), 0.068);
     assert!(!l.suspended());
-    assert_eq!(t.tcp.ca_state(), vhsim_tcp::CaState::Open);
+}
+
+#[test]
+fn the_ack_that_fills_a_hole_gives_ld_no_sample() {
+    // Issue #18 item 2: the ACK of the retransmission of 1 also acknowledges 2..9, which waited
+    // in the receiver's reassembly buffer; timing segment 9 from its first send (205 ms) to
+    // this ACK (400 ms) would give 195 ms for a 96 ms path. No sample: Tcur stays 96 ms.
+    let mut t = third_dupack_with_tau_tavg(cfg("dcr-ld"));
+    assert_eq!(t.fire_timer(214), vec![tx(1, FastRetransmit)]);
+    let ld = |t: &Script| t.tcp.loss_classifier().ld().unwrap().clone();
+    let before = ld(&t);
+    t.ack_sack(300, 1, &[(2, 10)]);
+    t.ack(400, 10);
+    assert_eq!(t.tcp.ca_state(), vhsim_tcp::CaState::Open, "recovery is over");
+    let after = ld(&t);
+    assert_eq!((after.tcur(), after.tavg(), after.tdev()), (before.tcur(), before.tavg(), before.tdev()));
+    // A reordering fills a hole too: 11 overtakes 10, the dupACK reports it, then 10 arrives.
+    let sent_10 = t.log.iter().find(|(_, s)| s.seq == 10).map(|(at, _)| *at).unwrap();
+    assert!(sent_10 <= ms(300));
+    t.ack_sack(410, 10, &[(11, 12)]);
+    t.ack(420, 12);
+    assert_eq!(ld(&t).tcur(), before.tcur(), "the ACK after a dupACK fills a hole: no sample");
+    // The next ordinary ACK is a sample again (segment 12, sent at 400 ms, ACKed at 490 ms).
+    t.ack(490, 13);
+    assert_eq!(ld(&t).tcur(), Some(0.09));
+}
+
+#[test]
+fn every_ack_rtt_timing_takes_no_sample_from_the_ack_that_fills_a_hole() {
+    // The RTO estimator's per-ACK samples (rtt_timing = every_ack) follow the same rule.
+    let c = cfg("sack").iw(4).set("rtt_timing = \"every_ack\"");
+    let mut t = Script::new(c);
+    assert_eq!(t.send_all(0), new(0..4));
+    t.ack(100, 1);
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(100)));
+    // 1 overtaken by 2 and 3 (two dupACKs below the threshold); then 1 arrives.
+    t.ack_sack(150, 1, &[(2, 3)]);
+    t.ack_sack(151, 1, &[(2, 4)]);
+    t.ack(300, 4);
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(100)), "no sample of 3 (sent at 0)");
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(100)));
 }

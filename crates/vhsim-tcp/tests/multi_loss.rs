@@ -87,7 +87,7 @@ fn reno_needs_a_timeout_for_three_losses_in_one_window() {
     let mut t = three_losses("reno");
     assert_eq!(t.arrive(100, 0), new([8, 9]));
     // First RTT sample: 100 ms -> SRTT 100, RTTVAR 50, RTO 300 ms.
-    assert_eq!(t.tcp.core().rtt.rto(), dur_ms(300));
+    assert_eq!(t.tcp.core().rtt().rto(), dur_ms(300));
     assert_eq!(t.arrive(100, 2), new([10]));
     assert_eq!(t.arrive(100, 4), new([11]));
     assert_eq!(t.arrive(100, 6), vec![tx(1, FastRetransmit)]);
@@ -116,8 +116,7 @@ fn reno_needs_a_timeout_for_three_losses_in_one_window() {
 /// partial ACK (t = 200) and the second (t = 300). Returns the deadlines seen after the fast
 /// retransmit, the first partial ACK and the second partial ACK.
 fn newreno_partial_acks(timer: NewRenoTimer) -> (Script, [u64; 3]) {
-    let mut c = cfg("newreno").iw(8);
-    c.newreno_timer = timer;
+    let c = with_timer(cfg("newreno").iw(8), timer);
     let mut t = Script::new(c);
     t.send_all(0);
     assert_eq!(t.deadline_ms(), Some(3000));
@@ -159,7 +158,7 @@ fn slow_but_steady_newreno_restarts_the_timer_on_every_partial_ack() {
     // first RTT sample, 300 ms, gives RTO 900 ms, and the timer restarts with it.
     t.ack(400, 14);
     assert_eq!(t.tcp.ca_state(), CaState::Open);
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(300)));
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(300)));
     assert_eq!(t.deadline_ms(), Some(1300));
 }
 
@@ -179,8 +178,7 @@ fn whole_connections_with_three_losses_per_window() {
         ("reno", NewRenoTimer::Impatient, true),
     ];
     for (name, timer, want_rto) in cases {
-        let mut c = cfg(name);
-        c.newreno_timer = timer;
+        let c = with_timer(cfg(name), timer);
         let mut net = Net::new(c, sink_cfg(name), 120, 50, 1000);
         net.drop_data = Box::new(|seq, before| before == 0 && [20, 22, 24].contains(&seq));
         net.start();

@@ -1,95 +1,134 @@
-//! Every preset resolves to the composition docs/schemes.md documents.
+//! Every preset resolves to the composition docs/schemes.md documents, and preset files are
+//! data: tables merged under a flow's own.
 
 mod common;
 
 use common::*;
 use vhsim_core::SimDuration;
-use vhsim_tcp::presets::{preset, PRESETS};
+use vhsim_tcp::presets::{all, preset};
 use vhsim_tcp::{
-    DcrTau, DupAckCount, DupAckResponseKind as D, FrtoVariant, LossClassifierKind as L, RecoveryKind,
-    RtoResponseKind as R, SpuriousResponse,
+    CrossLayerConfig, DcrConfig, DcrTau, DupAckCount, DupAckResponseConfig as D, FrtoConfig, FrtoVariant,
+    HandoverPolicyConfig as H, LdConfig, LossClassifierConfig as L, RecoveryConfig, RtoResponseConfig as R,
+    SpuriousResponse,
 };
 
 #[test]
 fn the_papers_schemes_are_compositions_of_parts() {
-    // name, recovery, rto response, dupACK response, classifier
+    // name, loss detection, recovery, rto response, dupACK response, classifier (kinds)
     let table = [
-        ("sack", RecoveryKind::Sack1, R::Conventional, D::Immediate, L::None),
-        ("sack-rfc6675", RecoveryKind::Rfc6675, R::Conventional, D::Immediate, L::None),
-        ("newreno", RecoveryKind::NewReno, R::Conventional, D::Immediate, L::None),
-        ("reno", RecoveryKind::Reno, R::Conventional, D::Immediate, L::None),
-        ("frto", RecoveryKind::Sack1, R::Frto, D::Immediate, L::None),
-        ("dcr", RecoveryKind::Sack1, R::Conventional, D::Dcr, L::None),
-        ("dcr-frto", RecoveryKind::Sack1, R::Frto, D::Dcr, L::None),
-        ("dcr-ld", RecoveryKind::Sack1, R::Conventional, D::Dcr, L::Ld),
-        ("dcr-frto-ld", RecoveryKind::Sack1, R::Frto, D::Dcr, L::Ld),
-        ("regular", RecoveryKind::Sack1, R::Conventional, D::Immediate, L::None),
-        ("enhanced", RecoveryKind::Sack1, R::Conventional, D::Immediate, L::None),
-        ("enhanced-a5", RecoveryKind::Sack1, R::Conventional, D::Immediate, L::None),
+        ("sack", "dupack", "sack1", "conventional", "immediate", "none"),
+        ("sack-rfc6675", "rfc6675", "rfc6675", "conventional", "immediate", "none"),
+        ("newreno", "dupack", "new_reno", "conventional", "immediate", "none"),
+        ("reno", "dupack", "reno", "conventional", "immediate", "none"),
+        ("frto", "dupack", "sack1", "frto", "immediate", "none"),
+        ("dcr", "dupack", "sack1", "conventional", "dcr", "none"),
+        ("dcr-frto", "dupack", "sack1", "frto", "dcr", "none"),
+        ("dcr-ld", "dupack", "sack1", "conventional", "dcr", "ld"),
+        ("dcr-frto-ld", "dupack", "sack1", "frto", "dcr", "ld"),
+        ("regular", "dupack", "sack1", "conventional", "immediate", "none"),
+        ("enhanced", "dupack", "sack1", "conventional", "immediate", "none"),
+        ("enhanced-a5", "dupack", "sack1", "conventional", "immediate", "none"),
     ];
-    assert_eq!(PRESETS.len(), table.len());
-    for (name, recovery, rto, dup, class) in table {
+    assert_eq!(all().len(), table.len());
+    for (name, detect, recovery, rto, dup, class) in table {
         let c = cfg(name);
         assert_eq!(
-            (c.recovery, c.rto_response, c.dupack_response, c.loss_classifier),
-            (recovery, rto, dup, class),
+            (
+                c.loss_detection.kind(),
+                c.recovery.kind(),
+                c.rto_response.kind(),
+                c.dupack_response.kind(),
+                c.loss_classifier.kind()
+            ),
+            (detect, recovery, rto, dup, class),
             "{name}"
         );
-        assert_eq!(
-            sink_cfg(name).sack,
-            matches!(recovery, RecoveryKind::Sack1 | RecoveryKind::Rfc6675),
-            "{name}"
-        );
+        assert_eq!(c.congestion_control.kind(), "reno", "{name}");
+        // SACK senders count dupACKs by SACK information and get a SACK sink.
+        let sack = matches!(recovery, "sack1" | "rfc6675");
+        assert_eq!(sink_cfg(name).sack, sack, "{name}");
+        let sack_counting =
+            c.loss_detection.kind() == "rfc6675" || toml_of(&c.loss_detection).contains("sack = true");
+        assert_eq!(sack_counting, sack, "{name}");
         // ns-2.35 defaults everywhere.
         assert_eq!(
             (c.window, c.segment_size, c.initial_window, c.dupack_threshold),
             (20, 1000, 2, 3),
             "{name}"
         );
-        assert!(!preset(name).unwrap().description.is_empty());
+        let p = preset(name).unwrap();
+        assert!(!p.description.is_empty() && !p.source.is_empty(), "{name}");
     }
+}
+
+fn toml_of<T: serde::Serialize>(v: &T) -> String {
+    toml::to_string(v).unwrap()
 }
 
 #[test]
 fn danielkojo_presets_differ_only_in_the_handover_policy() {
-    use vhsim_tcp::{CrossLayerConfig, HandoverPolicyKind as H};
-    assert_eq!((cfg("regular").handover, cfg("sack").handover), (H::None, H::None));
-    assert_eq!(cfg("enhanced").handover, H::CrossLayer);
-    assert_eq!(cfg("enhanced").cross_layer, CrossLayerConfig::ENHANCED);
-    let a5 = cfg("enhanced-a5").cross_layer;
+    assert_eq!((cfg("regular").handover.kind(), cfg("sack").handover.kind()), ("none", "none"));
+    assert_eq!(cfg("enhanced").handover, H::CrossLayer(CrossLayerConfig::default()), "enhanced TCP = A1-A4");
+    let H::CrossLayer(a5) = cfg("enhanced-a5").handover else { panic!("cross_layer") };
     assert!(a5.a1 && a5.a3 && a5.a4 && a5.a5 && !a5.a2);
     let mut e = cfg("enhanced");
-    e.handover = H::None;
-    e.cross_layer = CrossLayerConfig::OFF;
+    e.handover = H::default();
     assert_eq!(e, cfg("regular"));
+    assert_eq!(cfg("regular"), cfg("sack"));
 }
 
 #[test]
 fn option_values_of_the_new_presets() {
+    let frto = |name| match cfg(name).rto_response {
+        R::Frto(f) => f,
+        other => panic!("{name}: {other:?}"),
+    };
     // frto: SACK-enhanced F-RTO (RFC 5682 §3); the paper's DCR-FRTO and scheme II: basic.
-    assert_eq!(cfg("frto").frto.variant, FrtoVariant::Sack);
+    assert_eq!(
+        frto("frto"),
+        FrtoConfig { variant: FrtoVariant::Sack, response: SpuriousResponse::FullRevert }
+    );
     for name in ["dcr-frto", "dcr-frto-ld"] {
-        assert_eq!(cfg(name).frto.variant, FrtoVariant::Basic, "{name}");
-    }
-    for name in ["frto", "dcr-frto", "dcr-frto-ld"] {
-        assert_eq!(cfg(name).frto.response, SpuriousResponse::FullRevert, "{name}");
+        assert_eq!(
+            frto(name),
+            FrtoConfig { variant: FrtoVariant::Basic, response: SpuriousResponse::FullRevert }
+        );
     }
     // dcr: TCP-DCR's 1st dupACK and srtt; schemes I and II: 3rd dupACK and Tavg.
     for name in ["dcr", "dcr-frto"] {
-        let d = cfg(name).dcr;
-        assert_eq!((d.trigger, d.tau), (DupAckCount(1), DcrTau::Srtt), "{name}");
+        assert_eq!(
+            cfg(name).dupack_response,
+            D::Dcr(DcrConfig { trigger: DupAckCount(1), tau: DcrTau::Srtt })
+        );
     }
     for name in ["dcr-ld", "dcr-frto-ld"] {
-        let d = cfg(name).dcr;
-        assert_eq!((d.trigger, d.tau), (DupAckCount(3), DcrTau::Tavg), "{name}");
-        let ld = cfg(name).ld;
+        assert_eq!(
+            cfg(name).dupack_response,
+            D::Dcr(DcrConfig { trigger: DupAckCount(3), tau: DcrTau::Tavg })
+        );
+        let L::Ld(ld) = cfg(name).loss_classifier else { panic!("{name}") };
         assert_eq!(
             (ld.k, ld.suspend_rounds, ld.initial_tdev),
             (2.0, 1, SimDuration::from_millis(500)),
             "{name}"
         );
+        // Only scheme II has the handover modification of LD.
+        assert_eq!(ld.handover_reset, name == "dcr-frto-ld");
     }
-    // Only scheme II has the handover modification of LD.
-    assert!(!cfg("dcr-ld").ld.handover_reset);
-    assert!(cfg("dcr-frto-ld").ld.handover_reset);
+    assert!(!LdConfig::default().handover_reset);
+    assert_eq!(cfg("newreno").recovery, RecoveryConfig::NewReno(Default::default()));
+}
+
+#[test]
+fn every_preset_reads_back_from_its_own_resolved_form() {
+    // `vhsim schemes --show` prints the resolved tables; read back, they give the same
+    // configuration (the serialized form is the input form).
+    for p in all() {
+        let text = p.to_toml();
+        let doc: toml::Table = toml::from_str(&text).unwrap();
+        let tcp = doc["tcp"].as_table().unwrap();
+        let sink = doc["sink"].as_table().unwrap();
+        let sack = preset("sack").unwrap();
+        assert_eq!(sack.resolve(tcp, sink).unwrap(), (p.tcp_config(), p.sink_config()), "{}", p.name);
+    }
 }

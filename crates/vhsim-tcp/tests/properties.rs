@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use vhsim_core::SimDuration;
-use vhsim_tcp::presets::PRESETS;
+use vhsim_tcp::presets::all;
 use vhsim_tcp::{NewRenoTimer, RttTiming, TxCause};
 
 #[derive(Clone, Debug)]
@@ -29,7 +29,7 @@ const SEGMENTS: u64 = 300;
 
 fn cases() -> Vec<Case> {
     let mut v = Vec::new();
-    for p in PRESETS {
+    for p in all() {
         for seed in 0..32u64 {
             v.push(Case {
                 preset: p.name,
@@ -52,10 +52,10 @@ fn cases() -> Vec<Case> {
 fn build(case: &Case) -> Net {
     let mut c = cfg(case.preset).window(case.window).limited_transmit(case.limited_transmit);
     if case.slow_but_steady {
-        c.newreno_timer = NewRenoTimer::SlowButSteady;
+        c = with_timer(c, NewRenoTimer::SlowButSteady);
     }
     if case.every_ack_timing {
-        c.rto.timing = RttTiming::EveryAck;
+        c.rtt_timing = RttTiming::EveryAck;
     }
     let mut s = sink_cfg(case.preset);
     s.delayed_ack = case.delayed_ack;
@@ -109,7 +109,7 @@ fn every_preset_delivers_everything_in_order_through_a_lossy_pipe() {
         let net = run(&case);
         assert_eq!(net.delivered, SEGMENTS, "not everything delivered: {case:?}");
         let c = net.tcp.core();
-        assert_eq!(c.snd_una, SEGMENTS, "not everything acknowledged: {case:?}");
+        assert_eq!(c.snd_una(), SEGMENTS, "not everything acknowledged: {case:?}");
         assert_eq!(net.tcp.next_timeout(), None, "timer left running: {case:?}");
         // Every transmission is either the first send of the next segment or a resend.
         let mut high = 0;
@@ -123,7 +123,9 @@ fn every_preset_delivers_everything_in_order_through_a_lossy_pipe() {
         }
         if case.data_loss == 0.0 && case.burst_loss == 0.0 {
             assert!(
-                net.log.iter().all(|(_, t)| t.cause == TxCause::New) || case.ack_loss > 0.0 || case.jitter_us > 0,
+                net.log.iter().all(|(_, t)| t.cause == TxCause::New)
+                    || case.ack_loss > 0.0
+                    || case.jitter_us > 0,
                 "lossless, in-order run retransmitted: {case:?}"
             );
         }
@@ -136,7 +138,7 @@ fn every_preset_delivers_everything_in_order_through_a_lossy_pipe() {
 
 #[test]
 fn lossless_in_order_pipe_never_retransmits() {
-    for p in PRESETS {
+    for p in all() {
         let mut net = Net::new(cfg(p.name), sink_cfg(p.name), 500, 30, 500);
         net.start();
         net.run_until(ms(3_600_000));

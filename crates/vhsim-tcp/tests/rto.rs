@@ -85,7 +85,7 @@ fn backoff_keeps_doubling_past_64_while_the_rto_is_below_the_maximum() {
     let mut t = Script::new(cfg("reno"));
     t.send_all(0);
     assert_eq!(t.ack(20, 1), new([2, 3]));
-    assert_eq!(t.tcp.core().rtt.rto(), dur_ms(200), "20 ms sample: RTO 60 ms clamped to minrto");
+    assert_eq!(t.tcp.core().rtt().rto(), dur_ms(200), "20 ms sample: RTO 60 ms clamped to minrto");
     let mut at = 220;
     let intervals = [400u64, 800, 1600, 3200, 6400, 12_800, 25_600, 51_200, 60_000, 60_000, 60_000];
     for (i, gap) in intervals.into_iter().enumerate() {
@@ -103,22 +103,22 @@ fn many_backoffs_clear_srtt_but_keep_the_timer_base_until_the_next_sample() {
     let mut t = Script::new(cfg("reno"));
     t.send_all(0);
     t.ack(500, 1);
-    assert_eq!(t.tcp.core().rtt.rto(), dur_ms(1500), "500 + 4 * 250");
+    assert_eq!(t.tcp.core().rtt().rto(), dur_ms(1500), "500 + 4 * 250");
     let mut at = 2000;
     for gap in [3000u64, 6000, 12_000, 24_000, 48_000, 60_000] {
         t.fire_timer(at);
         assert_eq!(t.deadline_ms(), Some(at + gap));
         at += gap;
     }
-    assert_eq!(t.tcp.core().rtt.srtt(), None);
+    assert_eq!(t.tcp.core().rtt().srtt(), None);
     // Everything is acknowledged; the retransmitted segments give no sample (Karn).
     assert_eq!(t.ack(at + 100, 4), new([4, 5]));
-    assert_eq!(t.tcp.core().rtt.srtt(), None);
+    assert_eq!(t.tcp.core().rtt().srtt(), None);
     // The next sample initialises the estimator afresh: SRTT = R, RTTVAR = R / 2.
     t.ack(at + 300, 5);
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(200)));
-    assert_eq!(t.tcp.core().rtt.rttvar(), dur_ms(100));
-    assert_eq!(t.tcp.core().rtt.backoff(), 1);
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(200)));
+    assert_eq!(t.tcp.core().rtt().rttvar(), dur_ms(100));
+    assert_eq!(t.tcp.core().rtt().backoff(), 1);
     assert_eq!(t.deadline_ms(), Some(at + 300 + 600));
 }
 
@@ -127,24 +127,24 @@ fn karn_rule_takes_no_sample_from_a_retransmitted_segment() {
     let mut t = Script::new(cfg("reno"));
     t.send_all(0);
     assert_eq!(t.ack(100, 1), new([2, 3]));
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(100)));
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(100)));
     assert_eq!(t.deadline_ms(), Some(400));
     assert_eq!(t.fire_timer(400), vec![tx(1, Rto)]);
     assert_eq!(t.deadline_ms(), Some(1000), "backoff 2: 600 ms");
     // The ACK of the retransmission 550 ms later is ambiguous: no sample, backoff kept.
     assert_eq!(t.ack(950, 2), txs(GoBackN, [2, 3]));
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(100)));
-    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(100)));
-    assert_eq!(t.tcp.core().rtt.backoff(), 2);
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(100)));
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(100)));
+    assert_eq!(t.tcp.core().rtt().backoff(), 2);
     assert_eq!(t.deadline_ms(), Some(1550));
     // Go-back-N resends are retransmissions too.
     assert_eq!(t.ack(1050, 4), new([4, 5]));
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(100)));
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(100)));
     assert_eq!(t.deadline_ms(), Some(1650));
     // Segment 4 was sent once: its ACK is a valid sample and ends the backoff.
     assert_eq!(t.ack(1150, 5), new([6]));
-    assert_eq!(t.tcp.core().rtt.backoff(), 1);
-    assert_eq!(t.tcp.core().rtt.rttvar(), SimDuration(37_500_000), "3/4 * 50 ms");
+    assert_eq!(t.tcp.core().rtt().backoff(), 1);
+    assert_eq!(t.tcp.core().rtt().rttvar(), SimDuration(37_500_000), "3/4 * 50 ms");
     assert_eq!(t.deadline_ms(), Some(1400), "RTO 100 + 4 * 37.5 ms");
 }
 
@@ -155,7 +155,7 @@ fn fast_retransmit_cancels_the_pending_rtt_sample() {
     assert_eq!(t.dupacks(100, 0, 3).last(), Some(&tx(0, FastRetransmit)));
     // The ACK for 0..5 would time segment 0 at 500 ms; Karn's rule forbids it.
     t.ack(500, 6);
-    assert_eq!(t.tcp.core().rtt.srtt(), None);
+    assert_eq!(t.tcp.core().rtt().srtt(), None);
 }
 
 // ---------------------------------------------------------------- estimator
@@ -165,7 +165,7 @@ fn first_rtt_sample_sets_srtt_to_r_and_rttvar_to_half_r() {
     let mut t = Script::new(cfg("sack"));
     t.send_all(0);
     t.ack(105, 1);
-    let rtt = &t.tcp.core().rtt;
+    let rtt = &t.tcp.core().rtt();
     assert_eq!(rtt.srtt(), Some(dur_ms(100)), "105 ms is 10 whole ticks of 10 ms");
     assert_eq!(rtt.rttvar(), dur_ms(50));
     assert_eq!(rtt.rto(), dur_ms(300));
@@ -178,7 +178,7 @@ fn later_samples_use_gains_one_eighth_and_one_quarter() {
     t.send_all(0);
     t.ack(105, 1); // sample 100 ms; segment 2 is timed at 105 ms
     t.ack(305, 3); // sample 200 ms
-    let rtt = &t.tcp.core().rtt;
+    let rtt = &t.tcp.core().rtt();
     // RTTVAR = 3/4 * 50 + 1/4 * |100 - 200| = 62.5; SRTT = 7/8 * 100 + 1/8 * 200 = 112.5.
     assert_eq!(rtt.rttvar(), SimDuration(62_500_000));
     assert_eq!(rtt.srtt(), Some(SimDuration(112_500_000)));
@@ -191,21 +191,21 @@ fn one_sample_per_round_trip_without_timestamps() {
     t.send_all(0);
     t.ack(100, 1);
     t.ack(150, 2); // segment 1 was not timed
-    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(100)));
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(100)));
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(100)));
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(100)));
 }
 
 #[test]
 fn every_ack_timing_samples_each_new_ack() {
     let mut c = cfg("reno");
-    c.rto.timing = RttTiming::EveryAck;
+    c.rtt_timing = RttTiming::EveryAck;
     let mut t = Script::new(c);
     t.send_all(0);
     t.ack(100, 1);
     t.ack(150, 2);
-    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(150)));
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(150)));
     // SRTT = 7/8 * 100 + 1/8 * 150.
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(SimDuration(106_250_000)));
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(SimDuration(106_250_000)));
 }
 
 #[test]
@@ -213,14 +213,14 @@ fn min_rto_clamps_the_timer_for_short_round_trips() {
     let mut t = Script::new(cfg("newreno"));
     t.send_all(0);
     t.ack(20, 1);
-    assert_eq!(t.tcp.core().rtt.srtt(), Some(dur_ms(20)));
+    assert_eq!(t.tcp.core().rtt().srtt(), Some(dur_ms(20)));
     assert_eq!(t.deadline_ms(), Some(220), "SRTT + 4 RTTVAR = 60 ms, below minrto 200 ms");
 }
 
 #[test]
 fn max_rto_caps_the_backed_off_timer() {
     let mut c = cfg("reno");
-    c.rto.max = dur_ms(5000);
+    c.max_rto = dur_ms(5000);
     let mut t = Script::new(c);
     t.send_all(0);
     t.fire_timer(3000);
@@ -236,25 +236,25 @@ fn clock_granularity_counts_tick_boundaries_crossed() {
     let mut t = Script::new(cfg("reno"));
     t.send_all(8);
     t.ack(11, 1); // 3 ms that cross the 10 ms tick
-    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(10)));
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(10)));
 
     let mut t = Script::new(cfg("reno"));
     t.send_all(1);
     t.ack(9, 1); // 8 ms within one tick: still one tick
-    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(10)));
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(10)));
 
     let mut t = Script::new(cfg("reno"));
     t.send_all(1);
     t.ack(29, 1); // 28 ms crossing two boundaries
-    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(20)));
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(20)));
 }
 
 #[test]
 fn zero_granularity_keeps_samples_exact() {
     let mut c = cfg("reno");
-    c.rto.granularity = dur_ms(0);
+    c.clock_granularity = dur_ms(0);
     let mut t = Script::new(c);
     t.send_all(8);
     t.ack(11, 1);
-    assert_eq!(t.tcp.core().rtt.latest(), Some(dur_ms(3)));
+    assert_eq!(t.tcp.core().rtt().latest(), Some(dur_ms(3)));
 }

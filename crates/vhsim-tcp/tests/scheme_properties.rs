@@ -9,8 +9,8 @@ use common::*;
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_tcp::response::FrtoStep;
 use vhsim_tcp::{
-    DupAckCount, FrtoVariant, LossClass, LossClassification, LossClassifierKind, RtoResponseKind,
-    SpuriousResponse, TxCause,
+    DcrConfig, DupAckCount, DupAckResponseConfig, FrtoConfig, FrtoVariant, LossClass, LossClassification,
+    LossClassifierConfig, RtoResponseConfig, SpuriousResponse, TxCause,
 };
 
 const SCHEMES: [&str; 5] = ["frto", "dcr", "dcr-frto", "dcr-ld", "dcr-frto-ld"];
@@ -72,10 +72,15 @@ fn build(case: &Case) -> Net {
     let mut c = cfg(case.preset).window(case.window).limited_transmit(case.limited_transmit);
     // Vary the options inside the parts each preset uses.
     if case.seed % 4 == 3 {
-        c.dcr.trigger = DupAckCount(case.trigger);
-        c.frto.variant = case.frto_variant;
-        c.frto.response = case.response;
-        c.ld.k = case.k;
+        if let DupAckResponseConfig::Dcr(DcrConfig { trigger, .. }) = &mut c.dupack_response {
+            *trigger = DupAckCount(case.trigger);
+        }
+        if let RtoResponseConfig::Frto(f) = &mut c.rto_response {
+            *f = FrtoConfig { variant: case.frto_variant, response: case.response };
+        }
+        if let LossClassifierConfig::Ld(ld) = &mut c.loss_classifier {
+            ld.k = case.k;
+        }
     }
     let mut s = sink_cfg(case.preset);
     s.delayed_ack = case.delayed_ack;
@@ -104,7 +109,7 @@ fn run(case: &Case) -> (Net, Vec<LossClassification>) {
     let mut steps = 0u64;
     loop {
         check_invariants(&net, case);
-        let snd_max = net.tcp.core().snd_max;
+        let snd_max = net.tcp.core().snd_max();
         for r in net.tcp.take_loss_classifications() {
             assert!(r.seq < snd_max, "classified a segment never sent: {r:?} {case:?}");
             assert_eq!(r.at, net.now, "classifications are drained as they happen: {case:?}");
@@ -125,7 +130,7 @@ fn every_scheme_delivers_everything_through_a_lossy_reordering_pausing_pipe() {
     for case in cases() {
         let (net, recs) = run(&case);
         assert_eq!(net.delivered, SEGMENTS, "not everything delivered: {case:?}");
-        assert_eq!(net.tcp.core().snd_una, SEGMENTS, "{case:?}");
+        assert_eq!(net.tcp.core().snd_una(), SEGMENTS, "{case:?}");
         assert_eq!(net.tcp.next_timeout(), None, "timer left running: {case:?}");
         if let Some(f) = net.tcp.rto_response().frto() {
             assert_eq!(f.step(), FrtoStep::Idle, "{case:?}");
@@ -140,7 +145,7 @@ fn every_scheme_delivers_everything_through_a_lossy_reordering_pausing_pipe() {
             }
         }
         let s = net.tcp.stats();
-        if net.tcp.core().cfg.loss_classifier == LossClassifierKind::Ld {
+        if net.tcp.loss_classifier().ld().is_some() {
             // Every fast retransmit consulted LD, and its verdict set the response.
             assert_eq!(recs.len() as u64, s.fast_retransmits, "{case:?}");
             let w = recs.iter().filter(|r| r.class == LossClass::Wireless).count() as u64;
@@ -151,7 +156,7 @@ fn every_scheme_delivers_everything_through_a_lossy_reordering_pausing_pipe() {
         } else {
             assert!(recs.is_empty() && s.wireless_losses == 0, "{case:?}");
         }
-        if net.tcp.core().cfg.rto_response != RtoResponseKind::Frto {
+        if net.tcp.rto_response().frto().is_none() {
             assert_eq!(s.spurious_rto_detected, 0, "{case:?}");
         }
         spurious += s.spurious_rto_detected;
@@ -169,7 +174,7 @@ fn a_pause_without_loss_is_detected_as_spurious_and_nothing_goes_back_n() {
     // One 3 s pause while the window is full: the timer expires (repeatedly) during it; nothing
     // is lost. F-RTO schemes detect the spurious timeout and send no go-back-N retransmissions;
     // the others retransmit the whole window.
-    for name in vhsim_tcp::presets::PRESETS.iter().map(|p| p.name) {
+    for name in vhsim_tcp::presets::preset_names() {
         let mut net = Net::new(cfg(name), sink_cfg(name), 400, 20, 1000);
         net.pauses = vec![(ms(500), ms(3500))];
         net.start();
@@ -178,7 +183,7 @@ fn a_pause_without_loss_is_detected_as_spurious_and_nothing_goes_back_n() {
         let s = net.tcp.stats();
         assert!(s.rto_count >= 1, "{name}: {s:?}");
         let go_back_n = net.retransmissions().iter().filter(|(_, c)| *c == TxCause::GoBackN).count();
-        if cfg(name).rto_response == RtoResponseKind::Frto {
+        if matches!(cfg(name).rto_response, RtoResponseConfig::Frto(_)) {
             assert_eq!(s.spurious_rto_detected, 1, "{name}: {s:?}");
             assert_eq!(go_back_n, 0, "{name}: {:?}", net.retransmissions());
             assert_eq!(s.retransmissions, s.rto_count, "{name}: only the timeout retransmissions");

@@ -76,7 +76,7 @@ fn congestion_avoidance_grows_about_one_segment_per_round_trip() {
     let mut after_round = Vec::new();
     for round in 1..=5u64 {
         // Every outstanding segment is acknowledged one ACK at a time, one RTT later.
-        let end = t.tcp.core().snd_max;
+        let end = t.tcp.core().snd_max();
         while una < end {
             una += 1;
             t.ack(100 * round, una);
@@ -153,11 +153,11 @@ fn window_updates_with_the_same_ack_are_not_duplicate_acks() {
         t.ack_win(110 + i as u64, 1, w);
     }
     assert_eq!(t.tcp.stats().fast_retransmits, 0);
-    assert_eq!(t.tcp.core().dupacks, 0);
+    assert_eq!(t.tcp.core().dupacks(), 0);
     assert_eq!(t.outstanding(), before, "no limited transmit either");
     // The same ACK with an unchanged window is a duplicate again.
     t.ack_win(120, 1, 18);
-    assert_eq!(t.tcp.core().dupacks, 1);
+    assert_eq!(t.tcp.core().dupacks(), 1);
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn sink_advertised_window_limits_a_whole_transfer() {
     while net.step() {
         let c = net.tcp.core();
         // Before the first ACK the sender cannot know the window: only IW = 2 is out.
-        assert!(c.snd_max - c.snd_una <= 3, "{} outstanding at {}", c.snd_max - c.snd_una, net.now);
+        assert!(c.snd_max() - c.snd_una() <= 3, "{} outstanding at {}", c.snd_max() - c.snd_una(), net.now);
         steps += 1;
         assert!(steps < 100_000);
     }

@@ -42,6 +42,8 @@ pub enum RetxCause {
     Timeout = 3,
     /// A later retransmission of go-back-N after a timeout.
     GoBackN = 4,
+    /// A zero-window probe that carries already-sent data (RFC 9293 §3.8.6.1).
+    Probe = 5,
 }
 
 impl RetxCause {

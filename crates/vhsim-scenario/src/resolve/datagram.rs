@@ -6,7 +6,7 @@ use crate::schema::FlowSpec;
 
 /// The datagram sizes of flow `spec` at `path`; TCP-only keys are errors.
 pub(super) fn resolve(spec: &FlowSpec, path: &str) -> Result<TransportModel> {
-    for (key, present) in [("scheme", spec.scheme.is_some()), ("tcp", spec.tcp.is_some()), ("sink", spec.sink.is_some())] {
+    for (key, present) in [("scheme", spec.scheme.is_some()), ("tcp", !spec.tcp.is_empty()), ("sink", !spec.sink.is_empty())] {
         if present {
             return Err(err(join(path, key), format!("`{key}` is a TCP key; a flow with protocol = \"datagram\" has `datagram = {{ size, header_size }}`")));
         }

@@ -8,10 +8,10 @@
 //! flow never changes its start.
 
 use super::topology::Topology;
-use super::{app, before_end, datagram, transport};
+use super::{app, before_end, datagram};
 use crate::error::{err, join, list, Result};
 use crate::model::{FlowModel, MobileModel, StartSpread, TransportModel};
-use crate::schema::{FlowSpec, Protocol, SinkSpec, TcpSpec};
+use crate::schema::{FlowSpec, Protocol};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
 use vhsim_core::{SimDuration, SimTime};
@@ -128,10 +128,10 @@ fn flow(
             if spec.datagram.is_some() {
                 return Err(err(p("datagram"), "`datagram` is only allowed with protocol = \"datagram\""));
             }
-            let (no_tcp, no_sink) = (TcpSpec::default(), SinkSpec::default());
-            let tcp = transport::tcp(preset.tcp_config(), spec.tcp.as_ref().unwrap_or(&no_tcp), &p("tcp"))?;
-            let sink_spec = spec.sink.as_ref().unwrap_or(&no_sink);
-            let sink = transport::sink(preset.sink_config(), sink_spec, tcp.segment_size, &p("sink"))?;
+            // The preset's tables, then the flow's, read and checked by vhsim-tcp
+            // (docs/schemes.md).
+            let (tcp, sink) =
+                preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(&path, &e.path), e.message))?;
             check_route(topo, dst, src, &path, " for the ACKs")?;
             TransportModel::Tcp { tcp, sink }
         }

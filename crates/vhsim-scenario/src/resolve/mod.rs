@@ -14,7 +14,6 @@ mod mobility;
 pub(crate) mod output;
 mod timeline;
 mod topology;
-mod transport;
 
 use crate::error::{err, Result};
 use crate::model::{Action, Detail, MobileModel, Scenario, TimelineEntry};

@@ -1,74 +1,131 @@
-//! Window laws (the `CongestionControl` axis). Dispatch is an enum built from the config.
+//! Window laws (the `CongestionControl` axis, ARCHITECTURE.md §3).
+//!
+//! cwnd and ssthresh live in a [`Window`] that the sender owns: the window law changes it on
+//! the events below, and recovery algorithms, F-RTO's spurious response and handover policies
+//! set it directly where their papers say so. The sender calls the law
+//!
+//! - [`CongestionControl::on_ack`] for each ACK of new data outside recovery, and when an ACK
+//!   ends NewReno or Reno recovery (ns-2 `opencwnd`), with the ACK's [`AckSample`], the RTT
+//!   estimator and the shared [`Estimators`];
+//! - [`CongestionControl::on_congestion`] once per fast retransmit classified as congestion;
+//! - [`CongestionControl::on_rto`] on every retransmission timeout;
+//! - [`CongestionControl::on_undo`] after F-RTO declared a timeout spurious (after F-RTO's
+//!   own response set the window);
+//! - [`CongestionControl::on_path_change`] on a handover notification.
 
-mod reno;
+use crate::config::TcpConfig;
+use crate::estimate::Estimators;
+use crate::handover::HandoverNotice;
+use crate::rtt::RttEstimator;
+use vhsim_core::{SimDuration, SimTime, TracedVar};
 
-pub use reno::Reno;
-
-use crate::config::{CongestionControlKind, TcpConfig};
-
-/// The window law of one sender; windows are in segments.
-#[derive(Clone, Debug)]
-pub enum AnyCc {
-    /// Slow start / additive increase / halving.
-    Reno(Reno),
+/// Congestion window and slow-start threshold, in segments (may be fractional, as ns-2's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// Congestion window.
+    pub cwnd: f64,
+    /// Slow-start threshold.
+    pub ssthresh: f64,
 }
 
-impl AnyCc {
-    /// Build from the sender configuration.
-    pub fn new(cfg: &TcpConfig) -> Self {
-        match cfg.congestion_control {
-            CongestionControlKind::Reno => AnyCc::Reno(Reno::new(cfg)),
-        }
-    }
+/// What an ACK of new data tells the window law.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AckSample {
+    /// Segments this ACK newly acknowledged cumulatively.
+    pub acked: u64,
+    /// Segments delivered so far (the delivery-rate estimator's count).
+    pub delivered: u64,
+    /// First-send time of the newest segment this ACK acknowledged, if the ACK gives a valid
+    /// RTT sample (none from an ACK that fills a hole).
+    pub newest_sent: Option<SimTime>,
+    /// That sample, unquantized.
+    pub rtt: Option<SimDuration>,
+    /// Segments outstanding after the ACK.
+    pub in_flight: u64,
+    /// Whether this ACK ended a round (see [`crate::estimate::Rounds`]).
+    pub round_start: bool,
+}
 
-    /// Congestion window (segments, may be fractional).
-    pub fn cwnd(&self) -> f64 {
-        match self {
-            AnyCc::Reno(c) => c.cwnd,
-        }
-    }
+/// A loss the window law reacts to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CongestionEvent {
+    /// The window in effect to reduce from: min(cwnd, window caps) as ns-2 halves, or the
+    /// FlightSize (RFC 6675 §5, RFC 5681 eq. (4)) as the recovery algorithm chooses.
+    pub window: f64,
+    /// Segments outstanding.
+    pub in_flight: u64,
+}
 
-    /// Slow-start threshold (segments).
-    pub fn ssthresh(&self) -> f64 {
-        match self {
-            AnyCc::Reno(c) => c.ssthresh,
-        }
-    }
+/// A change of the path the connection runs over: the handover notification's old and new
+/// access links.
+pub type PathChange = HandoverNotice;
 
-    /// Set both windows (recovery algorithms and later handover policies do this).
-    pub fn set(&mut self, cwnd: f64, ssthresh: f64) {
-        match self {
-            AnyCc::Reno(c) => {
-                c.cwnd = cwnd;
-                c.ssthresh = ssthresh;
-            }
-        }
-    }
-
-    /// Set only cwnd.
-    pub fn set_cwnd(&mut self, cwnd: f64) {
-        let s = self.ssthresh();
-        self.set(cwnd, s);
-    }
-
-    /// An ACK of new data outside recovery.
-    pub fn on_ack(&mut self) {
-        match self {
-            AnyCc::Reno(c) => c.on_ack(),
-        }
-    }
-
-    /// A loss detected by duplicate ACKs, once per window; `window` = min(cwnd, window cap).
-    pub fn on_congestion(&mut self, window: f64) {
-        match self {
-            AnyCc::Reno(c) => c.on_congestion(window),
-        }
-    }
-
+/// A window law.
+pub trait CongestionControl {
+    /// Once, when the sender is built, after cwnd = the initial window and ssthresh = the
+    /// initial ssthresh.
+    fn init(&mut self, _w: &mut Window) {}
+    /// An ACK of new data outside recovery, after the RTT estimator and the estimators took it.
+    fn on_ack(&mut self, w: &mut Window, now: SimTime, ack: &AckSample, rtt: &RttEstimator, est: &Estimators);
+    /// A fast retransmit of a congestion loss (once per window).
+    fn on_congestion(&mut self, w: &mut Window, now: SimTime, ev: &CongestionEvent);
     /// A retransmission timeout.
-    pub fn on_rto(&mut self, window: f64) {
-        match self {
-            AnyCc::Reno(c) => c.on_rto(window),
-        }
+    fn on_rto(&mut self, w: &mut Window, now: SimTime, ev: &CongestionEvent);
+    /// The last loss response was found spurious (F-RTO) and undone.
+    fn on_undo(&mut self, _w: &mut Window, _now: SimTime) {}
+    /// The path changed (a handover notification).
+    fn on_path_change(&mut self, _w: &mut Window, _now: SimTime, _change: &PathChange) {}
+    /// The law's own traced variables (beyond cwnd and ssthresh, which the sender reports).
+    fn traced_vars(&self, _out: &mut Vec<TracedVar>) {}
+}
+
+crate::axis! {
+    /// Window law (`congestion_control`).
+    config CongestionControlConfig;
+    /// The window law of one sender.
+    state AnyCc;
+    dispatch dispatch;
+    settings TcpConfig;
+    /// Slow start and additive increase, halving on loss (RFC 5681, as ns-2 computes it).
+    "reno" => Reno(reno::Reno),
+    /// A fixed window of `window` segments: the worked example of adding a window law
+    /// (docs/schemes.md), not a scheme of any paper.
+    "constant" => Constant(constant::Constant),
+}
+
+impl CongestionControl for AnyCc {
+    fn init(&mut self, w: &mut Window) {
+        dispatch!(self, p => p.init(w))
     }
+    fn on_ack(
+        &mut self,
+        w: &mut Window,
+        now: SimTime,
+        ack: &AckSample,
+        rtt: &RttEstimator,
+        est: &Estimators,
+    ) {
+        dispatch!(self, p => p.on_ack(w, now, ack, rtt, est))
+    }
+    fn on_congestion(&mut self, w: &mut Window, now: SimTime, ev: &CongestionEvent) {
+        dispatch!(self, p => p.on_congestion(w, now, ev))
+    }
+    fn on_rto(&mut self, w: &mut Window, now: SimTime, ev: &CongestionEvent) {
+        dispatch!(self, p => p.on_rto(w, now, ev))
+    }
+    fn on_undo(&mut self, w: &mut Window, now: SimTime) {
+        dispatch!(self, p => p.on_undo(w, now))
+    }
+    fn on_path_change(&mut self, w: &mut Window, now: SimTime, change: &PathChange) {
+        dispatch!(self, p => p.on_path_change(w, now, change))
+    }
+    fn traced_vars(&self, out: &mut Vec<TracedVar>) {
+        dispatch!(self, p => p.traced_vars(out))
+    }
+}
+
+/// ssthresh after a loss: max(2, ⌊⌊window⌋ / 2⌋) (RFC 5681 eq. (4) with ns-2's integer halving
+/// of min(cwnd, window_)).
+pub fn halved(window: f64) -> f64 {
+    (window.floor() / 2.0).floor().max(2.0)
 }

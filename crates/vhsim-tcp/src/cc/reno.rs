@@ -1,49 +1,37 @@
 //! The Reno window law as ns-2 computes it (tcp.cc `opencwnd`, `slowdown`).
 
+use super::{halved, AckSample, CongestionControl, CongestionEvent, Window};
 use crate::config::TcpConfig;
+use crate::estimate::Estimators;
+use crate::rtt::RttEstimator;
+use vhsim_core::SimTime;
 
-/// cwnd and ssthresh in segments.
-#[derive(Clone, Debug)]
-pub struct Reno {
-    /// Congestion window.
-    pub cwnd: f64,
-    /// Slow-start threshold.
-    pub ssthresh: f64,
-}
+/// Reno keeps no state beyond the window.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reno;
 
-impl Reno {
-    /// cwnd = initial window; ssthresh = configured or the window cap (ns-2 `reset()`).
-    pub fn new(cfg: &TcpConfig) -> Self {
-        Reno {
-            cwnd: cfg.initial_window as f64,
-            ssthresh: cfg.initial_ssthresh.unwrap_or(cfg.window) as f64,
-        }
-    }
+crate::no_options_part!(Reno, TcpConfig);
 
-    /// Per ACK of new data: +1 segment in slow start, +1/cwnd in congestion avoidance
-    /// (RFC 5681 §3.1 in segments, ns-2 `opencwnd` with `wnd_option_` 1).
-    pub fn on_ack(&mut self) {
-        if self.cwnd < self.ssthresh {
-            self.cwnd += 1.0;
+impl CongestionControl for Reno {
+    /// +1 segment in slow start, +1/cwnd in congestion avoidance (RFC 5681 §3.1 in segments,
+    /// ns-2 `opencwnd` with `wnd_option_` 1).
+    fn on_ack(&mut self, w: &mut Window, _: SimTime, _: &AckSample, _: &RttEstimator, _: &Estimators) {
+        if w.cwnd < w.ssthresh {
+            w.cwnd += 1.0;
         } else {
-            self.cwnd += 1.0 / self.cwnd;
+            w.cwnd += 1.0 / w.cwnd;
         }
     }
 
-    /// Fast retransmit: ssthresh = max(2, ⌊window/2⌋), cwnd = ssthresh (RFC 5681 eq. (4) with
-    /// ns-2's integer halving of min(cwnd, window_)).
-    pub fn on_congestion(&mut self, window: f64) {
-        self.ssthresh = halved(window);
-        self.cwnd = self.ssthresh;
+    /// Fast retransmit: ssthresh = max(2, ⌊window/2⌋), cwnd = ssthresh (RFC 5681 eq. (4)).
+    fn on_congestion(&mut self, w: &mut Window, _: SimTime, ev: &CongestionEvent) {
+        w.ssthresh = halved(ev.window);
+        w.cwnd = w.ssthresh;
     }
 
     /// Timeout: ssthresh = max(2, ⌊window/2⌋), cwnd = 1 (RFC 5681 eq. (4), §3.1).
-    pub fn on_rto(&mut self, window: f64) {
-        self.ssthresh = halved(window);
-        self.cwnd = 1.0;
+    fn on_rto(&mut self, w: &mut Window, _: SimTime, ev: &CongestionEvent) {
+        w.ssthresh = halved(ev.window);
+        w.cwnd = 1.0;
     }
-}
-
-fn halved(window: f64) -> f64 {
-    (window.floor() / 2.0).floor().max(2.0)
 }

@@ -6,8 +6,8 @@
 //! and Tmin (initially +inf).
 //!
 //! Per sample R (Lim & Jang §4.1.1; the paper updates "on receipt of an acknowledgement
-//! packet", so every new cumulative ACK whose last segment was never retransmitted gives one,
-//! from its first send time, unquantized):
+//! packet", so every new cumulative ACK gives one, timing its last segment from its first send,
+//! unquantized; except an ACK that fills a hole, see [`crate::sender::SenderCore::take_new_ack`]):
 //! - Tcur = R;
 //! - Tdev = 3/4·Tdev + 1/4·|Tavg − R|, with the Tavg before this sample (as RFC 6298 §2.3
 //!   orders SRTT and RTTVAR; protocol-facts §5);
@@ -30,9 +30,53 @@
 //! segment sent after its start is acknowledged (n = 1 in the paper). A loss decided while LD
 //! is suspended, or before the first new sample, is wireless (protocol-facts A4).
 
-use super::{LossClass, LossClassification};
-use crate::config::LdConfig;
-use vhsim_core::{SimDuration, SimTime};
+use super::{LossClass, LossClassification, LossClassifier};
+use crate::config::{ConfigError, TcpConfig};
+use crate::part::{Part, PartConfig};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use vhsim_core::units::{as_duration, Duration};
+use vhsim_core::{SimDuration, SimTime, TracedVar};
+
+/// Options of LD (defaults: Lim & Jang's original LD, scheme I).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct LdConfig {
+    /// Exponent k of inequality (1) (protocol-facts A7: not stated by the paper; default 2; a
+    /// finite number > 0).
+    pub k: f64,
+    /// Rounds after a detected spurious timeout during which LD is not invoked (Lim & Jang
+    /// §4.2: n = 1, the default); a loss in them is treated as wireless (protocol-facts A4).
+    pub suspend_rounds: u32,
+    /// Lim & Jang's handover modification (§4.1.2, §4.2): on F-RTO's spurious detection,
+    /// Tmin = +inf, Tavg = the first new sample, Tdev = half of it, and the suspension. Off
+    /// (the default) = the original LD (scheme I).
+    pub handover_reset: bool,
+    /// Initial Tdev (Lim & Jang §4.1.1: "500ms"); Tavg starts at 0.
+    #[serde(with = "as_duration")]
+    #[schemars(with = "Duration")]
+    pub initial_tdev: SimDuration,
+}
+
+impl Default for LdConfig {
+    fn default() -> Self {
+        LdConfig {
+            k: 2.0,
+            suspend_rounds: 1,
+            handover_reset: false,
+            initial_tdev: SimDuration::from_millis(500),
+        }
+    }
+}
+
+impl PartConfig for LdConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        if !(self.k.is_finite() && self.k > 0.0) {
+            return Err(ConfigError::new("k", format!("{} is not a finite number greater than 0", self.k)));
+        }
+        Ok(())
+    }
+}
 
 /// LD's estimator and suspension state.
 #[derive(Clone, Debug)]
@@ -51,9 +95,17 @@ pub struct Ld {
     round_end: u64,
 }
 
+impl Part for Ld {
+    type Config = LdConfig;
+    type Settings = TcpConfig;
+    fn new(cfg: &LdConfig, _: &TcpConfig) -> Self {
+        Ld::with(*cfg)
+    }
+}
+
 impl Ld {
     /// Tavg = 0, Tdev = `cfg.initial_tdev`, Tmin = +inf, no sample.
-    pub fn new(cfg: LdConfig) -> Self {
+    pub fn with(cfg: LdConfig) -> Self {
         Ld {
             tcur: None,
             tavg: 0.0,
@@ -187,5 +239,31 @@ fn pow(x: f64, k: f64) -> f64 {
         (0..k as u32).fold(1.0, |acc, _| acc * x)
     } else {
         x.powf(k)
+    }
+}
+
+impl LossClassifier for Ld {
+    fn on_sample(&mut self, sent_at: SimTime, rtt: SimDuration) {
+        Ld::on_sample(self, sent_at, rtt);
+    }
+    fn on_ack(&mut self, snd_una: u64, snd_max: u64) {
+        Ld::on_ack(self, snd_una, snd_max);
+    }
+    fn on_rto(&mut self, now: SimTime) {
+        Ld::on_rto(self, now);
+    }
+    fn on_spurious_rto(&mut self, snd_max: u64) {
+        Ld::on_spurious_rto(self, snd_max);
+    }
+    fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification> {
+        Some(Ld::classify(self, now, seq))
+    }
+    fn tavg(&self) -> Option<SimDuration> {
+        Some(self.tavg_duration())
+    }
+    /// `ld_tcur` and `ld_threshold` (s; NaN before the first sample), Lim & Jang Figs. 2-3.
+    fn traced_vars(&self, out: &mut Vec<TracedVar>) {
+        out.push(TracedVar::new("ld_tcur", "s", self.tcur.unwrap_or(f64::NAN)));
+        out.push(TracedVar::new("ld_threshold", "s", self.threshold().unwrap_or(f64::NAN)));
     }
 }

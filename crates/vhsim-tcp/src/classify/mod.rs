@@ -7,12 +7,8 @@
 //! [`crate::TcpSender::take_loss_classifications`] to compare with the ground truth (why the
 //! segment was really dropped).
 
-mod ld;
-
-pub use ld::Ld;
-
-use crate::config::{LossClassifierKind, TcpConfig};
-use vhsim_core::{SimDuration, SimTime};
+use crate::config::TcpConfig;
+use vhsim_core::{SimDuration, SimTime, TracedVar};
 
 /// The verdict on one loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,75 +48,71 @@ pub struct LossClassification {
     pub threshold: Option<f64>,
 }
 
-/// The loss classifier of one sender.
-#[derive(Clone, Debug)]
-pub enum AnyLossClassifier {
+/// A loss classifier.
+pub trait LossClassifier {
+    /// A new cumulative ACK gave a valid per-ACK RTT sample `rtt` of a segment first sent at
+    /// `sent_at` (none from an ACK that fills a hole).
+    fn on_sample(&mut self, sent_at: SimTime, rtt: SimDuration);
+    /// After each ACK: the cumulative ACK point and one past the highest segment sent.
+    fn on_ack(&mut self, snd_una: u64, snd_max: u64);
+    /// The retransmission timer expired at `now`.
+    fn on_rto(&mut self, now: SimTime);
+    /// The RTO response found the last timeout spurious; `snd_max` = one past the highest
+    /// segment sent so far.
+    fn on_spurious_rto(&mut self, snd_max: u64);
+    /// Classify the loss of `seq` at `now`; `None` for a classifier that records nothing.
+    fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification>;
+    /// The classifier's RTT average, the delay Lim & Jang give TCP-DCR (none without one).
+    fn tavg(&self) -> Option<SimDuration>;
+    /// The classifier's traced variables.
+    fn traced_vars(&self, _out: &mut Vec<TracedVar>) {}
+}
+
+crate::axis! {
+    /// Loss classification before the congestion response (`loss_classifier`).
+    config LossClassifierConfig;
+    /// The loss classifier of one sender.
+    state AnyLossClassifier;
+    dispatch dispatch;
+    settings TcpConfig;
     /// Every loss is congestion; nothing is recorded.
-    None,
-    /// Lim & Jang's LD.
-    Ld(Ld),
+    "none" => None(none::NoClassifier),
+    /// Lim & Jang's loss differentiation (IET Commun. 2(2) 2008; EURASIP JWCN 2009 §4.1):
+    /// inequality (1) on the RTT statistics (`k`, `suspend_rounds`, `handover_reset`,
+    /// `initial_tdev`).
+    "ld" => Ld(ld::Ld),
+}
+
+impl LossClassifier for AnyLossClassifier {
+    fn on_sample(&mut self, sent_at: SimTime, rtt: SimDuration) {
+        dispatch!(self, p => LossClassifier::on_sample(p, sent_at, rtt))
+    }
+    fn on_ack(&mut self, snd_una: u64, snd_max: u64) {
+        dispatch!(self, p => LossClassifier::on_ack(p, snd_una, snd_max))
+    }
+    fn on_rto(&mut self, now: SimTime) {
+        dispatch!(self, p => LossClassifier::on_rto(p, now))
+    }
+    fn on_spurious_rto(&mut self, snd_max: u64) {
+        dispatch!(self, p => LossClassifier::on_spurious_rto(p, snd_max))
+    }
+    fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification> {
+        dispatch!(self, p => LossClassifier::classify(p, now, seq))
+    }
+    fn tavg(&self) -> Option<SimDuration> {
+        dispatch!(self, p => LossClassifier::tavg(p))
+    }
+    fn traced_vars(&self, out: &mut Vec<TracedVar>) {
+        dispatch!(self, p => LossClassifier::traced_vars(p, out))
+    }
 }
 
 impl AnyLossClassifier {
-    /// Build from the configuration.
-    pub fn new(cfg: &TcpConfig) -> Self {
-        match cfg.loss_classifier {
-            LossClassifierKind::None => AnyLossClassifier::None,
-            LossClassifierKind::Ld => AnyLossClassifier::Ld(Ld::new(cfg.ld)),
-        }
-    }
-
-    /// A new cumulative ACK gave a Karn-valid RTT sample `rtt` of a segment first sent at
-    /// `sent_at`.
-    pub fn on_sample(&mut self, sent_at: SimTime, rtt: SimDuration) {
-        if let AnyLossClassifier::Ld(ld) = self {
-            ld.on_sample(sent_at, rtt);
-        }
-    }
-
-    /// After each ACK: the cumulative ACK point and one past the highest segment sent.
-    pub fn on_ack(&mut self, snd_una: u64, snd_max: u64) {
-        if let AnyLossClassifier::Ld(ld) = self {
-            ld.on_ack(snd_una, snd_max);
-        }
-    }
-
-    /// The retransmission timer expired at `now`.
-    pub fn on_rto(&mut self, now: SimTime) {
-        if let AnyLossClassifier::Ld(ld) = self {
-            ld.on_rto(now);
-        }
-    }
-
-    /// The RTO response found the last timeout spurious; `snd_max` = one past the highest
-    /// segment sent so far.
-    pub fn on_spurious_rto(&mut self, snd_max: u64) {
-        if let AnyLossClassifier::Ld(ld) = self {
-            ld.on_spurious_rto(snd_max);
-        }
-    }
-
-    /// Classify the loss of `seq` at `now`; `None` for the classifier that records nothing.
-    pub fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification> {
-        match self {
-            AnyLossClassifier::None => None,
-            AnyLossClassifier::Ld(ld) => Some(ld.classify(now, seq)),
-        }
-    }
-
-    /// LD's Tavg, the delay Lim & Jang give TCP-DCR (none without LD).
-    pub fn tavg(&self) -> Option<SimDuration> {
-        match self {
-            AnyLossClassifier::None => None,
-            AnyLossClassifier::Ld(ld) => Some(ld.tavg_duration()),
-        }
-    }
-
     /// LD's state, if this is LD.
-    pub fn ld(&self) -> Option<&Ld> {
+    pub fn ld(&self) -> Option<&ld::Ld> {
         match self {
             AnyLossClassifier::Ld(ld) => Some(ld),
-            AnyLossClassifier::None => None,
+            _ => None,
         }
     }
 }

@@ -29,10 +29,76 @@
 //! The RTO of restarted RTT variables is `reinit_rto` until the first sample (RFC 2988's 3 s;
 //! A13); "significant" delay change = a factor of at least `significant_delay_factor` (A14).
 
-use super::HandoverNotice;
-use crate::config::CrossLayerConfig;
+use super::{HandoverNotice, HandoverPolicy};
+use crate::config::{ConfigError, TcpConfig};
+use crate::part::{Part, PartConfig};
 use crate::sender::SenderCore;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use vhsim_core::units::{as_duration, Duration};
 use vhsim_core::{Rate, SimDuration, SimTime};
+
+/// Which of Daniel & Kojo's algorithms run (protocol-facts §11), and their open parameters.
+/// The defaults are the paper's "enhanced TCP": A1 + A2 + A3 + A4.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct CrossLayerConfig {
+    /// A1: avoid spurious RTOs (minrto from the new path).
+    pub a1: bool,
+    /// A2: cut cwnd and ssthresh to BDP_newlink when FlightSize > 2·BDP_newlink.
+    pub a2: bool,
+    /// A3: in RTO recovery, retransmit at once and restore ssthresh.
+    pub a3: bool,
+    /// A4: restart the RTT variables after a delay decrease.
+    pub a4: bool,
+    /// A5: A2 with the 1.5·BDP threshold when the bandwidth drops 8-fold (replaces A2: set
+    /// a2 = false).
+    pub a5: bool,
+    /// RTO of restarted RTT variables before their first sample (RFC 2988: "3s"; A13; > 0).
+    #[serde(with = "as_duration")]
+    #[schemars(with = "Duration")]
+    pub reinit_rto: SimDuration,
+    /// Rough delay of the rest of the path added to A1's minrto (the paper: "200ms").
+    #[serde(with = "as_duration")]
+    #[schemars(with = "Duration")]
+    pub rest_of_path: SimDuration,
+    /// A delay change by at least this factor is "significant" (A3; A14: 2; > 1).
+    pub significant_delay_factor: f64,
+}
+
+impl Default for CrossLayerConfig {
+    fn default() -> Self {
+        CrossLayerConfig {
+            a1: true,
+            a2: true,
+            a3: true,
+            a4: true,
+            a5: false,
+            reinit_rto: SimDuration::from_secs(3),
+            rest_of_path: SimDuration::from_millis(200),
+            significant_delay_factor: 2.0,
+        }
+    }
+}
+
+impl PartConfig for CrossLayerConfig {
+    fn validate(&self) -> Result<(), ConfigError> {
+        if self.a2 && self.a5 {
+            return Err(ConfigError::new("a5", "A5 replaces A2: enable one of them (set a2 = false)"));
+        }
+        if self.reinit_rto == SimDuration::ZERO {
+            return Err(ConfigError::new("reinit_rto", "must be greater than 0s"));
+        }
+        let f = self.significant_delay_factor;
+        if !(f.is_finite() && f > 1.0) {
+            return Err(ConfigError::new(
+                "significant_delay_factor",
+                format!("{f} is not a finite number greater than 1"),
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// State of the cross-layer algorithms.
 #[derive(Clone, Debug)]
@@ -79,9 +145,17 @@ fn ser(bytes: u32, bw: Rate) -> SimDuration {
     bw.serialization(bytes as u64)
 }
 
+impl Part for CrossLayer {
+    type Config = CrossLayerConfig;
+    type Settings = TcpConfig;
+    fn new(cfg: &CrossLayerConfig, _: &TcpConfig) -> Self {
+        CrossLayer::with(*cfg)
+    }
+}
+
 impl CrossLayer {
     /// A policy with the algorithms `cfg` enables.
-    pub fn new(cfg: CrossLayerConfig) -> Self {
+    pub fn with(cfg: CrossLayerConfig) -> Self {
         CrossLayer {
             cfg,
             pre_ho_high: None,
@@ -101,15 +175,17 @@ impl CrossLayer {
     }
 
     fn set_minrto(&mut self, c: &mut SenderCore, now: SimTime, minrto: SimDuration) {
-        self.saved_minrto.get_or_insert(c.rtt.min_rto());
-        c.rtt.set_min_rto(minrto);
+        self.saved_minrto.get_or_insert(c.rtt().min_rto());
+        c.rtt_mut().set_min_rto(minrto);
         // "Update RTO timer": restart it now so the new bound takes effect (A13).
         c.restart_timer(now);
     }
+}
 
+impl HandoverPolicy for CrossLayer {
     /// A handover notification arrives at `now`.
-    pub fn on_notice(&mut self, c: &mut SenderCore, now: SimTime, n: &HandoverNotice) {
-        let (s, a) = (c.cfg.packet_size(), c.cfg.ack_size);
+    fn on_notice(&mut self, c: &mut SenderCore, now: SimTime, n: &HandoverNotice) {
+        let (s, a) = (c.config().packet_size(), c.config().ack_size);
         let (old, new) = (n.old, n.new);
         let rtt_old_new = old.delay + ser(s, old.bandwidth) + new.delay + ser(a, new.bandwidth);
         let rtt_new = new.delay + new.delay + ser(s, new.bandwidth) + ser(a, new.bandwidth);
@@ -120,35 +196,35 @@ impl CrossLayer {
             let (lo, hi) = (d_old.min(d_new), d_old.max(d_new));
             hi > lo && (lo == 0 || hi as f64 / lo as f64 >= self.cfg.significant_delay_factor)
         };
-        if c.in_rto_recovery {
+        if c.in_rto_recovery() {
             // A3: only in RTO recovery.
             if self.cfg.a3 {
                 // Restart the RTT variables first, so the timer of the immediate retransmission
                 // runs with the new connection's RTO, not the old, backed-off one (which can be
                 // shorter than the new path's round trip and expire spuriously).
                 if significant {
-                    c.rtt.reinitialize_with(self.cfg.reinit_rto);
+                    c.rtt_mut().reinitialize_with(self.cfg.reinit_rto);
                     self.sample_next = true;
                     self.counters.rtt_restarts += 1;
                 }
                 c.go_back_n();
                 c.restart_timer(now);
                 if let Some(ss) = self.saved_ssthresh {
-                    let cwnd = c.cc.cwnd();
-                    c.cc.set(cwnd, ss);
+                    let cwnd = c.cwnd();
+                    c.set_window(cwnd, ss);
                 }
                 self.counters.a3_restores += 1;
             }
             return;
         }
-        self.pre_ho_high = Some(c.snd_max);
+        self.pre_ho_high = Some(c.snd_max());
         let delay_up = d_new > d_old;
         if self.cfg.a1 && (delay_up || new.bandwidth < old.bandwidth) {
-            if rtt_old_new > c.rtt.rto() {
+            if rtt_old_new > c.rtt().rto() {
                 let m = rtt_old_new + Self::drain_time(flight, s, old.bandwidth) + self.cfg.rest_of_path;
                 self.set_minrto(c, now, m);
                 self.counters.a1_case1 += 1;
-            } else if c.in_recovery {
+            } else if c.in_recovery() {
                 let m = rtt_new + Self::drain_time(flight, s, old.bandwidth) + self.cfg.rest_of_path;
                 self.set_minrto(c, now, m);
                 self.counters.a1_case2 += 1;
@@ -167,7 +243,7 @@ impl CrossLayer {
             };
             if flight as f64 > factor * bdp_new {
                 let w = bdp_new.floor().max(2.0);
-                c.cc.set(w, w);
+                c.set_window(w, w);
                 self.cwnd_reduced = true;
                 self.counters.window_reductions += 1;
             }
@@ -175,15 +251,15 @@ impl CrossLayer {
     }
 
     /// After an ACK was processed at `now`.
-    pub fn on_ack(&mut self, c: &mut SenderCore, now: SimTime) {
+    fn on_ack(&mut self, c: &mut SenderCore, now: SimTime) {
         if self.sample_next {
-            if let Some((sent, _)) = c.ack_sample {
-                c.rtt.sample_now(sent, now);
+            if let Some((sent, _)) = c.ack_sample() {
+                c.rtt_mut().sample_now(sent, now);
                 self.sample_next = false;
             }
         }
         let Some(pre) = self.pre_ho_high else { return };
-        if c.snd_una < pre {
+        if c.snd_una() < pre {
             return;
         }
         // All data sent before the handover is acknowledged.
@@ -191,24 +267,26 @@ impl CrossLayer {
         self.case3 = None;
         self.cwnd_reduced = false;
         if let Some(m) = self.saved_minrto.take() {
-            c.rtt.set_min_rto(m);
+            c.rtt_mut().set_min_rto(m);
         }
         if std::mem::take(&mut self.reinit_at_pre_ho) {
-            c.rtt.reinitialize_with(self.cfg.reinit_rto);
+            c.rtt_mut().reinitialize_with(self.cfg.reinit_rto);
             self.sample_next = true;
             self.counters.rtt_restarts += 1;
         }
     }
 
     /// Whether a fast retransmit now must keep cwnd and ssthresh (A2's `cwnd_reduced`).
-    pub fn keeps_window(&self) -> bool {
+    fn keeps_window(&self) -> bool {
         self.cwnd_reduced
     }
 
     /// Fast recovery was just entered at `now` (A1 Case 3).
-    pub fn on_fast_recovery(&mut self, c: &mut SenderCore, now: SimTime) {
+    fn on_fast_recovery(&mut self, c: &mut SenderCore, now: SimTime) {
         if let Some((bw_new, rtt_new)) = self.case3 {
-            let m = rtt_new + Self::drain_time(c.flight_size(), c.cfg.packet_size(), bw_new) + self.cfg.rest_of_path;
+            let m = rtt_new
+                + Self::drain_time(c.flight_size(), c.config().packet_size(), bw_new)
+                + self.cfg.rest_of_path;
             self.set_minrto(c, now, m);
             self.counters.a1_case3 += 1;
         }
@@ -216,9 +294,9 @@ impl CrossLayer {
 
     /// A timeout was handled; `first` = the sender was not in RTO recovery before (A3 saves
     /// the ssthresh the first timeout of a segment set).
-    pub fn on_rto(&mut self, c: &mut SenderCore, first: bool) {
+    fn on_rto(&mut self, c: &mut SenderCore, first: bool) {
         if first {
-            self.saved_ssthresh = Some(c.cc.ssthresh());
+            self.saved_ssthresh = Some(c.ssthresh());
         }
     }
 }

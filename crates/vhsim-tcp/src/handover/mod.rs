@@ -2,80 +2,78 @@
 //!
 //! A notification carries only what a real mobile node can know: the bandwidth and one-way
 //! delay of the old and new access links (Daniel & Kojo §3), never ground truth. Policies that
-//! change the sender (cross-layer A1-A5, Freeze-TCP, ...) add variants here.
+//! change the sender (cross-layer A1-A5, later Freeze-TCP, ...) are variants here.
 
-mod crosslayer;
-
-pub use crosslayer::{CrossLayer, CrossLayerCounters};
-
-use crate::config::{HandoverPolicyKind, TcpConfig};
+use crate::config::TcpConfig;
 use crate::sender::SenderCore;
 use vhsim_core::SimTime;
 
 pub use vhsim_net::{AccessLinkInfo, HandoverNotice};
 
-/// The handover policy of one sender.
-#[derive(Clone, Debug)]
-pub enum AnyHandoverPolicy {
+/// A handover policy.
+pub trait HandoverPolicy {
+    /// A notification arrives at `now`.
+    fn on_notice(&mut self, c: &mut SenderCore, now: SimTime, notice: &HandoverNotice);
+    /// After every ACK the sender processed.
+    fn on_ack(&mut self, _c: &mut SenderCore, _now: SimTime) {}
+    /// Whether the next fast retransmit must keep cwnd and ssthresh.
+    fn keeps_window(&self) -> bool {
+        false
+    }
+    /// Fast recovery was just entered.
+    fn on_fast_recovery(&mut self, _c: &mut SenderCore, _now: SimTime) {}
+    /// A timeout was handled; `first` = not in RTO recovery before it.
+    fn on_rto(&mut self, _c: &mut SenderCore, _first: bool) {}
+}
+
+crate::axis! {
+    /// Reaction to cross-layer handover notifications (`handover`).
+    config HandoverPolicyConfig;
+    /// The handover policy of one sender.
+    state AnyHandoverPolicy;
+    dispatch dispatch;
+    settings TcpConfig;
     /// Ignore notifications.
-    None,
-    /// Keep every notification with its arrival time and change nothing (for tests and
-    /// traces).
-    Record(Vec<(SimTime, HandoverNotice)>),
-    /// Daniel & Kojo's cross-layer algorithms A1-A5.
-    CrossLayer(CrossLayer),
+    "none" => None(none::Ignore),
+    /// Keep every notification with its arrival time and change nothing (tests and traces).
+    "record" => Record(record::Record),
+    /// Daniel & Kojo's cross-layer algorithms A1-A5 (`a1` ... `a5` and their parameters;
+    /// default: "enhanced TCP", A1 + A2 + A3 + A4).
+    "cross_layer" => CrossLayer(crosslayer::CrossLayer),
+}
+
+impl HandoverPolicy for AnyHandoverPolicy {
+    fn on_notice(&mut self, c: &mut SenderCore, now: SimTime, notice: &HandoverNotice) {
+        dispatch!(self, p => p.on_notice(c, now, notice))
+    }
+    fn on_ack(&mut self, c: &mut SenderCore, now: SimTime) {
+        dispatch!(self, p => p.on_ack(c, now))
+    }
+    fn keeps_window(&self) -> bool {
+        dispatch!(self, p => p.keeps_window())
+    }
+    fn on_fast_recovery(&mut self, c: &mut SenderCore, now: SimTime) {
+        dispatch!(self, p => p.on_fast_recovery(c, now))
+    }
+    fn on_rto(&mut self, c: &mut SenderCore, first: bool) {
+        dispatch!(self, p => p.on_rto(c, first))
+    }
 }
 
 impl AnyHandoverPolicy {
-    /// Build from the configuration.
-    pub fn new(cfg: &TcpConfig) -> Self {
-        match cfg.handover {
-            HandoverPolicyKind::None => AnyHandoverPolicy::None,
-            HandoverPolicyKind::Record => AnyHandoverPolicy::Record(Vec::new()),
-            HandoverPolicyKind::CrossLayer => AnyHandoverPolicy::CrossLayer(CrossLayer::new(cfg.cross_layer)),
-        }
-    }
-
-    /// A notification arrives at `now`.
-    pub fn on_notice(&mut self, core: &mut SenderCore, now: SimTime, notice: &HandoverNotice) {
-        match self {
-            AnyHandoverPolicy::None => {}
-            AnyHandoverPolicy::Record(log) => log.push((now, *notice)),
-            AnyHandoverPolicy::CrossLayer(x) => x.on_notice(core, now, notice),
-        }
-    }
-
-    /// After every ACK the sender processed.
-    pub fn on_ack(&mut self, core: &mut SenderCore, now: SimTime) {
-        if let AnyHandoverPolicy::CrossLayer(x) = self {
-            x.on_ack(core, now);
-        }
-    }
-
-    /// Whether the next fast retransmit must keep cwnd and ssthresh.
-    pub fn keeps_window(&self) -> bool {
-        matches!(self, AnyHandoverPolicy::CrossLayer(x) if x.keeps_window())
-    }
-
-    /// Fast recovery was just entered.
-    pub fn on_fast_recovery(&mut self, core: &mut SenderCore, now: SimTime) {
-        if let AnyHandoverPolicy::CrossLayer(x) = self {
-            x.on_fast_recovery(core, now);
-        }
-    }
-
-    /// A timeout was handled; `first` = not in RTO recovery before it.
-    pub fn on_rto(&mut self, core: &mut SenderCore, first: bool) {
-        if let AnyHandoverPolicy::CrossLayer(x) = self {
-            x.on_rto(core, first);
-        }
-    }
-
     /// Notifications recorded so far (empty unless the policy records).
     pub fn recorded(&self) -> &[(SimTime, HandoverNotice)] {
         match self {
-            AnyHandoverPolicy::Record(log) => log,
-            AnyHandoverPolicy::None | AnyHandoverPolicy::CrossLayer(_) => &[],
+            AnyHandoverPolicy::Record(r) => r.notices(),
+            _ => &[],
+        }
+    }
+
+    /// The cross-layer policy's state, if this is it.
+    pub fn cross_layer(&self) -> Option<&crosslayer::CrossLayer> {
+        match self {
+            AnyHandoverPolicy::CrossLayer(x) => Some(x),
+            _ => None,
         }
     }
 }

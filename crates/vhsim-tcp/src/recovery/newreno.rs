@@ -4,61 +4,99 @@
 //! unacknowledged segment and deflates the window by the amount acknowledged minus one
 //! (RFC 6582 §3.2 step 3, ns-2 `partial_window_deflation_`). The timer restarts on the first
 //! partial ACK only ("Impatient", the ns-2 default) or on every one ("Slow-but-Steady"),
-//! RFC 6582 §4.
+//! RFC 6582 §4 (`timer`).
 
-use super::{exit_recovery, start_fast_retransmit};
-use crate::config::NewRenoTimer;
+use super::RecoveryPolicy;
+use crate::config::TcpConfig;
+use crate::part::{Part, PartConfig};
 use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use vhsim_core::SimTime;
 
+crate::named_enum! {
+    /// When NewReno restarts the retransmission timer on partial ACKs (RFC 6582 §4 / RFC 3782 §4).
+    pub enum NewRenoTimer {
+        /// Restart only on the first partial ACK (ns-2 `newreno_changes1_` = 1, the default).
+        "impatient" => Impatient,
+        /// Restart on every partial ACK.
+        "slow_but_steady" => SlowButSteady,
+    }
+}
+
+/// Options of NewReno.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewRenoConfig {
+    /// Timer variant: `impatient` (default) or `slow_but_steady`.
+    pub timer: NewRenoTimer,
+}
+
+impl PartConfig for NewRenoConfig {}
+
 /// NewReno's episode state.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct NewReno {
+    timer: NewRenoTimer,
     dupwnd: u32,
     first_partial_seen: bool,
 }
 
-impl NewReno {
-    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
+impl Part for NewReno {
+    type Config = NewRenoConfig;
+    type Settings = TcpConfig;
+    fn new(cfg: &NewRenoConfig, _: &TcpConfig) -> Self {
+        NewReno { timer: cfg.timer, dupwnd: 0, first_partial_seen: false }
+    }
+}
+
+impl RecoveryPolicy for NewReno {
+    fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
         let w = c.window();
-        start_fast_retransmit(c, now, w, congestion);
+        c.start_fast_retransmit(now, w, congestion);
         // One segment of inflation per dupACK received: the threshold, or as many as arrived
         // during TCP-DCR's delay.
-        self.dupwnd = c.dupacks;
+        self.dupwnd = c.dupacks();
         self.first_partial_seen = false;
     }
 
-    pub(super) fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
-        let recover = c.recover.unwrap_or(0);
+    fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
+        let recover = c.recover().unwrap_or(0);
         if ack.ack >= recover {
             // Full ACK: deflate to ssthresh (cwnd was set to it at entry) and open as usual.
             self.dupwnd = 0;
-            exit_recovery(c, now, ack.ack);
-            c.cc.on_ack();
-        } else if ack.ack > c.snd_una {
-            if c.cfg.newreno_timer == NewRenoTimer::SlowButSteady || !self.first_partial_seen {
+            c.exit_recovery(now, ack.ack);
+            c.open_cwnd(now);
+        } else if ack.ack > c.snd_una() {
+            if self.timer == NewRenoTimer::SlowButSteady || !self.first_partial_seen {
                 self.first_partial_seen = true;
                 c.restart_or_stop_timer(now);
             }
-            let deflate = (ack.ack - c.snd_una) as u32;
+            let deflate = (ack.ack - c.snd_una()) as u32;
             if self.dupwnd > deflate {
                 self.dupwnd -= deflate - 1;
             } else {
-                let cwnd = (c.cc.cwnd() - (deflate - self.dupwnd) as f64).max(1.0);
-                c.cc.set_cwnd(cwnd);
+                let cwnd = (c.cwnd() - (deflate - self.dupwnd) as f64).max(1.0);
+                c.set_cwnd(cwnd);
                 self.dupwnd = 1; // room for one new segment in response to this ACK
             }
             c.advance_una(ack.ack);
-            c.dupacks = 0;
-            c.rtt.abandon_if_covered(ack.ack);
-            c.queue_retransmission(c.snd_una, TxCause::Recovery);
-        } else if ack.ack == c.snd_una {
-            c.dupacks += 1;
+            c.reset_dupacks();
+            c.rtt_mut().abandon_if_covered(ack.ack);
+            let una = c.snd_una();
+            c.queue_retransmission(una, TxCause::Recovery);
+        } else if ack.ack == c.snd_una() {
+            c.count_dupack();
             self.dupwnd += 1;
         }
     }
 
-    pub(super) fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
+    fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
         c.next_in_window(self.dupwnd as f64)
+    }
+
+    fn reset(&mut self) {
+        self.dupwnd = 0;
+        self.first_partial_seen = false;
     }
 }

@@ -3,7 +3,8 @@
 //! the same window cannot be fast-retransmitted (its dupACKs do not cover `recover`), so it
 //! needs a timeout.
 
-use super::{exit_recovery, start_fast_retransmit};
+use super::RecoveryPolicy;
+use crate::config::TcpConfig;
 use crate::sender::{AckInfo, SenderCore, Transmit};
 use vhsim_core::SimTime;
 
@@ -13,27 +14,33 @@ pub struct Reno {
     dupwnd: u32,
 }
 
-impl Reno {
-    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
+crate::no_options_part!(Reno, TcpConfig);
+
+impl RecoveryPolicy for Reno {
+    fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
         let w = c.window();
-        start_fast_retransmit(c, now, w, congestion);
+        c.start_fast_retransmit(now, w, congestion);
         // One segment of inflation per dupACK received: the threshold, or as many as arrived
         // during TCP-DCR's delay.
-        self.dupwnd = c.dupacks;
+        self.dupwnd = c.dupacks();
     }
 
-    pub(super) fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
-        if ack.ack > c.snd_una {
+    fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
+        if ack.ack > c.snd_una() {
             self.dupwnd = 0;
-            exit_recovery(c, now, ack.ack);
-            c.cc.on_ack();
-        } else if ack.ack == c.snd_una {
-            c.dupacks += 1;
+            c.exit_recovery(now, ack.ack);
+            c.open_cwnd(now);
+        } else if ack.ack == c.snd_una() {
+            c.count_dupack();
             self.dupwnd += 1;
         }
     }
 
-    pub(super) fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
+    fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
         c.next_in_window(self.dupwnd as f64)
+    }
+
+    fn reset(&mut self) {
+        *self = Reno::default();
     }
 }

@@ -8,7 +8,8 @@
 //! when `recover` is acknowledged; cwnd stays halved and `recover` is cleared (ns-2 sets
 //! `recover_ = 0`). After a wireless loss (a loss classifier's verdict) cwnd was not halved.
 
-use super::{exit_recovery, start_fast_retransmit};
+use super::RecoveryPolicy;
+use crate::config::TcpConfig;
 use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
 use vhsim_core::SimTime;
 
@@ -18,41 +19,46 @@ pub struct Sack1 {
     pipe: i64,
 }
 
-impl Sack1 {
-    pub(super) fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
+crate::no_options_part!(Sack1, TcpConfig);
+
+impl RecoveryPolicy for Sack1 {
+    fn enter(&mut self, c: &mut SenderCore, now: SimTime, congestion: bool) {
         // ns-2: pipe = maxseq - highest_ack - numdupacks, i.e. the outstanding segments minus
         // those the counted dupACKs report as having left the network: the threshold, or as
         // many as arrived during TCP-DCR's delay.
-        self.pipe = c.flight_size() as i64 - c.dupacks as i64;
+        self.pipe = c.flight_size() as i64 - c.dupacks() as i64;
         let w = c.window();
-        start_fast_retransmit(c, now, w, congestion);
+        c.start_fast_retransmit(now, w, congestion);
     }
 
-    pub(super) fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
+    fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) {
         self.pipe -= 1;
-        let recover = c.recover.unwrap_or(0);
+        let recover = c.recover().unwrap_or(0);
         if ack.ack >= recover {
-            exit_recovery(c, now, ack.ack);
-            c.recover = None;
-        } else if ack.ack > c.snd_una {
+            c.exit_recovery(now, ack.ack);
+            c.clear_recover();
+        } else if ack.ack > c.snd_una() {
             c.advance_una(ack.ack);
-            c.sb.apply_sack(ack.sack.iter().copied());
+            c.scoreboard_mut().apply_sack(ack.sack.iter().copied());
             self.pipe -= 1;
             c.restart_or_stop_timer(now);
-            c.rtt.reset_backoff();
-        } else if ack.ack == c.snd_una && c.sb.apply_sack(ack.sack.iter().copied()) && c.dupacks > 0 {
-            c.dupacks += 1;
+            c.rtt_mut().reset_backoff();
+        } else if ack.ack == c.snd_una()
+            && c.scoreboard_mut().apply_sack(ack.sack.iter().copied())
+            && c.dupacks() > 0
+        {
+            c.count_dupack();
         }
     }
 
-    pub(super) fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
-        if self.pipe >= c.cc.cwnd().floor() as i64 {
+    fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit> {
+        if self.pipe >= c.cwnd().floor() as i64 {
             return None;
         }
         let cap = c.cap();
-        let tx = match c.sb.next_hole() {
+        let tx = match c.scoreboard().next_hole() {
             Some(hole) if c.fits(hole, cap) => {
-                c.sb.mark_retransmitted(hole);
+                c.scoreboard_mut().mark_retransmitted(hole);
                 Transmit { seq: hole, cause: TxCause::Recovery }
             }
             Some(_) => return None,
@@ -60,5 +66,9 @@ impl Sack1 {
         };
         self.pipe += 1;
         Some(tx)
+    }
+
+    fn reset(&mut self) {
+        self.pipe = 0;
     }
 }

@@ -50,6 +50,9 @@ pub trait CfgExt: Sized {
     fn ssthresh(self, n: u32) -> Self;
     /// Limited transmit on or off.
     fn limited_transmit(self, on: bool) -> Self;
+    /// Keys of a `[tcp]` table (TOML text, dotted keys allowed) merged over the configuration
+    /// as a scenario's would be, e.g. `.set("dupack_response.trigger = 3")`.
+    fn set(self, toml: &str) -> Self;
 }
 
 impl CfgExt for TcpConfig {
@@ -68,6 +71,24 @@ impl CfgExt for TcpConfig {
     fn limited_transmit(mut self, on: bool) -> Self {
         self.limited_transmit = on;
         self
+    }
+    fn set(self, toml: &str) -> Self {
+        let t: toml::Table = toml::from_str(toml).unwrap_or_else(|e| panic!("{toml}: {e}"));
+        self.merged(&t).unwrap_or_else(|e| panic!("{toml}: {e}"))
+    }
+}
+
+/// NewReno's timer variant set to `timer` if the recovery is NewReno (other recoveries have no
+/// such option).
+pub fn with_timer(c: TcpConfig, timer: vhsim_tcp::recovery::newreno::NewRenoTimer) -> TcpConfig {
+    match c.recovery {
+        vhsim_tcp::RecoveryConfig::NewReno(_) => {
+            let mut c = c;
+            c.recovery =
+                vhsim_tcp::RecoveryConfig::NewReno(vhsim_tcp::recovery::newreno::NewRenoConfig { timer });
+            c
+        }
+        _ => c,
     }
 }
 
@@ -235,7 +256,7 @@ impl Script {
 
     /// Segments sent and not cumulatively acknowledged.
     pub fn outstanding(&self) -> u64 {
-        self.tcp.core().snd_max - self.tcp.core().snd_una
+        self.tcp.core().snd_max() - self.tcp.core().snd_una()
     }
 
     /// Retransmission deadline in ms (panics if not on a whole millisecond).
@@ -357,13 +378,17 @@ impl Net {
 
     fn transmit(&mut self) {
         loop {
-            let (una, max) = (self.tcp.core().snd_una, self.tcp.core().snd_max);
+            let (una, max) = (self.tcp.core().snd_una(), self.tcp.core().snd_max());
             let Some(t) = self.tcp.poll_transmit(self.now) else { break };
             assert!(t.seq >= una, "{t:?} below snd_una {una} at {}", self.now);
             assert!(t.seq <= max, "{t:?} leaves a gap above snd_max {max} at {}", self.now);
             assert_eq!(t.cause == TxCause::New, t.seq == max, "{t:?} with snd_max {max} at {}", self.now);
             if matches!(t.cause, TxCause::FastRetransmit | TxCause::Recovery) {
-                assert!(!self.tcp.core().sb.is_sacked(t.seq), "{t:?} was already SACKed at {}", self.now);
+                assert!(
+                    !self.tcp.core().scoreboard().is_sacked(t.seq),
+                    "{t:?} was already SACKed at {}",
+                    self.now
+                );
             }
             self.log.push((self.now, t));
             let i = t.seq as usize;
@@ -464,20 +489,20 @@ impl Net {
 #[track_caller]
 pub fn check_sender_invariants(net: &Net, app_segments: u64, window: u32, ctx: &dyn Fn() -> String) {
     let c = net.tcp.core();
-    assert!(c.snd_una <= c.snd_nxt && c.snd_nxt <= c.snd_max, "sequence order: {c:?} {}", ctx());
-    assert!(c.snd_max <= app_segments, "sent beyond the application's data: {}", ctx());
-    assert!(c.snd_max - c.snd_una <= window as u64, "more than window_ outstanding: {}", ctx());
+    assert!(c.snd_una() <= c.snd_nxt() && c.snd_nxt() <= c.snd_max(), "sequence order: {c:?} {}", ctx());
+    assert!(c.snd_max() <= app_segments, "sent beyond the application's data: {}", ctx());
+    assert!(c.snd_max() - c.snd_una() <= window as u64, "more than window_ outstanding: {}", ctx());
     assert!(net.tcp.cwnd() >= 1.0 && net.tcp.cwnd().is_finite(), "cwnd {}: {}", net.tcp.cwnd(), ctx());
     assert!(net.tcp.ssthresh() >= 2.0, "ssthresh {} < 2: {}", net.tcp.ssthresh(), ctx());
-    assert!(c.snd_una <= net.sink.rcv_nxt(), "sender saw an ACK beyond the receiver: {}", ctx());
+    assert!(c.snd_una() <= net.sink.rcv_nxt(), "sender saw an ACK beyond the receiver: {}", ctx());
     assert_eq!(net.delivered, net.sink.rcv_nxt(), "delivery must be in order without gaps: {}", ctx());
-    if c.snd_max > c.snd_una {
+    if c.snd_max() > c.snd_una() {
         let d = net.tcp.next_timeout();
         assert!(d.is_some_and(|d| d > net.now), "data outstanding without a future timer ({d:?}): {}", ctx());
     }
-    if let Some(d) = net.tcp.dupack_response().dcr().and_then(|d| d.deadline()) {
-        assert!(c.rtx_deadline.is_some_and(|r| r >= d), "RTO before tau (A5): {}", ctx());
-        assert!(!c.in_recovery, "a delay pending in recovery: {}", ctx());
+    if let Some(d) = net.tcp.timer(vhsim_tcp::Timer::DcrDelay) {
+        assert!(c.rtx_deadline().is_some_and(|r| r >= d), "RTO before tau (A5): {}", ctx());
+        assert!(!c.in_recovery(), "a delay pending in recovery: {}", ctx());
     }
     let s = net.tcp.stats();
     assert_eq!(s.segments_sent, net.log.len() as u64);

@@ -32,7 +32,7 @@ BASE = "sobral/cbr-user-handover.toml"
 # The keys a configuration sets (every point sets all of them, so the grids share one layout);
 # the table's readable column for each.
 KEYS = {"timeline[1]": "case", "timeline[0]": "entry", "mobile.binding": "binding", "agents": "active",
-        "flows.cbr.scheme": "scheme", "flows.cbr.tcp.newreno_timer": "timer", "links.core.delay": "placement",
+        "flows.cbr.scheme": "scheme", "flows.cbr.tcp.recovery": "timer", "links.core.delay": "placement",
         "flows.cbr.app": "reading"}
 ENTRY = '{{ at = "{at}", action = "handover", kind = "{kind}", to = "{to}"{extra} }}'
 PAUSE = ', duration = "16.7ms"'
@@ -75,7 +75,10 @@ class Point:
             "mobile.binding": ("800ms" if self.case == "MIP" else "none", binding),
             "agents": ("none" if self.case == "MIP" else self.active, agents),
             "flows.cbr.scheme": (self.scheme, self.scheme),
-            "flows.cbr.tcp.newreno_timer": (self.timer, self.timer),
+            # NewReno's timer variant (protocol-facts A2); ns-2's Sack1 recovery has none, so its
+            # points run Sack1 whatever the timer label says.
+            "flows.cbr.tcp.recovery": (self.timer, f'{{ kind = "new_reno", timer = "{self.timer}" }}'
+                                       if self.scheme == "newreno" else '{ kind = "sack1" }'),
             "links.core.delay": (self.placement, INTERNET_MS if self.placement == "internet" else CORE_MS),
             "flows.cbr.app": (self.reading, INTERVAL if self.reading == "2ms" else RATE),
         }

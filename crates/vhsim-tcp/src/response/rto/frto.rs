@@ -32,10 +32,50 @@
 //! ssthresh = `pipe_prev` and `recover` is cleared so later fast retransmits are not blocked
 //! (ns-2 `recover_ = highest_ack_ - 1`).
 
-use super::AckOutcome;
-use crate::config::{FrtoConfig, FrtoVariant, SpuriousResponse};
+use super::{AckOutcome, RtoResponse};
+use crate::config::TcpConfig;
+use crate::part::{Part, PartConfig};
 use crate::sender::{AckInfo, SenderCore, TxCause};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use vhsim_core::SimTime;
+
+crate::named_enum! {
+    /// Which F-RTO detection algorithm runs (RFC 5682 §2 or §3).
+    pub enum FrtoVariant {
+        /// Basic F-RTO (RFC 5682 §2; ns-2 `frto_enabled_`): decided by cumulative ACKs only.
+        "basic" => Basic,
+        /// SACK-enhanced F-RTO (RFC 5682 §3; ns-2 `sfrto_enabled_`): SACK blocks count too.
+        "sack" => Sack,
+    }
+}
+
+crate::named_enum! {
+    /// What the sender does after F-RTO declares a timeout spurious (ns-2 `spurious_response_`,
+    /// protocol-facts §3.3). In all three, ssthresh returns to max(window, ssthresh) at the
+    /// timeout (RFC 4015 §3.2 `pipe_prev`, ns-2 `spurious_timeout`).
+    pub enum SpuriousResponse {
+        /// `spurious_response_` = 1 (ns-2 default): cwnd = the FlightSize before the detecting ACK.
+        "full_revert" => FullRevert,
+        /// `spurious_response_` = 2: cwnd = the ssthresh the timeout halved.
+        "ssthresh" => Ssthresh,
+        /// `spurious_response_` = 3: cwnd = 1, slow start with new data (no retransmissions).
+        "slow_start" => SlowStart,
+    }
+}
+
+/// Options of F-RTO (defaults: ns-2's, basic F-RTO with full revert).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct FrtoConfig {
+    /// Detection algorithm: `basic` (RFC 5682 §2) or `sack` (§3).
+    pub variant: FrtoVariant,
+    /// Response to a detected spurious timeout: `full_revert`, `ssthresh` or `slow_start`
+    /// (ns-2 spurious_response_ 1, 2, 3).
+    pub response: SpuriousResponse,
+}
+
+impl PartConfig for FrtoConfig {}
 
 /// Where F-RTO is in its algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,12 +99,15 @@ pub struct Frto {
     recovery_point: u64,
 }
 
-impl Frto {
-    /// Idle.
-    pub fn new(cfg: FrtoConfig) -> Self {
-        Frto { cfg, step: FrtoStep::Idle, pipe_prev: 0.0, recovery_point: 0 }
+impl Part for Frto {
+    type Config = FrtoConfig;
+    type Settings = TcpConfig;
+    fn new(cfg: &FrtoConfig, _: &TcpConfig) -> Self {
+        Frto { cfg: *cfg, step: FrtoStep::Idle, pipe_prev: 0.0, recovery_point: 0 }
     }
+}
 
+impl Frto {
     /// The current step.
     pub fn step(&self) -> FrtoStep {
         self.step
@@ -75,52 +118,26 @@ impl Frto {
         &self.cfg
     }
 
-    pub(super) fn on_timeout(&mut self, c: &mut SenderCore, now: SimTime, in_fast_recovery: bool) {
-        let restart = self.step == FrtoStep::FirstAck;
-        let repeated = c.in_rto_recovery && c.recover.is_some_and(|r| r >= c.snd_una);
-        let outstanding = c.snd_max > c.snd_una;
-        if !restart {
-            self.pipe_prev = c.window().max(c.cc.ssthresh());
-        }
-        c.start_rto(now);
-        if in_fast_recovery || (repeated && !restart) || !outstanding {
-            self.step = FrtoStep::Idle;
-            c.go_back_n();
-        } else {
-            // Step 1: retransmit the first unacknowledged segment only.
-            self.step = FrtoStep::FirstAck;
-            c.queue_retransmission(c.snd_una, TxCause::Rto);
-        }
-    }
-
-    pub(super) fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) -> AckOutcome {
-        match self.step {
-            FrtoStep::Idle => AckOutcome::Pass,
-            FrtoStep::FirstAck => self.first_ack(c, now, ack),
-            FrtoStep::SecondAck => self.second_ack(c, now, ack),
-        }
-    }
-
     fn first_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) -> AckOutcome {
-        if ack.ack <= c.snd_una {
+        if ack.ack <= c.snd_una() {
             match self.cfg.variant {
                 // §2.1 step 2a: a duplicate ACK means the timeout was genuine.
                 FrtoVariant::Basic => self.conventional(c, true),
                 // §3 step 2: wait for the new ACK, keeping the SACK information.
                 FrtoVariant::Sack => {
-                    c.sb.apply_sack(ack.sack.iter().copied());
+                    c.scoreboard_mut().apply_sack(ack.sack.iter().copied());
                 }
             }
             return AckOutcome::Consumed;
         }
         c.open_new_ack(now, ack.ack);
-        let rp = c.snd_max;
+        let rp = c.snd_max();
         self.recovery_point = rp;
-        c.recover = Some(rp);
+        c.set_recover(rp);
         if ack.ack >= rp {
             // Step 2a: the retransmission repaired everything; nothing to probe with.
-            if self.cfg.variant == FrtoVariant::Sack && c.cc.cwnd() > 2.0 {
-                c.cc.set_cwnd(2.0);
+            if self.cfg.variant == FrtoVariant::Sack && c.cwnd() > 2.0 {
+                c.set_cwnd(2.0);
             }
             self.step = FrtoStep::Idle;
             return AckOutcome::Consumed;
@@ -130,8 +147,8 @@ impl Frto {
         let cap = c.cap();
         let mut queued = 0;
         for seq in rp..rp + 2 {
-            if seq < c.app_limit && c.fits(seq, cap) {
-                c.pending.push_back(crate::sender::Transmit { seq, cause: TxCause::New });
+            if seq < c.app_limit() && c.fits(seq, cap) {
+                c.queue_new(seq);
                 queued += 1;
             }
         }
@@ -140,7 +157,7 @@ impl Frto {
             return AckOutcome::Consumed;
         }
         if self.cfg.variant == FrtoVariant::Sack {
-            c.sb.apply_sack(ack.sack.iter().copied());
+            c.scoreboard_mut().apply_sack(ack.sack.iter().copied());
         }
         self.step = FrtoStep::SecondAck;
         AckOutcome::Consumed
@@ -148,16 +165,17 @@ impl Frto {
 
     fn second_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) -> AckOutcome {
         let rp = self.recovery_point;
-        let prev_una = c.snd_una;
-        let advances = ack.ack > c.snd_una;
+        let prev_una = c.snd_una();
+        let advances = ack.ack > prev_una;
         let spurious = match self.cfg.variant {
             // §2.1 step 3: a new ACK acknowledges never-retransmitted data.
             FrtoVariant::Basic => advances,
             FrtoVariant::Sack => {
                 let above = ack.ack > rp || ack.sack.iter().any(|&(_, end)| end > rp);
+                let sb = c.scoreboard();
                 let new_below = advances
                     || ack.sack.iter().any(|&(start, end)| {
-                        (start.max(c.snd_una)..end.min(rp)).any(|seq| !c.sb.is_sacked(seq))
+                        (start.max(prev_una)..end.min(rp)).any(|seq| !sb.is_sacked(seq))
                     });
                 !above && new_below
             }
@@ -166,25 +184,23 @@ impl Frto {
             c.open_new_ack(now, ack.ack);
         }
         if self.cfg.variant == FrtoVariant::Sack {
-            c.sb.apply_sack(ack.sack.iter().copied());
+            c.scoreboard_mut().apply_sack(ack.sack.iter().copied());
         }
         if !spurious {
             // Step 3a: genuine. ns-2 sets cwnd = 2, then slow-start retransmissions.
-            c.cc.set_cwnd(2.0);
+            c.set_cwnd(2.0);
             self.conventional(c, false);
             return AckOutcome::Consumed;
         }
         // Step 3b: spurious.
         let cwnd = match self.cfg.response {
-            SpuriousResponse::FullRevert => (c.snd_max - prev_una) as f64,
-            SpuriousResponse::Ssthresh => c.cc.ssthresh(),
+            SpuriousResponse::FullRevert => (c.snd_max() - prev_una) as f64,
+            SpuriousResponse::Ssthresh => c.ssthresh(),
             SpuriousResponse::SlowStart => 1.0,
         };
-        c.cc.set(cwnd.max(1.0), self.pipe_prev);
-        c.recover = None;
-        c.in_rto_recovery = false;
-        c.ignore_dupacks = false;
-        c.stats.spurious_rto_detected += 1;
+        c.set_window(cwnd.max(1.0), self.pipe_prev);
+        c.end_rto_recovery();
+        c.stats_mut().spurious_rto_detected += 1;
         self.step = FrtoStep::Idle;
         AckOutcome::Spurious
     }
@@ -194,7 +210,37 @@ impl Frto {
     /// retransmitted, so go-back-N continues after it (ns-2 would send it once more).
     fn conventional(&mut self, c: &mut SenderCore, una_was_retransmitted: bool) {
         self.step = FrtoStep::Idle;
-        let rto_copy_sent = una_was_retransmitted && !c.pending.iter().any(|t| t.seq == c.snd_una);
-        c.snd_nxt = if rto_copy_sent { (c.snd_una + 1).min(c.snd_max) } else { c.snd_una };
+        let una = c.snd_una();
+        let rto_copy_sent = una_was_retransmitted && !c.is_queued(una);
+        c.rewind_to(if rto_copy_sent { (una + 1).min(c.snd_max()) } else { una });
+    }
+}
+
+impl RtoResponse for Frto {
+    fn on_timeout(&mut self, c: &mut SenderCore, now: SimTime, in_fast_recovery: bool) {
+        let restart = self.step == FrtoStep::FirstAck;
+        let repeated = c.in_rto_recovery() && c.recover().is_some_and(|r| r >= c.snd_una());
+        let outstanding = c.snd_max() > c.snd_una();
+        if !restart {
+            self.pipe_prev = c.window().max(c.ssthresh());
+        }
+        c.start_rto(now);
+        if in_fast_recovery || (repeated && !restart) || !outstanding {
+            self.step = FrtoStep::Idle;
+            c.go_back_n();
+        } else {
+            // Step 1: retransmit the first unacknowledged segment only.
+            self.step = FrtoStep::FirstAck;
+            let una = c.snd_una();
+            c.queue_retransmission(una, TxCause::Rto);
+        }
+    }
+
+    fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) -> AckOutcome {
+        match self.step {
+            FrtoStep::Idle => AckOutcome::Pass,
+            FrtoStep::FirstAck => self.first_ack(c, now, ack),
+            FrtoStep::SecondAck => self.second_ack(c, now, ack),
+        }
     }
 }

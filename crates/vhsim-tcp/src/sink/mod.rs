@@ -6,10 +6,65 @@
 //! that fill a gap are acknowledged at once (RFC 5681 §4.2). SACK blocks (RFC 2018 §4): the
 //! first block holds the most recently received segment, the others repeat the most recently
 //! reported blocks, up to `max_sack_blocks`.
+//!
+//! What the receiver does beyond that is its policy (the `SinkPolicy` axis): the window it
+//! advertises and its reaction to link events at the mobile node ([`TcpSink::on_link_event`]).
+//! The standard policy advertises the configured window and ignores link events (today's ns-2
+//! sink); Freeze-TCP's zero-window advertisements and TR-ACKs and DEMO-Vegas's SIG bit are
+//! policies to come.
 
 use crate::config::SinkConfig;
 use std::collections::BTreeMap;
-use vhsim_core::SimTime;
+use vhsim_core::{SimDuration, SimTime};
+
+/// A link event at the mobile node, as the sink's policy sees it (the world maps its own link
+/// events onto these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinkLinkEvent {
+    /// A handover is expected in `eta`.
+    Imminent {
+        /// Time until it happens.
+        eta: SimDuration,
+    },
+    /// The link in use went down.
+    Down,
+    /// A link came up.
+    Up,
+    /// The handover completed.
+    Completed,
+}
+
+/// A receiver policy.
+pub trait SinkPolicy {
+    /// The window to advertise, given the configured one (segments).
+    fn advertised_window(&self, configured: u32) -> u32 {
+        configured
+    }
+    /// A link event at `now`: how many copies of the current ACK to send at once (0 = none).
+    fn on_link_event(&mut self, _now: SimTime, _ev: &SinkLinkEvent) -> u32 {
+        0
+    }
+}
+
+crate::axis! {
+    /// What the receiver does beyond acknowledging data (`policy`).
+    config SinkPolicyConfig;
+    /// The policy of one sink.
+    state AnySinkPolicy;
+    dispatch dispatch;
+    settings SinkConfig;
+    /// Advertise the configured window; ignore link events (ns-2's sinks).
+    "standard" => Standard(standard::Standard),
+}
+
+impl SinkPolicy for AnySinkPolicy {
+    fn advertised_window(&self, configured: u32) -> u32 {
+        dispatch!(self, p => p.advertised_window(configured))
+    }
+    fn on_link_event(&mut self, now: SimTime, ev: &SinkLinkEvent) -> u32 {
+        dispatch!(self, p => p.on_link_event(now, ev))
+    }
+}
 
 /// An ACK the sink sends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +90,7 @@ pub struct Received {
 #[derive(Clone, Debug)]
 pub struct TcpSink {
     cfg: SinkConfig,
+    policy: AnySinkPolicy,
     rcv_nxt: u64,
     /// Out-of-order ranges above `rcv_nxt`: start -> end (exclusive), disjoint, non-adjacent.
     ooo: BTreeMap<u64, u64>,
@@ -48,7 +104,16 @@ pub struct TcpSink {
 impl TcpSink {
     /// A sink expecting segment 0.
     pub fn new(cfg: SinkConfig) -> Self {
-        TcpSink { cfg, rcv_nxt: 0, ooo: BTreeMap::new(), recent: Vec::new(), unacked_in_order: 0, delack_deadline: None }
+        let policy = AnySinkPolicy::new(&cfg.policy, &cfg);
+        TcpSink {
+            cfg,
+            policy,
+            rcv_nxt: 0,
+            ooo: BTreeMap::new(),
+            recent: Vec::new(),
+            unacked_in_order: 0,
+            delack_deadline: None,
+        }
     }
 
     /// Next segment expected.
@@ -101,6 +166,13 @@ impl TcpSink {
         }
     }
 
+    /// A link event at the mobile node arrives at `now`: the ACKs the policy sends at once
+    /// (none with the standard policy).
+    pub fn on_link_event(&mut self, now: SimTime, ev: SinkLinkEvent) -> Vec<AckOut> {
+        let copies = self.policy.on_link_event(now, &ev);
+        (0..copies).map(|_| self.make_ack()).collect()
+    }
+
     fn make_ack(&mut self) -> AckOut {
         self.unacked_in_order = 0;
         self.delack_deadline = None;
@@ -117,7 +189,7 @@ impl TcpSink {
                 }
             }
         }
-        AckOut { ack: self.rcv_nxt, sack, window: self.cfg.advertised_window }
+        AckOut { ack: self.rcv_nxt, sack, window: self.policy.advertised_window(self.cfg.advertised_window) }
     }
 
     /// `seq` was just added to the out-of-order blocks. Its (possibly merged) block moves to

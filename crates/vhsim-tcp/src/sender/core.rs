@@ -1,0 +1,487 @@
+//! The state a sender's parts share: sequence space, window, RTT estimator, scoreboard,
+//! estimators, timers and counters. Its fields are private to the sender; parts read it and
+//! change it only through the methods below, each of which names one step of a documented
+//! rule (RFC 6298 timer restart, RFC 5681 fast retransmit, go-back-N, ...).
+
+use super::persist::Persist;
+use super::timers::{Timer, Timers};
+use super::{SenderStats, Transmit, TxCause};
+use crate::cc::{AckSample, AnyCc, CongestionControl, CongestionEvent, PathChange, Window};
+use crate::config::TcpConfig;
+use crate::estimate::Estimators;
+use crate::rtt::RttEstimator;
+use crate::scoreboard::Scoreboard;
+use std::collections::VecDeque;
+use vhsim_core::{SimDuration, SimTime};
+
+/// State shared by all parts of a sender.
+#[derive(Clone, Debug)]
+pub struct SenderCore {
+    pub(super) cfg: TcpConfig,
+    pub(super) cc: AnyCc,
+    pub(super) window: Window,
+    pub(super) rtt: RttEstimator,
+    pub(super) sb: Scoreboard,
+    pub(super) est: Estimators,
+    pub(super) timers: Timers,
+    /// Oldest unacknowledged segment.
+    pub(super) snd_una: u64,
+    /// Next segment to send (rewound by go-back-N after a timeout).
+    pub(super) snd_nxt: u64,
+    /// One past the highest segment ever sent.
+    pub(super) snd_max: u64,
+    /// Segments the application has made available (`u64::MAX` = infinite backlog).
+    pub(super) app_limit: u64,
+    /// Duplicate ACKs counted since the last new ACK.
+    pub(super) dupacks: u32,
+    /// RFC 6582 `recover` / ns-2 `recover_`, as one past the highest segment sent when the last
+    /// recovery or timeout started; `None` = no restriction.
+    pub(super) recover: Option<u64>,
+    pub(super) in_recovery: bool,
+    /// Recovering from a timeout until `recover` is acknowledged.
+    pub(super) in_rto_recovery: bool,
+    /// ns-2 Sack1 `timeout_`: after a timeout, duplicate ACKs are ignored until a new ACK.
+    pub(super) ignore_dupacks: bool,
+    /// Segments to send before anything else, with their causes.
+    pub(super) pending: VecDeque<Transmit>,
+    /// Receiver's advertised window (segments).
+    pub(super) peer_window: u32,
+    /// Whether an ACK has told the window yet (the first ACK cannot "change" it).
+    pub(super) peer_window_known: bool,
+    /// Segments sent by limited transmit since the last new cumulative ACK: RFC 5681 §3.2
+    /// step 2 leaves them out of the FlightSize that is halved at a fast retransmit.
+    pub(super) limited_transmit_sent: u32,
+    /// The per-ACK RTT sample of the last new cumulative ACK: (first send time, RTT),
+    /// unquantized; none from an ACK that fills a hole ([`SenderCore::take_new_ack`]).
+    pub(super) ack_sample: Option<(SimTime, SimDuration)>,
+    /// Segments the last new cumulative ACK acknowledged.
+    pub(super) last_acked: u64,
+    /// Whether the ACK being processed ended a round.
+    pub(super) round_start: bool,
+    pub(super) persist: Persist,
+    pub(super) stats: SenderStats,
+}
+
+impl SenderCore {
+    pub(super) fn new(cfg: TcpConfig, app_limit: u64) -> Self {
+        let mut cc = AnyCc::new(&cfg.congestion_control, &cfg);
+        let mut window = Window {
+            cwnd: cfg.initial_window as f64,
+            ssthresh: cfg.initial_ssthresh.unwrap_or(cfg.window) as f64,
+        };
+        cc.init(&mut window);
+        SenderCore {
+            cc,
+            window,
+            rtt: RttEstimator::new(cfg.rto()),
+            sb: Scoreboard::default(),
+            est: Estimators::new(cfg.segment_size),
+            timers: Timers::default(),
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            app_limit,
+            dupacks: 0,
+            recover: None,
+            in_recovery: false,
+            in_rto_recovery: false,
+            ignore_dupacks: false,
+            pending: VecDeque::new(),
+            peer_window: u32::MAX,
+            peer_window_known: false,
+            limited_transmit_sent: 0,
+            ack_sample: None,
+            last_acked: 0,
+            round_start: false,
+            persist: Persist::default(),
+            stats: SenderStats::default(),
+            cfg,
+        }
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /// Configuration.
+    pub fn config(&self) -> &TcpConfig {
+        &self.cfg
+    }
+
+    /// Oldest unacknowledged segment.
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+
+    /// Next segment to send.
+    pub fn snd_nxt(&self) -> u64 {
+        self.snd_nxt
+    }
+
+    /// One past the highest segment ever sent.
+    pub fn snd_max(&self) -> u64 {
+        self.snd_max
+    }
+
+    /// Segments the application has made available (`u64::MAX` = infinite backlog).
+    pub fn app_limit(&self) -> u64 {
+        self.app_limit
+    }
+
+    /// Segments sent and not cumulatively acknowledged.
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// Duplicate ACKs counted since the last new ACK.
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+
+    /// RFC 6582 `recover`, if set.
+    pub fn recover(&self) -> Option<u64> {
+        self.recover
+    }
+
+    /// In fast recovery.
+    pub fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    /// Recovering from a timeout (until `recover` is acknowledged).
+    pub fn in_rto_recovery(&self) -> bool {
+        self.in_rto_recovery
+    }
+
+    /// The RTT estimator.
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
+    }
+
+    /// The outstanding-segment scoreboard.
+    pub fn scoreboard(&self) -> &Scoreboard {
+        &self.sb
+    }
+
+    /// The shared estimators.
+    pub fn estimators(&self) -> &Estimators {
+        &self.est
+    }
+
+    /// Congestion window (segments).
+    pub fn cwnd(&self) -> f64 {
+        self.window.cwnd
+    }
+
+    /// Slow-start threshold (segments).
+    pub fn ssthresh(&self) -> f64 {
+        self.window.ssthresh
+    }
+
+    /// min(cwnd, window caps): ns-2 `window()` before truncation.
+    pub fn window(&self) -> f64 {
+        self.window.cwnd.min(self.cap())
+    }
+
+    /// The fixed caps on the window: `window_` and the advertised window.
+    pub fn cap(&self) -> f64 {
+        self.cfg.window.min(self.peer_window) as f64
+    }
+
+    /// The receiver's advertised window (segments; `u32::MAX` before the first ACK).
+    pub fn peer_window(&self) -> u32 {
+        self.peer_window
+    }
+
+    /// Deadline of timer `t`.
+    pub fn timer(&self, t: Timer) -> Option<SimTime> {
+        self.timers.get(t)
+    }
+
+    /// The retransmission timer's deadline.
+    pub fn rtx_deadline(&self) -> Option<SimTime> {
+        self.timers.get(Timer::Rto)
+    }
+
+    /// Segments sent by limited transmit since the last new cumulative ACK.
+    pub fn limited_transmit_sent(&self) -> u32 {
+        self.limited_transmit_sent
+    }
+
+    /// The last new ACK's per-ACK RTT sample: (first send time of the timed segment, RTT).
+    pub fn ack_sample(&self) -> Option<(SimTime, SimDuration)> {
+        self.ack_sample
+    }
+
+    /// Whether `seq` is queued for sending.
+    pub fn is_queued(&self, seq: u64) -> bool {
+        self.pending.iter().any(|t| t.seq == seq)
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+
+    /// Whether the sender is in persist mode (the peer advertises a zero window).
+    pub fn persisting(&self) -> bool {
+        self.persist.active
+    }
+
+    // ------------------------------------------------------------------ parts' handles
+
+    /// The RTT estimator, to change (handover policies restart it, change minrto).
+    pub(crate) fn rtt_mut(&mut self) -> &mut RttEstimator {
+        &mut self.rtt
+    }
+
+    /// The scoreboard, to change (SACK blocks, retransmission marks).
+    pub(crate) fn scoreboard_mut(&mut self) -> &mut Scoreboard {
+        &mut self.sb
+    }
+
+    /// Counters, to count.
+    pub(crate) fn stats_mut(&mut self) -> &mut SenderStats {
+        &mut self.stats
+    }
+
+    /// Set cwnd and ssthresh (recovery algorithms, F-RTO, handover policies).
+    pub(crate) fn set_window(&mut self, cwnd: f64, ssthresh: f64) {
+        self.window = Window { cwnd, ssthresh };
+    }
+
+    /// Set cwnd only.
+    pub(crate) fn set_cwnd(&mut self, cwnd: f64) {
+        self.window.cwnd = cwnd;
+    }
+
+    /// The window law's reaction to an undone loss response (after F-RTO set the window).
+    pub(crate) fn undo(&mut self, now: SimTime) {
+        self.cc.on_undo(&mut self.window, now);
+    }
+
+    /// The window law's and the estimators' reaction to a path change.
+    pub(crate) fn path_change(&mut self, now: SimTime, change: &PathChange) {
+        self.est.on_path_change();
+        self.cc.on_path_change(&mut self.window, now, change);
+    }
+
+    /// Arm a timer other than the retransmission timer (whose rules are below).
+    pub(crate) fn set_timer(&mut self, t: Timer, at: SimTime) {
+        debug_assert_ne!(t, Timer::Rto);
+        self.timers.set(t, at);
+    }
+
+    /// Disarm a timer other than the retransmission timer; returns whether it was armed.
+    pub(crate) fn clear_timer(&mut self, t: Timer) -> bool {
+        debug_assert_ne!(t, Timer::Rto);
+        self.timers.clear(t)
+    }
+
+    /// Count one more duplicate ACK.
+    pub(crate) fn count_dupack(&mut self) {
+        self.dupacks += 1;
+    }
+
+    /// Forget the duplicate ACKs counted (NewReno's partial ACK).
+    pub(crate) fn reset_dupacks(&mut self) {
+        self.dupacks = 0;
+    }
+
+    /// Set `recover` (F-RTO's RecoveryPoint, RFC 5682 §2.1 step 2).
+    pub(crate) fn set_recover(&mut self, seq: u64) {
+        self.recover = Some(seq);
+    }
+
+    /// Clear `recover` (ns-2 Sack1 `recover_ = 0` after recovery).
+    pub(crate) fn clear_recover(&mut self) {
+        self.recover = None;
+    }
+
+    /// The timeout was spurious (F-RTO step 3b): RTO recovery ends, `recover` is cleared so a
+    /// later fast retransmit is not blocked, and duplicate ACKs count again.
+    pub(crate) fn end_rto_recovery(&mut self) {
+        self.recover = None;
+        self.in_rto_recovery = false;
+        self.ignore_dupacks = false;
+    }
+
+    /// Send from `seq` again (go-back-N resumes there).
+    pub(crate) fn rewind_to(&mut self, seq: u64) {
+        self.snd_nxt = seq;
+    }
+
+    /// Queue a first transmission of `seq` ahead of the window (F-RTO's two probes).
+    pub(crate) fn queue_new(&mut self, seq: u64) {
+        self.pending.push_back(Transmit { seq, cause: TxCause::New });
+    }
+
+    // ------------------------------------------------------------------ rules
+
+    /// Restart the retransmission timer with the current RTO (RFC 6298 §5.3). The timer stays
+    /// stopped in persist mode (it restarts when the window opens).
+    pub(crate) fn restart_timer(&mut self, now: SimTime) {
+        if !self.persist.active {
+            self.timers.set(Timer::Rto, now + self.rtt.rto());
+        }
+    }
+
+    /// ns-2 `newtimer`: restart if data remains outstanding, else stop (RFC 6298 §5.2/5.3).
+    pub(crate) fn restart_or_stop_timer(&mut self, now: SimTime) {
+        if self.snd_nxt > self.snd_una || self.snd_max > self.snd_una {
+            self.restart_timer(now);
+        } else {
+            self.timers.clear(Timer::Rto);
+        }
+    }
+
+    /// Keep the retransmission timer from expiring before `at` (TCP-DCR's tau,
+    /// protocol-facts A5): a running timer due earlier is moved to `at`.
+    pub(crate) fn defer_rto_to(&mut self, at: SimTime) {
+        if self.timers.get(Timer::Rto).is_some_and(|d| d < at) {
+            self.timers.set(Timer::Rto, at);
+        }
+    }
+
+    /// Advance `snd_una` to `ack`, take the RTT sample, clear the dupACK count (ns-2
+    /// `newack`). Returns the number of newly acknowledged segments.
+    ///
+    /// Per-ACK samples (every-ACK timing, LD, handover policies, the base RTT) time segment
+    /// `ack - 1` from its first send, so an ACK that fills a hole gives none: one that
+    /// acknowledges a retransmitted segment ([`Scoreboard::advance`]), or one that follows
+    /// duplicate ACKs (the receiver held `ack - 1` out of order while it waited for the hole,
+    /// RFC 5681 §4.2). ns-2 takes no sample there either: the fast retransmit clears
+    /// `rtt_active_`, and with timestamps TSecr echoes the segment that filled the hole
+    /// (issue #18 item 2).
+    pub(crate) fn take_new_ack(&mut self, now: SimTime, ack: u64) -> u64 {
+        let newly = ack - self.snd_una;
+        let fills_hole = self.dupacks > 0;
+        let sent_at = self.sb.advance(ack).filter(|_| !fills_hole);
+        self.ack_sample = sent_at.map(|s| (s, now.saturating_since(s)));
+        if let Some((_, rtt)) = self.ack_sample {
+            self.est.on_rtt_sample(rtt);
+        }
+        self.rtt.on_new_ack(now, ack, sent_at);
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.dupacks = 0;
+        self.limited_transmit_sent = 0;
+        self.last_acked = newly;
+        if self.in_rto_recovery && self.recover.is_some_and(|r| ack >= r) {
+            self.in_rto_recovery = false;
+        }
+        self.restart_or_stop_timer(now);
+        newly
+    }
+
+    /// The window law's step for an ACK of new data (ns-2 `opencwnd`), with the sample of the
+    /// last [`SenderCore::take_new_ack`].
+    pub(crate) fn open_cwnd(&mut self, now: SimTime) {
+        let sample = AckSample {
+            acked: self.last_acked,
+            delivered: self.est.bandwidth.delivered(),
+            newest_sent: self.ack_sample.map(|s| s.0),
+            rtt: self.ack_sample.map(|s| s.1),
+            in_flight: self.flight_size(),
+            round_start: self.round_start,
+        };
+        self.cc.on_ack(&mut self.window, now, &sample, &self.rtt, &self.est);
+    }
+
+    /// The ordinary steps for a new cumulative ACK outside recovery: take it (RTT sample, timer),
+    /// stop ignoring dupACKs, clear the scoreboard (ns-2 `ClearScoreBoard`), open cwnd.
+    pub(crate) fn open_new_ack(&mut self, now: SimTime, ack: u64) {
+        self.take_new_ack(now, ack);
+        self.ignore_dupacks = false;
+        self.sb.clear();
+        self.open_cwnd(now);
+    }
+
+    /// The steps every timeout response takes (RFC 6298 §5.5-5.6, RFC 5681 §3.1; ns-2
+    /// `timeout`): leave fast recovery, the window law's timeout step (ssthresh halved,
+    /// cwnd = 1 for Reno), back off and restart the timer, `recover` = highest sent, ignore
+    /// dupACKs until a new ACK (ns-2 Sack1 `timeout_`). What is retransmitted is the response's
+    /// choice.
+    pub(crate) fn start_rto(&mut self, now: SimTime) {
+        self.stats.rto_count += 1;
+        self.dupacks = 0;
+        self.limited_transmit_sent = 0;
+        self.in_recovery = false;
+        self.in_rto_recovery = true;
+        self.ignore_dupacks = true;
+        self.recover = Some(self.snd_max);
+        self.sb.clear();
+        self.pending.clear();
+        let ev = CongestionEvent { window: self.window(), in_flight: self.flight_size() };
+        self.cc.on_rto(&mut self.window, now, &ev);
+        self.rtt.on_timeout();
+        self.rtt.on_retransmission();
+        self.restart_timer(now);
+    }
+
+    /// Steps every recovery algorithm takes at a fast retransmit (RFC 5681 §3.2 steps 2-3,
+    /// ns-2 `dupack_action`): remember `recover`, the window law's congestion step from
+    /// `window` (only for a congestion loss), restart the timer without backoff (ns-2
+    /// `reset_rtx_timer(1,0)`), and queue the retransmission of the first unacknowledged
+    /// segment.
+    pub(crate) fn start_fast_retransmit(&mut self, now: SimTime, window: f64, congestion: bool) {
+        self.recover = Some(self.snd_max);
+        self.in_recovery = true;
+        if congestion {
+            let ev = CongestionEvent { window, in_flight: self.flight_size() };
+            self.cc.on_congestion(&mut self.window, now, &ev);
+        }
+        self.rtt.on_retransmission();
+        self.restart_timer(now);
+        self.sb.mark_retransmitted(self.snd_una);
+        self.queue_retransmission(self.snd_una, TxCause::FastRetransmit);
+    }
+
+    /// Leave recovery on an ACK covering `recover` (ns-2 `newack`).
+    pub(crate) fn exit_recovery(&mut self, now: SimTime, ack: u64) {
+        self.in_recovery = false;
+        self.take_new_ack(now, ack);
+        self.ignore_dupacks = false;
+        self.sb.clear();
+    }
+
+    /// Go-back-N from the first unacknowledged segment (RFC 6298 §5.4), which is retransmitted
+    /// at once.
+    pub(crate) fn go_back_n(&mut self) {
+        self.snd_nxt = self.snd_una;
+        self.queue_retransmission(self.snd_una, TxCause::Rto);
+    }
+
+    /// Advance `snd_una` without an RTT sample (partial ACKs in recovery).
+    pub(crate) fn advance_una(&mut self, ack: u64) {
+        self.sb.advance(ack);
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+    }
+
+    /// Queue a retransmission of `seq` ahead of everything else.
+    pub(crate) fn queue_retransmission(&mut self, seq: u64, cause: TxCause) {
+        self.pending.push_back(Transmit { seq, cause });
+    }
+
+    /// Whether `seq` may go out under a window of `allowed` segments counted from `snd_una`
+    /// (ns-2 `t_seqno_ <= highest_ack_ + win`).
+    pub fn fits(&self, seq: u64, allowed: f64) -> bool {
+        (seq + 1 - self.snd_una) as f64 <= allowed
+    }
+
+    /// The next new (or go-back-N) segment if it fits within `allowed` segments from `snd_una`,
+    /// regardless of cwnd (SACK recovery sends new data by `pipe`, bounded by `window_`).
+    pub fn next_in_window_capped(&self, allowed: f64) -> Option<Transmit> {
+        if self.snd_nxt < self.app_limit && self.fits(self.snd_nxt, allowed) {
+            let cause = if self.snd_nxt < self.snd_max { TxCause::GoBackN } else { TxCause::New };
+            Some(Transmit { seq: self.snd_nxt, cause })
+        } else {
+            None
+        }
+    }
+
+    /// The next segment under the ordinary window (new data, or go-back-N after a timeout),
+    /// with `extra` segments of allowance (limited transmit, window inflation).
+    pub fn next_in_window(&self, extra: f64) -> Option<Transmit> {
+        self.next_in_window_capped((self.window.cwnd + extra).floor().min(self.cap()))
+    }
+}
