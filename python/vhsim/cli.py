@@ -137,7 +137,7 @@ def cli() -> None:
 
     \b
     Typical session:
-      vhsim schemes                                   # which TCP variants exist
+      vhsim schemes                                   # which TCP/SCTP variants exist
       vhsim validate scenarios/examples/bulk-3g.toml  # check a scenario file
       vhsim run scenarios/examples/bulk-3g.toml --detail packets --out out/q
       vhsim plot out/q                                # writes out/q/overview.png
@@ -198,7 +198,7 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, quiet) -> None:
             f"{f.get('spurious_retransmissions', 0)}",
             f"{f.get('rto_count', 0)}",
             f"{f.get('spurious_rto_count', 0)}",
-            f"{f.get('fast_retransmits', 0)}",
+            f"{f.get('fast_retransmits', f.get('fast_recoveries', 0))}",
             f"{drops}",
         ])
     header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
@@ -248,20 +248,21 @@ def plot_cmd(result_dir: str, flow, out_file) -> None:
 # ----------------------------------------------------------------------- schemes
 @cli.command("schemes")
 def schemes_cmd() -> None:
-    """List the TCP scheme presets, one per line: name and description.
+    """List the scheme presets, one per line: name, protocol and description.
 
-    Use a name as a flow's `scheme`, e.g. --set flows.bulk.scheme=newreno.
+    Use a name as a flow's `scheme`, e.g. --set flows.bulk.scheme=newreno (a TCP flow) or
+    --set flows.assoc.scheme=sctp (a flow with protocol = "sctp").
 
     \b
     Example:
       vhsim schemes
     """
-    from . import schemes
+    from . import _native
 
-    items = schemes()
-    width = max((len(n) for n, _ in items), default=0)
-    for name, desc in items:
-        click.echo(f"{name.ljust(width)}  {desc}".rstrip())
+    items = _native.schemes()
+    width = max((len(n) for n, _, _ in items), default=0)
+    for name, desc, protocol in items:
+        click.echo(f"{name.ljust(width)}  {protocol.ljust(4)}  {desc}".rstrip())
 
 
 # ---------------------------------------------------------------------- validate

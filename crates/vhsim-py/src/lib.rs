@@ -41,10 +41,12 @@ fn version() -> &'static str {
     vhsim_sim::VERSION
 }
 
-/// (name, description) of every sender preset.
+/// (name, description, protocol) of every sender preset: TCP's, then SCTP's.
 #[pyfunction]
-fn schemes() -> Vec<(&'static str, &'static str)> {
-    vhsim_tcp::presets::PRESETS.iter().map(|p| (p.name, p.description)).collect()
+fn schemes() -> Vec<(&'static str, &'static str, &'static str)> {
+    let tcp = vhsim_tcp::presets::PRESETS.iter().map(|p| (p.name, p.description, "tcp"));
+    let sctp = vhsim_sctp::presets::PRESETS.iter().map(|p| (p.name, p.description, "sctp"));
+    tcp.chain(sctp).collect()
 }
 
 /// JSON Schema of the scenario file format.
@@ -163,10 +165,10 @@ fn run<'py>(
         sc.seed = s;
     }
     let detail = parse_detail(detail)?;
-    let output = py
-        .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, detail))))
-        .map_err(panic_error)?;
-    let summary_json = serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
+    let output =
+        py.detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, detail)))).map_err(panic_error)?;
+    let summary_json =
+        serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
     let out = PyDict::new(py);
     out.set_item("summary", summary)?;
@@ -193,7 +195,12 @@ fn fingerprint(
         .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, Some(Detail::Packets)))))
         .map_err(panic_error)?;
     let f = vhsim_sim::fingerprint::fingerprint(&output);
-    Ok((format!("{:016x}", f.packets), format!("{:016x}", f.timeseries), format!("{:016x}", f.summary), output.summary.events))
+    Ok((
+        format!("{:016x}", f.packets),
+        format!("{:016x}", f.timeseries),
+        format!("{:016x}", f.summary),
+        output.summary.events,
+    ))
 }
 
 /// The native core of vhsim.

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use vhsim_core::{Rate, SimDuration, SimTime};
 use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig};
+use vhsim_sctp::SctpConfig;
 use vhsim_tcp::{SinkConfig, TcpConfig};
 
 /// How much of a run is recorded.
@@ -348,6 +349,19 @@ pub enum TransportModel {
         /// Header bytes on the wire.
         header_size: u32,
     },
+    /// An SCTP association (docs/sctp.md).
+    Sctp {
+        /// Configuration of both endpoints (preset + overrides).
+        config: SctpConfig,
+        /// Addresses of the sending endpoint (indices into [`Scenario::addresses`]).
+        from_addrs: Vec<u32>,
+        /// Addresses of the receiving endpoint, in path order.
+        to_addrs: Vec<u32>,
+        /// The sending endpoint's primary destination (one of `to_addrs`).
+        primary: u32,
+        /// The receiving endpoint's primary destination (one of `from_addrs`).
+        from_primary: u32,
+    },
 }
 
 impl FlowModel {
@@ -372,6 +386,7 @@ impl FlowModel {
         match &self.transport {
             TransportModel::Tcp { tcp, .. } => tcp.segment_size,
             TransportModel::Datagram { size, .. } => *size,
+            TransportModel::Sctp { config, .. } => config.chunk_payload(),
         }
     }
 }

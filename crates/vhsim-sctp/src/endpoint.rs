@@ -31,16 +31,16 @@
 //! SACKs are never bundled with DATA.
 
 use crate::config::{ConfigError, EndpointSpec, MaxBurstScope, SctpConfig};
-use crate::core_api::{AppOffer, Endpoint, Packet, Payload, Report, SendProgress, TraceTag, UnitKind};
 use crate::inbound::Inbound;
 use crate::outbound::{DataTx, Outbound};
 use crate::path::PathState;
 use crate::retransmit::RtxSelect;
-use crate::summary::{PathSummary, SctpSummary, PATH_MARKER};
+use crate::summary::{PathSummary, SctpSummary};
 use crate::wire::{Chunk, CommonHeader, DataChunk, HeartbeatInfo, SackChunk, SctpPacket};
 use crate::Addr;
 use std::collections::VecDeque;
 use vhsim_core::{RngStream, SimTime, TracedVar};
+use vhsim_net::{AppOffer, Endpoint, Packet, Payload, Report, SendProgress, TraceTag, UnitKind};
 
 /// SCTP port of both endpoints (ports are not modelled beyond the header's fields).
 pub const SCTP_PORT: u16 = 5001;
@@ -213,6 +213,17 @@ impl SctpEndpoint {
         }
     }
 
+    /// The `sctp` part of a flow's summary: this (sending) endpoint's part with the SACKs and
+    /// duplicate chunks of the flow's receiving endpoint `receiver`.
+    pub fn summary_with_receiver(&self, receiver: Option<&SctpEndpoint>) -> SctpSummary {
+        let mut s = self.summary();
+        if let Some(r) = receiver {
+            s.sacks_sent = r.inb.stats.sacks;
+            s.duplicate_chunks_received = r.inb.stats.duplicates;
+        }
+        s
+    }
+
     fn start(&mut self, now: SimTime) {
         if self.started {
             return;
@@ -283,7 +294,7 @@ impl SctpEndpoint {
     fn queue_sack(&mut self) {
         let Some((local, remote)) = self.inb.reply else { return };
         let sack = self.inb.build_sack(&self.cfg);
-        let tag = TraceTag { kind: UnitKind::Ack, seq: sack.cum_tsn_ack as u64, ..TraceTag::default() };
+        let tag = TraceTag::ack(sack.cum_tsn_ack as u64);
         let pkt = self.packet(local, remote, vec![Chunk::Sack(sack)], tag);
         self.queue.push_back(pkt);
     }
@@ -294,7 +305,7 @@ impl SctpEndpoint {
         p.hb_sent(now, jitter);
         let (src, dst) = (p.source, p.addr);
         let info = HeartbeatInfo { dest: dst.0, sent_at_ns: now.0 };
-        let tag = TraceTag { kind: UnitKind::Control, ..TraceTag::default() };
+        let tag = TraceTag::control(0);
         let pkt = self.packet(src, dst, vec![Chunk::Heartbeat(info)], tag);
         self.queue.push_back(pkt);
     }
@@ -372,7 +383,6 @@ impl SctpEndpoint {
 
 /// The SCTP packet a packet carries, if it is one.
 pub fn sctp_payload(pkt: &Packet) -> Option<&SctpPacket> {
-    #[allow(unreachable_patterns)] // the core's Payload has other transports' variants
     match &pkt.payload {
         Payload::Sctp(p) => Some(p),
         _ => None,
@@ -402,7 +412,7 @@ impl Endpoint for SctpEndpoint {
                 Chunk::Sack(s) => self.on_sack(now, s),
                 Chunk::Data(d) => data.push(*d),
                 Chunk::Heartbeat(info) => {
-                    let tag = TraceTag { kind: UnitKind::Control, ..TraceTag::default() };
+                    let tag = TraceTag::control(0);
                     let reply = self.packet(pkt.dst, pkt.src, vec![Chunk::HeartbeatAck(*info)], tag);
                     self.queue.push_back(reply);
                 }
@@ -481,22 +491,25 @@ impl Endpoint for SctpEndpoint {
             .then(|| SendProgress { acked: self.out.cum_ack as u64 + 1, sent_max: self.out.next_tsn as u64 })
     }
 
-    fn traced_vars(&self, out: &mut Vec<TracedVar>) {
-        if !self.out.offered {
-            return;
-        }
-        out.push(TracedVar::new("primary", "idx", self.primary as f64));
-        out.push(TracedVar::new("data_path", "idx", self.data_path() as f64));
+    fn traced_paths(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// Destination `path`'s state (one time-series row per destination that changed, its
+    /// index in the `path` column): window, flight, RTO, errors, whether it is active, the
+    /// primary, and where new data goes; the peer's window rides along.
+    fn traced_vars(&self, path: usize, out: &mut Vec<TracedVar>) {
+        let Some(p) = self.paths.get(path).filter(|_| self.out.offered) else { return };
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        out.push(TracedVar::new("cwnd", "bytes", p.cwnd as f64));
+        out.push(TracedVar::new("ssthresh", "bytes", p.ssthresh as f64));
+        out.push(TracedVar::new("outstanding", "bytes", p.flight as f64));
+        out.push(TracedVar::new("rto", "s", p.rto.rto().as_secs_f64()));
+        out.push(TracedVar::passive("srtt", "s", p.rto.srtt().map_or(f64::NAN, |s| s.as_secs_f64())));
+        out.push(TracedVar::new("errors", "count", p.error_count as f64));
+        out.push(TracedVar::new("active", "bool", flag(p.active)));
+        out.push(TracedVar::new("primary", "bool", flag(path == self.primary)));
+        out.push(TracedVar::new("data_dest", "bool", flag(path == self.data_path())));
         out.push(TracedVar::passive("peer_rwnd", "bytes", self.out.peer_rwnd(&self.paths) as f64));
-        for (i, p) in self.paths.iter().enumerate() {
-            out.push(TracedVar::new(PATH_MARKER, "idx", i as f64));
-            out.push(TracedVar::new("cwnd", "bytes", p.cwnd as f64));
-            out.push(TracedVar::new("ssthresh", "bytes", p.ssthresh as f64));
-            out.push(TracedVar::new("outstanding", "bytes", p.flight as f64));
-            out.push(TracedVar::new("rto", "s", p.rto.rto().as_secs_f64()));
-            out.push(TracedVar::passive("srtt", "s", p.rto.srtt().map_or(f64::NAN, |s| s.as_secs_f64())));
-            out.push(TracedVar::new("errors", "count", p.error_count as f64));
-            out.push(TracedVar::new("active", "bool", if p.active { 1.0 } else { 0.0 }));
-        }
     }
 }

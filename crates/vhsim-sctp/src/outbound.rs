@@ -6,11 +6,11 @@
 //! run would need 2^32 chunks), so the Cumulative TSN Ack Point starts at 0.
 
 use crate::config::{RtxToAlt, SctpConfig};
-use crate::core_api::RetxCause;
 use crate::path::PathState;
 use crate::wire::{padded, DataChunk};
 use std::collections::VecDeque;
 use vhsim_core::SimTime;
+use vhsim_net::RetxCause;
 
 /// Why a chunk waits for retransmission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

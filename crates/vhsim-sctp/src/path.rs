@@ -5,11 +5,12 @@ use crate::config::SctpConfig;
 use crate::heartbeat::HeartbeatState;
 use crate::rto::RtoEstimator;
 use crate::Addr;
+use schemars::JsonSchema;
 use serde::Serialize;
 use vhsim_core::SimTime;
 
 /// Counters of one destination.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct PathStats {
     /// DATA packets sent to this destination (first transmissions and retransmissions).
     pub data_packets: u64,

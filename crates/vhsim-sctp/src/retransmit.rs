@@ -16,11 +16,11 @@
 //! again (§7.2.4).
 
 use crate::config::SctpConfig;
-use crate::core_api::RetxCause;
 use crate::outbound::{DataTx, Mark, Outbound};
 use crate::path::PathState;
 use crate::wire::{padded, DataChunk};
 use vhsim_core::SimTime;
+use vhsim_net::RetxCause;
 
 /// What a T3-rtx expiry did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -41,6 +41,12 @@ pub struct RunOutput {
 
 /// Run `scenario` at `detail` (`None` = the scenario's own detail level).
 pub fn run(scenario: &Scenario, detail: Option<Detail>) -> RunOutput {
+    run_world(scenario, detail).0
+}
+
+/// [`run`], also returning the finished world (for tests and tools that inspect endpoints
+/// after the run; its traces have moved into the output).
+pub fn run_world(scenario: &Scenario, detail: Option<Detail>) -> (RunOutput, world::World) {
     let detail = detail.unwrap_or(scenario.detail);
     let mut world = build::build(scenario, detail);
     let started = Instant::now();
@@ -48,5 +54,6 @@ pub fn run(scenario: &Scenario, detail: Option<Detail>) -> RunOutput {
     world.finish();
     let wall_s = started.elapsed().as_secs_f64();
     let summary = summary::summarize(&world, events, wall_s);
-    RunOutput { summary, traces: std::mem::take(&mut world.obs.traces) }
+    let traces = std::mem::take(&mut world.obs.traces);
+    (RunOutput { summary, traces }, world)
 }

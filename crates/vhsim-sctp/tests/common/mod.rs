@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
-use vhsim_sctp::core_api::{AppOffer, Endpoint, Packet, Payload, Report, RetxCause, TraceTag, UnitKind};
+use vhsim_net::{AppOffer, Endpoint, Packet, Payload, Report, RetxCause, TraceTag, UnitKind};
 use vhsim_sctp::wire::{Chunk, CommonHeader, SackChunk, SctpPacket};
 use vhsim_sctp::{sctp_payload, Addr, SctpConfig, SctpEndpoint};
 
@@ -137,7 +137,7 @@ pub fn sack_packet(from: Addr, to: Addr, sack: SackChunk) -> Packet {
         src: from,
         dst: to,
         size: 20 + s.wire_len(),
-        tag: TraceTag::default(),
+        tag: TraceTag::ack(0),
         payload: Payload::Sctp(Box::new(s)),
     }
 }
@@ -574,7 +574,7 @@ impl Rx {
             src: CN,
             dst: to,
             size: 20 + s.wire_len(),
-            tag: TraceTag::default(),
+            tag: TraceTag::data(0, 0, RetxCause::New),
             payload: Payload::Sctp(Box::new(s)),
         };
         self.ep.on_packet(t, &p);

@@ -1,7 +1,7 @@
 //! SCTP packets as plain data: the common header and a bundle of typed chunks (RFC 4960 §3).
 //!
-//! Nothing here depends on the rest of the crate or on simulation time, so the module can move
-//! verbatim to `vhsim-net/src/packet/sctp.rs`. Field widths are those of the wire format (TSN
+//! The payload of `Payload::Sctp`; the SCTP endpoints (crate `vhsim-sctp`, which re-exports
+//! this module as `wire`) build and read it, the world never does. Field widths are those of the wire format (TSN
 //! u32, stream id and SSN u16, gap-block offsets u16); sizes are computed, never serialized:
 //! [`SctpPacket::wire_len`] is the common header plus every chunk with its header and padding
 //! to a multiple of 4 bytes (RFC 4960 §3.2). IP headers are the sender's business.
