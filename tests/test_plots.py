@@ -48,3 +48,13 @@ def test_plots_need_the_right_detail(tiny_text):
         vhsim.plots.cwnd(res)
     with pytest.raises(vhsim.plots.MissingTraceError):
         vhsim.plots.overview(res, "never.png")
+
+
+def test_cwnd_of_an_sctp_association_draws_one_line_per_path():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    res = vhsim.load(root / "scenarios/examples/sctp-failover.toml").with_(duration="15s").run(seed=1)
+    ax = vhsim.plots.cwnd(res)
+    assert [line.get_label() for line in ax.get_lines()] == ["cwnd path 0", "cwnd path 1"]
+    assert ax.get_ylabel() == "bytes"
