@@ -60,6 +60,10 @@ OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "sack-rfc6675"),
                                             ("flows.*.tcp.limited_transmit", "false"),
                                             ("flows.*.sink.advertised_window", "12pkt"))),
+    # The mSCTP schemes on Kim & Koh's scenarios (shipped with the normal scheme).
+    ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"),)),
+    ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "hr-msctp"),)),
+    ("scenarios/kimkoh/ping-pong.toml", (("flows.*.scheme", "hr-msctp"),)),
 )
 COLUMNS = ("scenario", "set", "seed", "packets", "timeseries", "summary")
 

@@ -361,7 +361,43 @@ pub enum TransportModel {
         primary: u32,
         /// The receiving endpoint's primary destination (one of `from_addrs`).
         from_primary: u32,
+        /// The endpoint on the mobile node, if the association has one (mSCTP).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mobile: Option<SctpMobile>,
     },
+}
+
+/// The endpoint of an SCTP association that runs on the mobile node: its interfaces and its
+/// scripted ASCONF requests.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SctpMobile {
+    /// Which endpoint (0 = sending, 1 = receiving).
+    pub side: u8,
+    /// Care-of address of each interface, in interface order.
+    pub interfaces: Vec<u32>,
+    /// Scripted requests, in time order.
+    pub actions: Vec<AsconfActionModel>,
+}
+
+/// A scripted ASCONF request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AsconfActionModel {
+    /// When.
+    pub at: SimTime,
+    /// What.
+    pub op: AddressOpModel,
+}
+
+/// The request of an [`AsconfActionModel`] (an address index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AddressOpModel {
+    /// Add-IP.
+    Add(u32),
+    /// Delete-IP.
+    Delete(u32),
+    /// Set-Primary.
+    SetPrimary(u32),
 }
 
 impl FlowModel {

@@ -38,7 +38,7 @@ protocol = "sctp"
 fn sctp_of(text: &str) -> (vhsim_sctp::SctpConfig, Vec<u32>, Vec<u32>, u32, u32) {
     let s = load(text, &[]).unwrap_or_else(|e| panic!("{e}"));
     match &s.flows[0].transport {
-        TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary } => {
+        TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, .. } => {
             (config.clone(), from_addrs.clone(), to_addrs.clone(), *primary, *from_primary)
         }
         other => panic!("not SCTP: {other:?}"),
@@ -170,4 +170,105 @@ fn bad_sctp_input_names_the_key() {
     let e = load(&format!("{tcp}scheme = \"sctp\"\n"), &[]).unwrap_err();
     assert_eq!(e.path, "flows.a.scheme");
     assert!(e.message.starts_with("`sctp` is an SCTP scheme: set protocol = \"sctp\""), "{e}");
+}
+
+/// BASE as an mSCTP flow whose association starts on `umts` only, with `actions`.
+fn msctp(scheme: &str, actions: &str) -> String {
+    format!("{BASE}scheme = \"{scheme}\"\n[flows.a.sctp]\nto_interfaces = [\"umts\"]\n{actions}\n")
+}
+
+const KK_ACTIONS: &str =
+    "actions = [{ at = \"24s\", add = \"wlan\" }, { at = \"25s\", set_primary = \"wlan\" }, \
+                          { at = \"50s\", set_primary = \"umts\" }, { at = \"55s\", delete = \"wlan\" }]";
+
+#[test]
+fn scripted_asconf_requests_resolve_for_the_endpoint_on_the_mobile_node() {
+    use vhsim_scenario::{AddressOpModel, SctpMobile};
+    let s = load(&msctp("hr-msctp", KK_ACTIONS), &[]).unwrap();
+    let TransportModel::Sctp { config, mobile, to_addrs, .. } = &s.flows[0].transport else { panic!() };
+    assert_eq!((config.asconf, config.msctp), (true, vhsim_sctp::MsctpScheme::HandoverRetransmission));
+    assert_eq!(to_addrs, &[3]);
+    let SctpMobile { side, interfaces, actions } = mobile.clone().unwrap();
+    assert_eq!((side, interfaces), (1, vec![3, 4]));
+    let ops: Vec<(f64, AddressOpModel)> = actions.iter().map(|a| (a.at.as_secs_f64(), a.op)).collect();
+    assert_eq!(
+        ops,
+        [
+            (24.0, AddressOpModel::Add(4)),
+            (25.0, AddressOpModel::SetPrimary(4)),
+            (50.0, AddressOpModel::SetPrimary(3)),
+            (55.0, AddressOpModel::Delete(4))
+        ]
+    );
+    let mt = load(&msctp("mt-msctp", "trigger = \"warning\"\ndelete_after = \"5s\""), &[]).unwrap();
+    let TransportModel::Sctp { config, .. } = &mt.flows[0].transport else { panic!() };
+    assert!(config.split_fast_retransmit && config.delete_after.is_some());
+}
+
+const BAD_MSCTP: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "ASCONF without an mSCTP scheme",
+        "sctp",
+        KK_ACTIONS,
+        "flows.a.sctp.actions",
+        "needs a scheme with ASCONF",
+    ),
+    (
+        "Set-Primary to an address not in the association",
+        "msctp",
+        "actions = [{ at = \"25s\", set_primary = \"wlan\" }]",
+        "flows.a.sctp.actions[0].set_primary",
+        "`wlan` is not in the association then (add it first)",
+    ),
+    (
+        "Delete-IP of the primary",
+        "msctp",
+        "actions = [{ at = \"24s\", add = \"wlan\" }, { at = \"26s\", delete = \"umts\" }]",
+        "flows.a.sctp.actions[1].delete",
+        "`umts` is the primary then: set another primary first",
+    ),
+    (
+        "a switch time outside the run",
+        "msctp",
+        "actions = [{ at = \"24s\", add = \"wlan\" }, { at = \"61s\", set_primary = \"wlan\" }]",
+        "flows.a.sctp.actions[1].at",
+        "61s is not before the end of the run (duration 60s)",
+    ),
+    (
+        "two requests in one action",
+        "msctp",
+        "actions = [{ at = \"24s\", add = \"wlan\", set_primary = \"wlan\" }]",
+        "flows.a.sctp.actions[0]",
+        "exactly one of",
+    ),
+    (
+        "Add-IP of an address already there",
+        "msctp",
+        "actions = [{ at = \"24s\", add = \"umts\" }]",
+        "flows.a.sctp.actions[0].add",
+        "`umts` is already in the association then",
+    ),
+    (
+        "an unknown interface",
+        "msctp",
+        "actions = [{ at = \"24s\", add = \"lte\" }]",
+        "flows.a.sctp.actions[0].add",
+        "unknown interface `lte`",
+    ),
+    (
+        "delete_after without a link trigger",
+        "msctp",
+        "delete_after = \"1s\"",
+        "flows.a.sctp.delete_after",
+        "only applies with trigger",
+    ),
+];
+
+#[test]
+fn bad_msctp_input_names_the_key() {
+    for (case, scheme, actions, key, phrase) in BAD_MSCTP {
+        let e = load(&msctp(scheme, actions), &[]).expect_err(case);
+        assert_eq!(e.path, *key, "{case}: {e}");
+        assert!(e.message.contains(phrase), "{case}: {e}");
+    }
 }

@@ -14,15 +14,19 @@
 //! * [`outbound`]: the sending half; [`sack`]: SACK processing and fast retransmit (§6.2.1,
 //!   §7.2.4); [`retransmit`]: T3-rtx expiry and retransmission (§6.3.3, §6.4);
 //! * [`inbound`]: the receiving half (§6.2, §6.7);
+//! * [`asconf`]: ASCONF serial numbers, queue and cache (RFC 5061 §5); [`mobility`]: mSCTP,
+//!   address reconfiguration and the handover schemes (normal, MT, HR);
 //! * [`endpoint`]: the association endpoint that ties them together;
 //! * [`summary`]: the `sctp` summary part;
 //! * [`presets`]: the named configurations `vhsim schemes` lists.
 
+pub mod asconf;
 pub mod cc;
 pub mod config;
 pub mod endpoint;
 pub mod heartbeat;
 pub mod inbound;
+pub mod mobility;
 pub mod outbound;
 pub mod path;
 pub mod presets;
@@ -31,7 +35,10 @@ pub mod rto;
 pub mod sack;
 pub mod summary;
 
-pub use config::{ConfigError, EndpointSpec, InitialCwnd, MaxBurstScope, RtxToAlt, SctpConfig};
+pub use config::{
+    AddressOp, AsconfAction, ConfigError, EndpointSpec, InitialCwnd, MaxBurstScope, MsctpScheme,
+    MsctpTrigger, RtxToAlt, SctpConfig,
+};
 pub use endpoint::{sctp_payload, SctpEndpoint};
 pub use summary::{PathSummary, SctpSummary};
 pub use vhsim_net::packet::sctp as wire;

@@ -15,6 +15,10 @@ pub struct PathSummary {
     pub address: u32,
     /// Whether the destination was active.
     pub active: bool,
+    /// Whether a HEARTBEAT-ACK confirmed it (addresses added by ASCONF start unconfirmed).
+    pub confirmed: bool,
+    /// Whether the peer deleted it from the association (Delete-IP).
+    pub deleted: bool,
     /// Congestion window, bytes.
     pub cwnd_bytes: u32,
     /// Slow-start threshold, bytes.
@@ -51,6 +55,14 @@ pub struct SctpSummary {
     pub duplicate_chunks_received: u64,
     /// When the association failed (Association.Max.Retrans exceeded), seconds.
     pub association_failed_at_s: Option<f64>,
+    /// Set-Primary requests the sender applied (mSCTP).
+    pub primary_switches: u64,
+    /// ASCONF chunks sent (in a flow's summary: by either endpoint).
+    pub asconf_sent: u64,
+    /// ASCONF retransmissions after a T4-RTO expiry (either endpoint).
+    pub asconf_retransmissions: u64,
+    /// ASCONF requests refused with an error cause (either endpoint's requests).
+    pub asconf_errors: u64,
     /// Per destination.
     pub paths: Vec<PathSummary>,
 }

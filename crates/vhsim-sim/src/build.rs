@@ -39,7 +39,7 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
     let init: Vec<FlowInit> = flows
         .iter()
         .map(|fl| FlowInit {
-            acknowledged: fl.endpoints[0].progress().is_some(),
+            acknowledged: fl.endpoints[0].acknowledged(),
             classifies: fl.endpoints[0].classifies_losses(),
         })
         .collect();

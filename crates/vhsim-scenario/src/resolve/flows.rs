@@ -149,7 +149,7 @@ fn flow(
         Protocol::Datagram => datagram::resolve(spec, &path)?,
         Protocol::Sctp => {
             scheme = spec.scheme.clone().unwrap_or_else(|| "sctp".to_owned());
-            let t = sctp::resolve(spec, src, dst, mobile, &path)?;
+            let t = sctp::resolve(spec, src, dst, mobile, duration, &path)?;
             for (from, to, purpose) in [(src, dst, ""), (dst, src, " for the SACKs")] {
                 if mobile.is_none_or(|m| m.node != to) {
                     check_route(topo, from, to, &path, purpose)?;

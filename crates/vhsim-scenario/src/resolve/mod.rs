@@ -11,6 +11,7 @@ mod flows;
 mod link_models;
 mod mobile;
 mod mobility;
+mod msctp;
 mod sctp;
 mod timeline;
 mod topology;

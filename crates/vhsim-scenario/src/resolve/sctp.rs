@@ -9,9 +9,11 @@
 //! sender's initial interface, or its node address.
 
 use super::flows::care_of_address;
+use super::msctp::{self, Association};
 use crate::error::{err, join, list, Result};
 use crate::model::{MobileModel, TransportModel};
 use crate::schema::{FlowSpec, InitialCwndSpec, SctpSpec};
+use vhsim_core::SimDuration;
 use vhsim_sctp::{presets, InitialCwnd, SctpConfig};
 
 /// The transport of SCTP flow `spec` (at `path`) from node `src` to node `dst`.
@@ -20,6 +22,7 @@ pub(super) fn resolve(
     src: u32,
     dst: u32,
     mobile: Option<&MobileModel>,
+    duration: SimDuration,
     path: &str,
 ) -> Result<TransportModel> {
     let p = |k: &str| join(path, k);
@@ -67,7 +70,13 @@ pub(super) fn resolve(
         None => initial_or_first(dst, &to_addrs, mobile),
     };
     let from_primary = initial_or_first(src, &from_addrs, mobile);
-    Ok(TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary })
+    let assoc = Association {
+        nodes: [src, dst],
+        addrs: [&from_addrs, &to_addrs],
+        primaries: [from_primary, primary],
+    };
+    let mobile = msctp::resolve(s, &config, &assoc, mobile, duration, &p("sctp"))?;
+    Ok(TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile })
 }
 
 /// Addresses of the endpoint at `node`: care-of addresses of the listed (or all) interfaces of
@@ -166,6 +175,10 @@ fn overrides(mut c: SctpConfig, s: &SctpSpec, path: &str) -> Result<SctpConfig> 
     if let Some(v) = s.receive_buffer {
         c.receive_buffer = size32(v.0, &p("receive_buffer"))?;
     }
+    c.msctp = s.msctp.unwrap_or(c.msctp);
+    c.split_fast_retransmit = s.split_fast_retransmit.unwrap_or(c.split_fast_retransmit);
+    c.msctp_trigger = s.trigger.unwrap_or(c.msctp_trigger);
+    c.delete_after = s.delete_after.map(|d| d.0).or(c.delete_after);
     if let Err(errs) = c.validate() {
         let e = &errs[0];
         return Err(err(p(&e.key), e.message.clone()));

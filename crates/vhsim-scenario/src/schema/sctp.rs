@@ -6,7 +6,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use std::borrow::Cow;
-use vhsim_sctp::{MaxBurstScope, RtxToAlt};
+use vhsim_sctp::{MaxBurstScope, MsctpScheme, MsctpTrigger, RtxToAlt};
 
 /// Overrides of an SCTP preset and the association's addresses; each absent field keeps the
 /// preset's value (docs/sctp.md lists them with their defaults and sources).
@@ -82,6 +82,42 @@ pub struct SctpSpec {
     pub sack_on_gap_fill: Option<bool>,
     /// Receive buffer: the initial a_rwnd (default "65536B").
     pub receive_buffer: Option<Size>,
+    /// Reaction to the peer's Set-Primary: `normal`, `multi_path` (MT-mSCTP) or
+    /// `handover_retransmission` (HR-mSCTP); set by the mSCTP presets.
+    #[serde(default)]
+    #[schemars(schema_with = "msctp_scheme_schema")]
+    pub msctp: Option<MsctpScheme>,
+    /// CMT's split fast retransmit (default false; true in `mt-msctp`).
+    pub split_fast_retransmit: Option<bool>,
+    /// When the endpoint on the mobile node sends Add-IP and Set-Primary: `scripted` (default:
+    /// at the times of `actions`), `link_up` (when the new interface comes up at a handover's
+    /// completion) or `warning` (at the handover's `mobile.warning`).
+    #[serde(default)]
+    #[schemars(schema_with = "msctp_trigger_schema")]
+    pub trigger: Option<MsctpTrigger>,
+    /// With a link trigger: Delete-IP of the interface left this long after the handover
+    /// completes (default: never).
+    pub delete_after: Option<Duration>,
+    /// Scripted ASCONF requests of the endpoint on the mobile node (mSCTP schemes), e.g.
+    /// `{ at = "24s", add = "wlan" }`, `{ at = "25s", set_primary = "wlan" }`,
+    /// `{ at = "55s", delete = "wlan" }`.
+    #[serde(default)]
+    pub actions: Vec<AsconfActionSpec>,
+}
+
+/// One scripted ASCONF request: `at` and exactly one of `add`, `set_primary`, `delete` (an
+/// interface of the mobile node).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AsconfActionSpec {
+    /// When the mobile node sends the request (before the end of the run).
+    pub at: Duration,
+    /// Add-IP: the interface's care-of address joins the association.
+    pub add: Option<String>,
+    /// Set-Primary: the peer sends new data to the interface's address.
+    pub set_primary: Option<String>,
+    /// Delete-IP: the interface's address leaves the association.
+    pub delete: Option<String>,
 }
 
 /// The initial cwnd as written: a rule's name or an amount.
@@ -129,6 +165,17 @@ pub(crate) const MAX_BURST_SCOPE_NAMES: &[&str] = &["every_send", "after_fast_re
 /// Names of [`RtxToAlt`] variants.
 pub(crate) const RTX_TO_ALT_NAMES: &[&str] = &["same", "alternate", "timeouts_only"];
 
+/// Names of [`MsctpScheme`] variants.
+pub(crate) const MSCTP_SCHEME_NAMES: &[&str] = &["normal", "multi_path", "handover_retransmission"];
+/// Names of [`MsctpTrigger`] variants.
+pub(crate) const MSCTP_TRIGGER_NAMES: &[&str] = &["scripted", "link_up", "warning"];
+
+fn msctp_scheme_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(MSCTP_SCHEME_NAMES, "Reaction to a Set-Primary (mSCTP scheme).")
+}
+fn msctp_trigger_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(MSCTP_TRIGGER_NAMES, "When the mobile node's endpoint reconfigures its addresses.")
+}
 fn max_burst_scope_schema(_: &mut SchemaGenerator) -> Schema {
     names_schema(MAX_BURST_SCOPE_NAMES, "When Max.Burst applies.")
 }

@@ -12,8 +12,8 @@ use datagram::{DatagramSink, DatagramSource};
 use vhsim_core::RngStreams;
 use vhsim_core::{SimTime, TracedVar};
 use vhsim_net::{Addr, AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring};
-use vhsim_scenario::{FlowModel, TransportModel};
-use vhsim_sctp::SctpEndpoint;
+use vhsim_scenario::{AddressOpModel, AsconfActionModel, FlowModel, TransportModel};
+use vhsim_sctp::{AddressOp, AsconfAction, SctpEndpoint};
 use vhsim_tcp::{TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
 
 /// An endpoint of any transport.
@@ -55,7 +55,7 @@ pub fn endpoints(f: &FlowModel, index: u32, app: &AppState, streams: &RngStreams
             AnyEndpoint::DatagramSource(DatagramSource::new(out, *size, *header_size)),
             AnyEndpoint::DatagramSink(DatagramSink::default()),
         ],
-        TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary } => {
+        TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile } => {
             let addrs = |v: &[u32]| v.iter().map(|&a| Addr(a)).collect::<Vec<_>>();
             let stream = |side: &str| streams.stream(&format!("flow/{}/sctp/{side}", f.name));
             let (a, b) = SctpEndpoint::pair(
@@ -69,9 +69,23 @@ pub fn endpoints(f: &FlowModel, index: u32, app: &AppState, streams: &RngStreams
                 stream("to"),
             )
             .expect("the scenario layer validated the association");
-            [AnyEndpoint::Sctp(Box::new(a)), AnyEndpoint::Sctp(Box::new(b))]
+            let mut pair = [a, b];
+            if let Some(m) = mobile {
+                pair[m.side as usize].set_mobility(addrs(&m.interfaces), m.actions.iter().map(action).collect());
+            }
+            pair.map(|e| AnyEndpoint::Sctp(Box::new(e)))
         }
     }
+}
+
+/// A scripted ASCONF request as the SCTP endpoint takes it.
+fn action(a: &AsconfActionModel) -> AsconfAction {
+    let op = match a.op {
+        AddressOpModel::Add(x) => AddressOp::Add(Addr(x)),
+        AddressOpModel::Delete(x) => AddressOp::Delete(Addr(x)),
+        AddressOpModel::SetPrimary(x) => AddressOp::SetPrimary(Addr(x)),
+    };
+    AsconfAction { at: a.at, op }
 }
 
 impl AnyEndpoint {
@@ -159,6 +173,9 @@ impl Endpoint for AnyEndpoint {
     #[inline]
     fn progress(&self) -> Option<SendProgress> {
         each!(self, e => e.progress())
+    }
+    fn acknowledged(&self) -> bool {
+        each!(self, e => e.acknowledged())
     }
     fn traced_paths(&self) -> usize {
         each!(self, e => e.traced_paths())
