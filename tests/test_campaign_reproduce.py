@@ -27,12 +27,13 @@ def test_reproduce_demo_quick_writes_plots_and_report(tmp_path):
     assert report.startswith("# Reproduction: ")
     assert "quick mode" in report and "3 replications" in report
     assert "![goodput-bars](goodput-vs-loss/goodput-bars.png)" in report
-    assert "| claim | our numbers | verdict |" in report
+    assert "| the paper says | paper | ours | rule | verdict |" in report
+    assert "(of 2 claims)" in report and "| figure | holds | does not hold | not checkable |" in report
     # both claims appear with a computed verdict and the numbers behind it
     for claim in demo.PAPER.figures[0].claims:
         line = next(ln for ln in report.splitlines() if ln.startswith(f"| {claim.text}"))
         assert line.endswith("| **holds** |") or line.endswith("| **does not hold** |"), line
-        assert "kb/s" in line or "goodput" in line
+        assert "kb/s" in line
     df = campaign.open(fig / "campaign").results()
     assert len(df) == 36 and set(df.rep) == {0, 1, 2} and (df["sim_s"] == 30).all()
     # a second call reuses every run
@@ -46,6 +47,8 @@ def test_reproduce_demo_quick_writes_plots_and_report(tmp_path):
 def test_demo_claims_are_computed_from_the_numbers():
     import pandas as pd
 
+    from vhsim.campaign.claims import evaluate
+
     rows = []
     for scheme, base in (("reno", 900.0), ("newreno", 1000.0), ("sack", 1000.0)):
         for p, factor in (("0.005", 1.0), ("0.01", 0.7), ("0.02", 0.5), ("0.05", 0.3)):
@@ -53,21 +56,21 @@ def test_demo_claims_are_computed_from_the_numbers():
                 rows.append({"seed": rep + 1, "rep": rep, demo.SCHEME: scheme, demo.LOSS: float(p),
                              demo.GOODPUT: base * factor + rep})
     df = pd.DataFrame(rows)
-    df.attrs["axes"] = [demo.SCHEME, demo.LOSS]
-    assert demo.goodput_falls_with_loss(df)[0]
-    assert demo.recovery_beats_reno_at_high_loss(df)[0]
+    falls, beats = demo.CLAIMS
+    assert evaluate(falls, df).status == "holds" and evaluate(beats, df).status == "holds"
     rising = df.copy()
     rising.loc[rising[demo.LOSS] == 0.05, demo.GOODPUT] += 2000
-    holds, numbers = demo.goodput_falls_with_loss(rising)
-    assert not holds and "not falling" in numbers
+    verdict = evaluate(falls, rising)
+    assert verdict.status == "does not hold" and "not falling" in verdict.ours
     reno_wins = df.copy()
     reno_wins.loc[reno_wins[demo.SCHEME] == "reno", demo.GOODPUT] += 500
-    assert not demo.recovery_beats_reno_at_high_loss(reno_wins)[0]
+    assert evaluate(beats, reno_wins).status == "does not hold"
 
 
 def test_registry_and_quick_campaign_definition():
     assert "demo" in papers()
-    quick, full = demo.campaign(True), demo.campaign(False)
+    fig = demo.PAPER.figures[0]
+    quick, full = fig.campaign(True), fig.campaign(False)
     assert (quick.replications, full.replications) == (3, 10)
     assert [a.labels for a in full.axes] == [list(demo.SCHEMES), list(demo.LOSSES)]
     assert ("duration", "30s") in quick.fixed and not full.fixed

@@ -58,3 +58,31 @@ def test_cwnd_of_an_sctp_association_draws_one_line_per_path():
     ax = vhsim.plots.cwnd(res)
     assert [line.get_label() for line in ax.get_lines()] == ["cwnd path 0", "cwnd path 1"]
     assert ax.get_ylabel() == "bytes"
+
+
+def test_bar_chart_clips_intervals_and_shows_runs_below_five(tmp_path):
+    """Item 7 of issue #18: a t interval is clipped at the metric's bounds, and a bar of fewer
+    than 5 runs shows the runs instead; the caption says n."""
+    import pandas as pd
+    from PIL import Image
+
+    from vhsim.campaign.plots import MIN_RUNS_FOR_CI, bar_chart
+
+    few = pd.DataFrame({"scheme": ["a", "a", "b", "b"], "pct": [2.0, 60.0, 50.0, 52.0], "rep": [0, 1, 0, 1]})
+    few.attrs.update({"scenario": "s", "replications": 2, "vhsim_version": "test"})
+    files = bar_chart(few, "pct", "scheme", tmp_path / "few", bounds=(0, 100))
+    meta = Image.open(files[0]).text["Description"]
+    assert "n = 2 runs per bar" in meta and "dots: each run" in meta and "whiskers" not in meta
+    many = pd.DataFrame({"scheme": ["a"] * MIN_RUNS_FOR_CI, "pct": [1.0, 1.0, 1.0, 1.0, 90.0],
+                         "rep": range(MIN_RUNS_FOR_CI)})
+    many.attrs.update({"scenario": "s", "replications": MIN_RUNS_FOR_CI, "vhsim_version": "test"})
+    files = bar_chart(many, "pct", "scheme", tmp_path / "many", bounds=(0, 100))
+    meta = Image.open(files[0]).text["Description"]
+    assert "n = 5 runs per bar" in meta and "clipped at the metric's bounds" in meta
+    from vhsim.campaign.plots import clipped_whisker
+    from vhsim.campaign.stats import mean_ci
+    ci = mean_ci(many["pct"])
+    assert ci.low < 0  # unclipped, the whisker would go below 0% of the link
+    down, up = clipped_whisker(ci.mean, ci.half_width, 0, 100)
+    assert down == pytest.approx(ci.mean) and up == pytest.approx(ci.half_width)
+    assert clipped_whisker(99.0, 5.0, 0, 100) == (5.0, pytest.approx(1.0))

@@ -1,6 +1,6 @@
 """The limjang reproduction: scenario files against Table 1, the throughput-% conversion, the
-claim checks on tiny synthetic results (holds / does not hold), and quick runs of one
-throughput figure and one LD-trace figure through `vhsim reproduce`."""
+claims on tiny synthetic results (holds / does not hold), the calibration counted apart, and
+quick runs of one throughput figure and one LD-trace figure through `vhsim reproduce`."""
 
 from __future__ import annotations
 
@@ -15,10 +15,9 @@ except ModuleNotFoundError:  # pragma: no cover
     import tomli as tomllib
 
 import vhsim
+from vhsim.campaign import claims as C
 from vhsim.campaign.papers import limjang as L
-from vhsim.campaign.papers import limjang_analysis as A
-from vhsim.campaign.papers import limjang_claims as C
-from vhsim.campaign.papers import limjang_setup as S
+from vhsim.campaign.papers import limjang_ld as LD
 from vhsim.campaign.reproduce import papers
 
 from conftest import REPO, run_vhsim
@@ -55,7 +54,7 @@ def test_table1_scenarios_have_the_papers_values(name):
     if "congested" in name:
         cross = s["flows"]["cross"]
         assert cross["count"] == 10 and cross["from"] == "cn" and cross["to"] == "x"
-        assert s["links"]["crossaccess"]["delay"] == f"{S.CROSS_CHOSEN_MS}ms"
+        assert s["links"]["crossaccess"]["delay"] == f"{L.CROSS_CHOSEN_MS}ms"
         assert s["links"]["crossaccess"]["between"] == ["r", "x"]
     else:
         assert "cross" not in s["flows"]
@@ -86,31 +85,27 @@ def test_registered_with_all_figures_and_campaign_sizes():
     paper = papers()["limjang"]
     assert [f.id for f in paper.figures] == ["fig2", "fig3", "fig11", "fig12", "fig13", "fig14", "cross-traffic",
                                              "fig11-depth3", "fig12-depth3", "fig13-cross-at-r", "fig14-cross-at-r"]
-    for sc in S.FIGURES + S.VARIANTS:
-        assert S.throughput_campaign(sc, False).size == 2 * 5 * 30
-        assert S.throughput_campaign(sc, True).size == 2 * 5 * 2
-        assert S.is_quick(S.throughput_campaign(sc, True)) and not S.is_quick(S.throughput_campaign(sc, False))
-    assert S.ld_trace_campaign("fig2", False).detail == "timeseries"
+    for sc in L.FIGURES + L.VARIANTS:
+        fig = paper.figure(sc.id)
+        assert fig.campaign(False).size == 2 * 5 * 30
+        assert fig.campaign(True).size == 2 * 5 * 5  # enough runs for an interval to mean something
+        assert dict(fig.campaign(True).fixed)["duration"] == "100s" and "duration" not in dict(fig.campaign(False).fixed)
+    assert paper.figure("fig2").campaign(False).detail == "timeseries"
     # The A10 variant differs from Figure 12 only by the swap depth, and has Figure 12's claims.
-    depth3 = S.throughput_campaign(S.BY_FIGURE["fig12-depth3"], False)
+    depth3 = paper.figure("fig12-depth3").campaign(False)
     assert dict(depth3.fixed) == {"links.umts.forward.reorder.depth": "3"}
-    assert depth3.scenario_text == S.throughput_campaign(S.BY_FIGURE["fig12"], False).scenario_text
-    assert [c.text for c in C.throughput_claims(S.BY_FIGURE["fig12-depth3"])] == \
-        [c.text for c in C.throughput_claims(S.BY_FIGURE["fig12"])]
+    assert depth3.scenario_text == paper.figure("fig12").campaign(False).scenario_text
+    assert [c.text for c in paper.figure("fig12-depth3").claims] == [c.text for c in paper.figure("fig12").claims]
 
 
 # -- throughput as % of the bandwidth --------------------------------------------------------------
 def test_percent_of_each_networks_bandwidth():
     # The paper's own example (§5.1): 50% of 3G is 0.5 Mb/s, 40% of WLAN is 4 Mb/s.
-    assert A.percent(500, "3G") == 50.0 and A.percent(4000, "WLAN") == 40.0
-    df = _synthetic({("20x1000B", "sack"): (250, 2800)}, spread=0)
-    pct = A.with_percent(df, S.BY_FIGURE["fig11"])
-    assert pct["before_pct"].tolist() == [25.0] * 3 and pct["after_pct"].tolist() == [28.0] * 3
-    pct = A.with_percent(df, S.BY_FIGURE["fig12"])  # WLAN before, 3G after
-    assert pct["before_pct"].tolist() == [2.5] * 3 and pct["after_pct"].tolist() == [280.0] * 3
-    long = A.long_percent(df, S.BY_FIGURE["fig11"])
-    assert set(long["phase"]) == {"before: 3G", "after: WLAN"} and set(long["scheme"]) == {"Sack"}
-    assert sorted(long["pct"].unique()) == [25.0, 28.0]
+    fig11, fig12 = L.BY_FIGURE["fig11"], L.BY_FIGURE["fig12"]
+    assert fig11.pct("before").of([500]) == 50.0 and fig11.pct("after").of([4000]) == 40.0
+    assert fig12.pct("before").of([4000]) == 40.0 and fig12.pct("after").of([500]) == 50.0
+    df = fig11.derive(None, _synthetic({("20x1000B", "sack"): (250, 2800)}, spread=0))
+    assert df["before_pct"].tolist() == [25.0] * 3 and df["after_pct"].tolist() == [28.0] * 3
 
 
 def _synthetic(means: dict[tuple[str, str], tuple[float, float]], reps: int = 3, spread: float = 0.01) -> pd.DataFrame:
@@ -120,17 +115,14 @@ def _synthetic(means: dict[tuple[str, str], tuple[float, float]], reps: int = 3,
     for (profile, scheme), (before, after) in means.items():
         for rep in range(reps):
             f = 1 + spread * (rep - (reps - 1) / 2)
-            rows.append({"config": 0, "rep": rep, "seed": 1 + rep, S.PROFILE: profile, S.SCHEME: scheme,
-                         A.METRIC["before"]: before * f, A.METRIC["after"]: after * f})
-    df = pd.DataFrame(rows)
-    df.attrs["axes"] = [S.PROFILE, S.SCHEME]
-    return df
+            rows.append({"config": 0, "rep": rep, "seed": 1 + rep, L.PROFILE: profile, L.SCHEME: scheme,
+                         L.THROUGHPUT["before"]: before * f, L.THROUGHPUT["after"]: after * f})
+    return pd.DataFrame(rows)
 
 
-def _claim(figure: str, profile: str, start: str):
-    (claim,) = [c for c in C.throughput_claims(S.BY_FIGURE[figure])
-                if c.text.startswith(f"[{profile}] {start}")]
-    return claim
+def _check(figure: str, profile: str, start: str, df: pd.DataFrame) -> C.Verdict:
+    (claim,) = [c for c in L.BY_FIGURE[figure].claims() if c.text.startswith(f"[{profile}] {start}")]
+    return C.evaluate(claim, df, L.PAPER.names)
 
 
 # -- claims on synthetic results -------------------------------------------------------------------
@@ -139,67 +131,77 @@ def test_gain_claim_holds_within_a_factor_of_two_and_not_otherwise():
                      ("20x1000B", "dcr-frto-ld"): (390, 2000),
                      ("64x1460B", "dcr"): (500, 5000), ("64x1460B", "dcr-ld"): (500, 5000),
                      ("64x1460B", "dcr-frto-ld"): (510, 5000)})
-    holds, text = _claim("fig11", "20x1000B", "Before the handover (3G)").check(df)
-    assert holds and "+26%" in text and "+30%" in text and "paired" in text
-    holds, text = _claim("fig11", "64x1460B", "Before the handover (3G)").check(df)
-    assert not holds and "+0.0%" in text and "+2.0%" in text  # not within a factor of two of +26%
-    assert C.within_factor(0.13, 0.26) and C.within_factor(0.52, 0.26)
-    assert not C.within_factor(0.12, 0.26) and not C.within_factor(-0.26, 0.26)
-    assert C.within_factor(-0.5, -0.5) and not C.within_factor(0.5, -0.5)
+    v = _check("fig11", "20x1000B", "Before the handover (3G)", df)
+    assert v.status == "holds" and "+26%" in v.ours and "+30%" in v.ours and "paired" in v.ours
+    v = _check("fig11", "64x1460B", "Before the handover (3G)", df)
+    assert v.status == "does not hold" and "+0.0%" in v.ours and "+2.0%" in v.ours  # not within 2x of +26%
 
 
 def test_level_transition_change_negligible_and_highest_claims():
     fig12 = {("20x1000B", s): (3000, v) for s, v in
              [("sack", 150), ("dcr", 300), ("dcr-frto", 304), ("dcr-ld", 560), ("dcr-frto-ld", 570)]}
     df = _synthetic(fig12)
-    holds, text = _claim("fig12", "20x1000B", "After the handover (3G) schemes I and II reach up to 60%").check(df)
-    assert holds and "57.0%" in text                      # best of I and II: 57% vs 60% +-25%
-    assert _claim("fig12", "20x1000B", "After the handover (3G) DCR improves").check(df)[0]  # +100%
-    holds, text = _claim("fig12", "20x1000B", "The difference between schemes I and II").check(df)
-    assert holds and "+1.8%" in text                       # 570 / 560 and 3000 / 3000
+    v = _check("fig12", "20x1000B", "After the handover (3G) schemes I and II reach up to 60%", df)
+    assert v.status == "holds" and "largest 57.0%" in v.ours  # best of I and II: 57% vs 60% +-25%
+    assert _check("fig12", "20x1000B", "After the handover (3G) DCR improves", df).status == "holds"  # +100%
+    v = _check("fig12", "20x1000B", "The difference between schemes I and II", df)
+    assert v.status == "holds" and "+1.8%" in v.ours  # 570 / 560 and 3000 / 3000
     low = _synthetic({k: (b, v / 3) for k, (b, v) in fig12.items()})
-    assert not _claim("fig12", "20x1000B", "After the handover (3G) schemes I and II reach up to 60%").check(low)[0]
+    assert _check("fig12", "20x1000B", "After the handover (3G) schemes I and II reach up to 60%", low).status \
+        == "does not hold"
 
     fig13 = {("20x1000B", "sack"): (160, 80), ("20x1000B", "dcr"): (165, 79), ("20x1000B", "dcr-frto"): (165, 82),
              ("20x1000B", "dcr-ld"): (238, 459), ("20x1000B", "dcr-frto-ld"): (229, 734)}
     df = _synthetic(fig13)
-    holds, text = _claim("fig13", "20x1000B", "Scheme II goes from 229").check(df)
-    assert holds and "229 \u2192 734 kb/s" in text
-    assert _claim("fig13", "20x1000B", "The throughputs of Sack, DCR and DCR-FRTO fall").check(df)[0]
-    assert _claim("fig13", "20x1000B", "Scheme II improves the throughput by 59.9%").check(df)[0]  # +59.9%
+    v = _check("fig13", "20x1000B", "Scheme II goes from 229", df)
+    assert v.status == "holds" and "before 229 kb/s" in v.ours and "after 734 kb/s" in v.ours
+    assert _check("fig13", "20x1000B", "The throughputs of Sack, DCR and DCR-FRTO fall", df).status == "holds"
+    assert _check("fig13", "20x1000B", "Scheme II improves the throughput by 59.9%", df).status == "holds"
     flat = _synthetic({k: (b, b) for k, (b, a) in fig13.items()})  # nothing changes at the handover
-    assert not _claim("fig13", "20x1000B", "The throughputs of Sack, DCR and DCR-FRTO fall").check(flat)[0]
-    assert not _claim("fig13", "20x1000B", "Scheme II goes from 229").check(flat)[0]
+    assert _check("fig13", "20x1000B", "The throughputs of Sack, DCR and DCR-FRTO fall", flat).status \
+        == "does not hold"
+    assert _check("fig13", "20x1000B", "Scheme II goes from 229", flat).status == "does not hold"
 
     fig14 = {("20x1000B", s): (3000, v) for s, v in
              [("sack", 200), ("dcr", 250), ("dcr-frto", 255), ("dcr-ld", 400), ("dcr-frto-ld", 418)]}
-    assert _claim("fig14", "20x1000B", "Under congestion from WLAN to 3G").check(_synthetic(fig14))[0]
+    assert _check("fig14", "20x1000B", "Under congestion from WLAN to 3G", _synthetic(fig14)).status == "holds"
     fig14[("20x1000B", "dcr-ld")] = (3000, 500)
-    holds, text = _claim("fig14", "20x1000B", "Under congestion from WLAN to 3G").check(_synthetic(fig14))
-    assert not holds and "scheme I 50.00%" in text
+    v = _check("fig14", "20x1000B", "Under congestion from WLAN to 3G", _synthetic(fig14))
+    assert v.status == "does not hold" and "scheme I 50.0%" in v.ours
 
 
 def test_every_throughput_claim_is_checked_for_both_profiles():
-    for sc in S.FIGURES:
-        claims = C.throughput_claims(sc)
+    for sc in L.FIGURES:
+        claims = sc.claims()
         assert claims and len(claims) % 2 == 0
         assert {c.text.split("]")[0] for c in claims} == {"[20x1000B", "[64x1460B"}
+        assert all(c.category == C.CLAIM for c in claims)
+
+
+def test_cross_traffic_delay_is_a_calibration_never_a_claim_that_holds():
+    (claim,) = L.CROSS.claims
+    assert claim.category == C.CALIBRATION
+    df = pd.DataFrame({L.CROSS_SINK: ["r", "x"], L.CROSS_DELAY: ["none", "15ms"], "wired_loss": [0.063, 0.0157]})
+    v = C.evaluate(claim, df)
+    assert v.status == "calibration" and "1.57%" in v.ours and "meets the target" in v.ours
+    assert C.tally([v])["claim"] == {"holds": 0, "does not hold": 0, "not checkable": 0}
 
 
 def test_ld_confusion_and_wired_loss_from_result_columns():
-    df = pd.DataFrame({S.PROFILE: ["20x1000B"] * 2, S.SCHEME: ["dcr-ld"] * 2,
+    df = pd.DataFrame({L.PROFILE: ["20x1000B"] * 2, L.SCHEME: ["dcr-ld"] * 2,
                        "tcp.ld_decisions": [10.0, 6.0], "tcp.ld_wireless_as_wireless": [6.0, 3.0],
                        "tcp.ld_wireless_as_congestion": [2.0, 1.0], "tcp.ld_congestion_as_congestion": [1.0, 1.0],
                        "tcp.ld_congestion_as_wireless": [1.0, 0.0], "tcp.ld_not_lost_as_wireless": [0.0, 1.0],
                        "wired/forward.drops_queue_overflow": [15, 30], "wired/forward.packets_sent": [985, 970],
                        "tcp.drops_queue_overflow": [1, 0], "tcp.segments_sent": [100, 100]})
-    c = A.ld_confusion(df, "20x1000B", "dcr-ld")
+    c = LD.confusion(df)
     assert c["decisions"] == 16 and c["wireless_as_congestion"] == 3
     assert math.isclose(c["accuracy"], 11 / 15)  # the fast retransmit of a segment not lost is not a loss
-    assert "W\u2192C 3" in A.confusion_text(c) and "73% right" in A.confusion_text(c)
-    assert A.ld_confusion(df, "20x1000B", "sack") is None  # no runs of that scheme
-    assert A.wired_loss(df).round(4).tolist() == [0.015, 0.03]
-    assert A.study_queue_loss(df).tolist() == [0.01, 0.0]
+    assert "W\u2192C 3" in LD.confusion_text(df) and "73% right" in LD.confusion_text(df)
+    assert LD.confusion(df.drop(columns="tcp.ld_decisions")) is None  # no LD in these runs
+    losses = L.with_losses(None, df)
+    assert losses["wired_loss"].round(4).tolist() == [0.015, 0.03]
+    assert losses["study_loss"].tolist() == [0.01, 0.0]
 
 
 # -- quick runs through the CLI --------------------------------------------------------------------
@@ -208,14 +210,14 @@ def test_reproduce_quick_throughput_figure_writes_plots_and_report(tmp_path):
     r = run_vhsim("reproduce", "limjang", "--quick", "--figure", "fig12", "--out", out, "--workers", "2",
                   cwd=REPO, timeout=120)
     assert r.returncode == 0, r.stderr
-    for profile in S.PROFILES:
+    for profile in L.PROFILES:
         assert (out / "fig12" / f"fig12-{profile}.png").stat().st_size > 10_000
         assert (out / "fig12" / f"fig12-{profile}.svg").is_file()
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "## fig12: Figure 12" in report and "### Our numbers" in report
     assert "after: % of 3G" in report and "LD decisions vs ground truth" in report
     rows = [line for line in report.splitlines() if line.startswith("| [")]
-    assert len(rows) == len(C.throughput_claims(S.BY_FIGURE["fig12"]))
+    assert len(rows) == len(L.BY_FIGURE["fig12"].claims())
     assert all(line.endswith(("**holds** |", "**does not hold** |")) for line in rows), rows
 
 
@@ -226,6 +228,6 @@ def test_reproduce_quick_ld_trace_figure(tmp_path):
     assert r.returncode == 0, r.stderr
     assert (out / "fig2" / "fig2-ld-trace.png").stat().st_size > 10_000
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert "## fig2: Figure 2" in report and "Tcur after (ms)" in report
-    assert "could not be checked" not in report
+    assert "## fig2: Figure 2" in report and "Tcur after (ms; base RTT 43)" in report
     assert L.PAPER.figure("fig2").claims[0].text in report.replace("\\|", "|")
+    assert "**2 hold, 0 do not hold, 0 not checkable (of 2 claims).**" in report

@@ -623,7 +623,8 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
     """Reproduce a paper's figures: run their campaigns, plot, and write report.md.
 
     The report sets each of the paper's claims beside our numbers, with a
-    computed verdict (holds / does not hold).  Campaign folders are kept under
+    computed verdict (holds / does not hold / not checkable), and counts
+    calibrations and consistency tests apart.  Campaign folders are kept under
     OUT/<figure>/campaign and resumed on the next call.
 
     \b
@@ -633,7 +634,7 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
       vhsim reproduce demo --workers 2 --out out/demo
     """
     from .campaign import CampaignError
-    from .campaign.reproduce import papers, reproduce, verdict_word
+    from .campaign.reproduce import counts_line, papers, reproduce
 
     if list_papers:
         for name, p in papers().items():
@@ -652,11 +653,11 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         return
     for fig in outcome.figures:
         click.echo(f"{fig.figure.id}: {fig.sweep.line()}")
-        for claim, holds, _numbers in fig.verdicts:
-            click.echo(f"  {verdict_word(holds)}: {claim.text}")
+        for verdict in fig.verdicts:
+            click.echo(f"  {verdict.status}: {verdict.claim.text}")
         for path in fig.files:
             click.echo(f"  wrote {path}")
-    click.echo(f"report: {outcome.report}")
+    click.echo(f"{counts_line(outcome.verdicts)}; report: {outcome.report}")
     if outcome.failed_runs:
         _fail(ctx, f"{outcome.failed_runs} runs failed; see the campaigns' failures/ folders", EXIT_SIM)
 

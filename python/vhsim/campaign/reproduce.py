@@ -1,13 +1,14 @@
-"""Paper reproductions: a registry of figures, each a campaign + a plot + the paper's claims.
+"""Paper reproductions: a registry of papers, each a list of figures (:mod:`.figures`), run into
+campaigns, plotted, and reported with every claim's verdict by category (:mod:`.claims`).
 
-A paper is registered by a module in :mod:`vhsim.campaign.papers` that defines ``PAPER``
-(a :class:`Paper`); adding a file there is all it takes, nothing else lists the papers.
-:func:`reproduce` runs the campaigns of a paper (or one figure), draws the plots and
-writes ``report.md``: for each figure, the paper's stated claims next to our numbers and a
-verdict ("holds" / "does not hold") computed from the campaign's results.
+A paper is registered by a module in :mod:`vhsim.campaign.papers` that defines ``PAPER`` (a
+:class:`~vhsim.campaign.figures.Paper`); adding a file there is all it takes.  :func:`reproduce`
+runs the campaigns of a paper (or one figure), draws the plots and writes ``report.md``: the
+counts by category (claims that hold, do not hold, are not checkable; calibrations;
+consistency tests), then per figure our numbers and the paper's claims beside them.
 
-``quick=True`` asks each figure for its reduced campaign (fewer replications, shorter runs)
-so that CI can run every registered reproduction in minutes.
+``quick=True`` asks each figure for its reduced grid so that CI can run every registered
+reproduction in minutes.
 """
 
 from __future__ import annotations
@@ -18,57 +19,15 @@ import pkgutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable
 
 from .axes import CampaignError
+from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, Context, Verdict, evaluate, tally
+from .figures import FigureSpec, Paper, markdown_table, scenario_file
 from .runner import SweepReport, run_campaign
-from .spec import CampaignSpec
-from .store import Campaign
 
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
-
-__all__ = ["Claim", "FigureSpec", "Paper", "papers", "register", "reproduce", "scenario_file", "ReproduceOutcome"]
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A statement of the paper, and how to check it on our results.
-
-    ``check(df)`` returns ``(holds, our_numbers)``: whether our results agree, and the
-    numbers that decide it, as a short text for the report.
-    """
-
-    text: str
-    check: Callable[["pd.DataFrame"], tuple[bool, str]]
-
-
-@dataclass(frozen=True)
-class FigureSpec:
-    """One figure: its campaign (full or quick), how to plot it, what the paper says."""
-
-    id: str
-    title: str
-    campaign: Callable[[bool], CampaignSpec]  # quick -> definition
-    plot: Callable[[Campaign, "pd.DataFrame", Path], list[Path]]  # -> files written
-    claims: tuple[Claim, ...] = ()
-    table: Callable[["pd.DataFrame"], str] | None = None  # our numbers as Markdown
-
-
-@dataclass(frozen=True)
-class Paper:
-    name: str
-    title: str
-    citation: str
-    figures: tuple[FigureSpec, ...]
-
-    def figure(self, figure_id: str) -> FigureSpec:
-        for fig in self.figures:
-            if fig.id == figure_id:
-                return fig
-        raise CampaignError(f"paper {self.name} has no figure {figure_id!r} (figures: "
-                            f"{', '.join(f.id for f in self.figures)})")
-
+__all__ = ["FigureOutcome", "Paper", "ReproduceOutcome", "papers", "register", "reproduce", "scenario_file",
+           "counts_line"]
 
 _REGISTRY: dict[str, Paper] = {}
 
@@ -91,28 +50,13 @@ def papers() -> dict[str, Paper]:
     return dict(sorted(_REGISTRY.items()))
 
 
-def scenario_file(relative: str) -> Path:
-    """Find ``scenarios/<relative>``: under $VHSIM_SCENARIOS, the current directory, or the
-    source tree this package lives in (an editable or in-tree install)."""
-    roots = []
-    if os.environ.get("VHSIM_SCENARIOS"):
-        roots.append(Path(os.environ["VHSIM_SCENARIOS"]))
-    roots.append(Path.cwd() / "scenarios")
-    roots.append(Path(__file__).resolve().parents[3] / "scenarios")
-    for root in roots:
-        if (root / relative).is_file():
-            return root / relative
-    raise FileNotFoundError(
-        f"scenario file scenarios/{relative} not found (looked in {', '.join(map(str, roots))}); "
-        "run from the vhsim repository root or set VHSIM_SCENARIOS to its scenarios/ folder")
-
-
 @dataclass
 class FigureOutcome:
     figure: FigureSpec
     sweep: SweepReport
     files: list[Path]
-    verdicts: list[tuple[Claim, bool | None, str]]  # None: the check itself failed
+    verdicts: list[Verdict]
+    table: str | None = None
 
 
 @dataclass
@@ -125,6 +69,16 @@ class ReproduceOutcome:
     @property
     def failed_runs(self) -> int:
         return sum(len(f.sweep.failed) for f in self.figures)
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        return [v for f in self.figures for v in f.verdicts]
+
+
+def judge(fig: FigureSpec, table) -> list[Verdict]:
+    """Every claim of ``fig`` evaluated on its derived result table."""
+    ctx = Context(table, fig.names)
+    return [evaluate(claim, table, ctx=ctx) for claim in fig.claims]
 
 
 def reproduce(
@@ -167,22 +121,37 @@ def reproduce(
         sweep = run_campaign(spec, fig_dir / "campaign", workers=workers, dask=dask, progress=progress,
                              rerun_other_versions=rerun_other_versions)
         df = sweep.campaign.results()
-        files = fig.plot(sweep.campaign, df, fig_dir) if len(df) else []
-        verdicts: list[tuple[Claim, bool | None, str]] = []
-        for claim in fig.claims:
-            try:
-                holds, numbers = claim.check(df)
-                verdicts.append((claim, bool(holds), numbers))
-            except Exception as err:  # noqa: BLE001 - a broken check is reported, not fatal
-                verdicts.append((claim, None, f"{type(err).__name__}: {err}"))
-        outcome.figures.append(FigureOutcome(fig, sweep, files, verdicts))
+        table = fig.columns(sweep.campaign, df) if len(df) else df
+        files = fig.draw(sweep.campaign, table, fig_dir) if len(df) else []
+        ours = fig.render_table(table) if len(df) else None
+        outcome.figures.append(FigureOutcome(fig, sweep, files, judge(fig, table), ours))
     out_dir.mkdir(parents=True, exist_ok=True)
     outcome.report.write_text(_markdown(outcome, quick), encoding="utf-8")
     return outcome
 
 
-def verdict_word(holds: bool | None) -> str:
-    return {True: "holds", False: "does not hold", None: "could not be checked"}[holds]
+def counts_line(verdicts: list[Verdict]) -> str:
+    """``12 hold, 5 do not hold, 2 not checkable (of 19 claims); 1 calibration; consistency
+    tests: 2 pass, 0 fail, 1 not reached``."""
+    c = tally(verdicts)
+    claims = c[CLAIM]
+    n = sum(claims.values())
+    text = (f"{claims['holds']} hold, {claims['does not hold']} do not hold, {claims['not checkable']} not "
+            f"checkable (of {n} claims)")
+    if c[CALIBRATION]["calibration"]:
+        text += f"; {c[CALIBRATION]['calibration']} calibration"
+    tests = c[CONSISTENCY]
+    if sum(tests.values()):
+        text += (f"; consistency tests: {tests['passes']} pass, {tests['fails']} fail, "
+                 f"{tests['not reached']} not reached")
+    return text
+
+
+_CATEGORY_NOTE = (
+    "Only *claims* are results of the reproduction: each holds, does not hold, or is not checkable (the reason is "
+    "given). A *calibration* is a parameter we chose to hit one of the paper's numbers: it is reported with that "
+    "number, never as a claim that holds. A *consistency test* compares our simulator with our own reading of one "
+    "of the paper's formulas: it can fail, but it reproduces nothing.")
 
 
 def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
@@ -192,37 +161,39 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
     lines = [f"# Reproduction: {paper.title} (`{paper.name}`)", "", paper.citation, "",
              f"vhsim {__version__} \u00b7 {'quick mode (reduced campaign)' if quick else 'full campaign'} "
              f"\u00b7 written {time.strftime('%Y-%m-%d %H:%M:%S %Z')} \u00b7 "
-             f"`vhsim reproduce {paper.name}{' --quick' if quick else ''}`", ""]
-    held = sum(1 for f in outcome.figures for _, h, _ in f.verdicts if h)
-    total = sum(len(f.verdicts) for f in outcome.figures)
-    lines += [f"**{held} of {total} claims hold.**", ""]
+             f"`vhsim reproduce {paper.name}{' --quick' if quick else ''}`", "",
+             f"**{counts_line(outcome.verdicts)}.**", "", _CATEGORY_NOTE, ""]
+    header = ["figure", *CATEGORIES[CLAIM], "calibration", "consistency tests (pass / fail / not reached)"]
+    rows = []
+    for f in outcome.figures:
+        c = tally(f.verdicts)
+        tests = c[CONSISTENCY]
+        rows.append([f.figure.id, *c[CLAIM].values(), c[CALIBRATION]["calibration"],
+                     " / ".join(str(n) for n in tests.values()) if sum(tests.values()) else "\u2013"])
+    lines += [markdown_table(header, rows), ""]
     for fig in outcome.figures:
         spec = fig.sweep.campaign.spec
         rel = os.path.relpath(fig.sweep.campaign.path, outcome.out)
+        failed = f", {len(fig.sweep.failed)} failed" if fig.sweep.failed else ""
         lines += [f"## {fig.figure.id}: {fig.figure.title}", "",
                   f"Campaign: {spec.describe()}; {fig.sweep.total} runs ({fig.sweep.executed} run now, "
-                  f"{fig.sweep.already_done} reused{', ' + str(len(fig.sweep.failed)) + ' failed' if fig.sweep.failed else ''}); "
-                  f"folder `{rel}`.", ""]
-        for path in fig.files:
-            if path.suffix == ".png":
-                lines += [f"![{path.stem}]({os.path.relpath(path, outcome.out)})", ""]
-        if fig.figure.table is not None and fig.sweep.done:
-            lines += ["### Our numbers", "", fig.figure.table(fig.sweep.campaign.results()), ""]
-        if fig.verdicts:
-            lines += ["### The paper's claims and our results", "",
-                      "| claim | our numbers | verdict |", "|---|---|---|"]
-            for claim, holds, numbers in fig.verdicts:
-                lines.append(f"| {_cell(claim.text)} | {_cell(numbers)} | **{verdict_word(holds)}** |")
-            lines.append("")
+                  f"{fig.sweep.already_done} reused{failed}); folder `{rel}`.", ""]
+        lines += [f"![{p.stem}]({os.path.relpath(p, outcome.out)})\n" for p in fig.files if p.suffix == ".png"]
+        if fig.table:
+            lines += ["### Our numbers", "", fig.table, ""]
+        lines += _verdict_tables(fig.verdicts)
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", "<br>")
-
-
-def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A Markdown table (for figures' ``table`` functions)."""
-    out = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(_cell(str(c)) for c in row) + " |" for row in rows]
-    return "\n".join(out)
+def _verdict_tables(verdicts: list[Verdict]) -> list[str]:
+    sections = ((CLAIM, "The paper's claims and our results"), (CALIBRATION, "Calibrations"),
+                (CONSISTENCY, "Consistency tests (our simulator against our reading of the paper's formulas)"))
+    lines: list[str] = []
+    for category, heading in sections:
+        chosen = [v for v in verdicts if v.category == category]
+        if chosen:
+            rows = [[v.claim.text, v.claim.paper or "\u2013", v.ours, v.rule or "\u2013", f"**{v.status}**"]
+                    for v in chosen]
+            lines += [f"### {heading}", "", markdown_table(["the paper says", "paper", "ours", "rule", "verdict"],
+                                                           rows), ""]
+    return lines

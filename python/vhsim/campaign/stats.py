@@ -3,7 +3,8 @@
 * :func:`mean_ci` -- mean with a Student-t confidence interval (limjang report means with
   95% CIs over 30 replications);
 * :func:`quartiles` -- lower quartile, median, upper quartile (danielkojo plot these);
-  numpy's default "linear" method (Hyndman & Fan type 7, as R's and pandas' default);
+  numpy's default "linear" method (Hyndman & Fan type 7, as R's and pandas' default), with
+  +inf read as a censored value;
 * :func:`summarize` -- both, per configuration;
 * :func:`spurious_rtos` -- counts and rates of spurious RTOs per configuration;
 * :func:`paired_difference` -- mean difference between two values of one axis (two
@@ -73,17 +74,31 @@ def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> M
 
 
 def quartiles(values: Sequence[float] | np.ndarray) -> tuple[float, float, float]:
-    """``(lower quartile, median, upper quartile)``, linear interpolation (type 7).
+    """``(lower quartile, median, upper quartile)``, linear interpolation (type 7, numpy's default).
+
+    +inf stands for a censored value (a run known only to exceed its horizon): it ranks above
+    every finite value, and a quartile that interpolates towards it is itself only known to be
+    large (+inf), never a finite number made up from it.  NaNs are dropped.
 
     >>> quartiles([1, 2, 3, 4])
     (1.75, 2.5, 3.25)
+    >>> quartiles([1, 2, 3, float("inf")])
+    (1.75, 2.5, inf)
     """
-    x = np.asarray(values, dtype=float)
+    x = np.sort(np.asarray(values, dtype=float))
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return (math.nan, math.nan, math.nan)
-    q1, med, q3 = np.percentile(x, [25, 50, 75])
-    return (float(q1), float(med), float(q3))
+    out = []
+    for p in (0.25, 0.5, 0.75):
+        h = (len(x) - 1) * p
+        lo, hi = int(math.floor(h)), int(math.ceil(h))
+        frac = h - lo
+        if math.isinf(x[hi]) and (frac > 0 or math.isinf(x[lo])):
+            out.append(math.inf)
+        else:
+            out.append(float(x[lo] + frac * (x[hi] - x[lo])))
+    return (out[0], out[1], out[2])
 
 
 def axis_columns(df: "pd.DataFrame", by: Sequence[str] | str | None = None) -> list[str]:

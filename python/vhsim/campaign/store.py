@@ -174,6 +174,14 @@ class Campaign:
     def trace_dir(self, run_id: str) -> Path:
         return self.path / "traces" / run_id
 
+    def trace_for(self, row: Mapping[str, Any]) -> "Result":
+        """The stored traces of one run (a row of :meth:`results`), read as a :class:`vhsim.Result`.
+
+        Raises FileNotFoundError if the campaign kept no traces (``detail = "summary"``)."""
+        from ..result import read_result
+
+        return read_result(self.trace_dir(str(row["run_id"])))
+
     def versions(self) -> dict[str, int]:
         """``{vhsim version: number of stored runs}`` over everything in the folder."""
         out: dict[str, int] = {}

@@ -1,287 +1,314 @@
 """The ``danielkojo`` reproduction: Daniel & Kojo (2008), TCP across vertical handoffs.
 
-Regular TCP (ns-2 Sack1, vhsim's ``sack``): Figures 2-7 (the three experiment classes of §4 in
-both directions).  Regular against enhanced TCP (§6; presets ``enhanced`` = A1+A2+A3+A4 and
-``enhanced-a5`` = A1+A5+A3+A4): Figures 17-19, 21-23, 26 and 27, Figure 23 with A2 against A5
-and the dropped packets as its panel (b).  The time-sequence case studies (Figures 8, 9, 10,
-12, 14, 20 and 24) run every sender at the paper's handoff instant, side by side.
+Regular TCP (ns-2 Sack1, preset ``sack``) in Figures 2-7 (§4's three experiment classes in both
+directions); regular against enhanced TCP (``enhanced`` = A1+A2+A3+A4, ``enhanced-a5`` =
+A1+A5+A3+A4) in Figures 17-19, 21-23, 26, 27 (§6); the time-sequence case studies (Figures 8, 9,
+10, 12, 14, 20, 24) in :mod:`.danielkojo_cases`; the claims in :mod:`.danielkojo_claims`.
 
-Base scenario ``scenarios/danielkojo/base.toml``; configurations, buffers, instants and
-horizons: :mod:`.danielkojo_setup`; metrics: :mod:`.danielkojo_analysis`; the paper's claims:
-:mod:`.danielkojo_claims` (§4), :mod:`.danielkojo_claims6` (§6) and :mod:`.danielkojo_cases`
-(the case studies' enhanced side); plots: :mod:`.danielkojo_plots`.  docs/reproductions.md sets
-the claims beside our numbers.
+A configuration is a pair of access links (old, new), a handoff kind, an instant and a sender;
+the router buffer in front of each access link is max(BDP, 5) packets, so the campaign is a list
+of explicit configurations, written as *zipped* axes of ``scenarios/danielkojo/base.toml``.  Each
+runs once: there is no randomness (no link errors), the spread comes from the 200 instants.  The
+index is the time to get 100 new packets ACKed after the handoff; a run that has not got there
+by the end of its horizon is *censored* (+inf: ranked above every finished run, never dropped).
+Figure 23b counts the new link's drops in [handoff, handoff + 5 s) from a second, short run of
+each configuration.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Sequence
 
-from ..plots import run_overview
-from ..reproduce import Claim, FigureSpec, Paper, markdown_table
-from ..spec import CampaignSpec
-from . import danielkojo_cases as K
-from . import danielkojo_claims as C
-from . import danielkojo_claims6 as E
-from . import danielkojo_setup as S
-from .danielkojo_analysis import annotate, compare, seconds, summary
-from .danielkojo_plots import case_studies, quartile_panels
+import numpy as np
+
+from .. import metrics as M
+from ..axes import Axis, AxisValue, quantity
+from ..claims import Measure
+from ..figures import Col, FigureSpec, Grid, Paper, Table
+from ..plots import Quartiles
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ..store import Campaign
+BASE = "danielkojo/base.toml"
+PACKET_BYTES = 1500          # TCP packet incl. headers (§4)
+MIN_QUEUE_PKTS = 5           # "set to the BDP of the link if the BDP is greater than five packets"
+# Handoff instants: 200 points 100 ms apart in a 20 s window the paper does not place; ours,
+# 1.0 .. 20.9 s, covers slow start on every path, the slow-start overshoot and congestion avoidance.
+INSTANT_FIRST_MS, INSTANT_STEP_MS, INSTANTS_FULL = 1000, 100, 200
+INSTANTS_QUICK, INSTANTS_QUICK_ENHANCED = 20, 10
+# Simulated time after the instant, by the new link's rate (kb/s up to, horizon s): from a trial at
+# every 10th instant with 120 s (largest upper quartile 51 s at 6400 -> 200 kb/s / 300 ms BBM).
+HORIZONS_S = ((400, 100), (1600, 50), (6400, 30))
+DROPS_WINDOW_S = 5           # Figure 23b: new-link drops in [handoff, handoff + 5 s)
+KINDS = {"MBB": '{at = "8.2s", action = "handover", kind = "make_before_break", to = "new"}',
+         "BBM": '{at = "8.2s", action = "handover", kind = "break_before_make", gap = "500ms", to = "new"}'}
+# Senders: name -> preset.  "regular" stays `sack` (identical to `regular`) so its runs keep their ids.
+SENDERS = {"regular": "sack", "enhanced": "enhanced", "enhanced-a5": "enhanced-a5"}
+ENHANCED, WITH_A5 = ("regular", "enhanced"), ("regular", "enhanced", "enhanced-a5")
+SENDER, KIND, AT, DURATION = "flows.bulk.scheme", "timeline[0]", "timeline[0].at", "duration"
+LINK_KEYS = tuple(f"links.{side}.{key}" for side in ("old", "new") for key in ("rate", "delay", "queue"))
+AXIS_KEYS = (SENDER, KIND, AT, *LINK_KEYS, DURATION)
+TIME = M.handover("bulk", M.TIME_TO_N_ACKED_S)
+
+
+@dataclass(frozen=True)
+class Link:
+    kbps: int
+    ms: int
+
+    @property
+    def queue(self) -> int:
+        """max(BDP, 5) packets, BDP = rate x 2 x delay, rounded up (not float noise: 200 kb/s x 600 ms = 10)."""
+        bdp = self.kbps * 1000 * 2 * self.ms / 1000 / (8 * PACKET_BYTES)
+        return max(MIN_QUEUE_PKTS, math.ceil(round(bdp, 9)))
+
+
+def horizon_s(new_kbps: int) -> int:
+    return next((h for limit, h in HORIZONS_S if new_kbps <= limit), HORIZONS_S[-1][1])
+
+
+def seconds(ms: int) -> str:
+    return format((Decimal(ms) / 1000).normalize(), "f") + "s"
+
+
+def instants(quick: bool, quick_count: int = INSTANTS_QUICK) -> list[str]:
+    count, step = ((quick_count, INSTANTS_FULL // quick_count * INSTANT_STEP_MS) if quick
+                   else (INSTANTS_FULL, INSTANT_STEP_MS))
+    return [seconds(INSTANT_FIRST_MS + i * step) for i in range(count)]
+
+
+def grid(pairs: Sequence[tuple[Link, Link]], times: Sequence[str], kinds: Sequence[str] = ("MBB", "BBM"),
+         senders: Sequence[str] = ("regular",), drops: bool = False, detail: str = "summary",
+         fixed: dict | None = None) -> Grid:
+    """Every (sender, pair, kind, instant), nested in that order; with ``drops`` the same again as
+    short runs ending :data:`DROPS_WINDOW_S` after the handoff.  Zipped axes (values repeat)."""
+    rows = []
+    for short in ((False, True) if drops else (False,)):
+        for sender in senders:
+            for old, new in pairs:
+                for kind in kinds:
+                    for at in times:
+                        span = DROPS_WINDOW_S if short else horizon_s(new.kbps)
+                        end = seconds(int(round((float(at[:-1]) + span) * 1000)))
+                        values = [(sender, SENDERS[sender]), (kind, KINDS[kind]), (at, at)]
+                        for link in (old, new):
+                            values += [(f"{link.kbps}kbps",) * 2, (f"{link.ms}ms",) * 2, (f"{link.queue}pkt",) * 2]
+                        rows.append(values + [(end, end)])
+    axes = tuple(Axis(k, tuple(AxisValue(*v) for v in col)) for k, col in zip(AXIS_KEYS, zip(*rows)))
+    # A short run can end before the base scenario's 8.2 s handoff, against which each axis value is
+    # validated alone; every configuration sets its own instant, so this changes no run.
+    fixed = {**({"timeline[0].at": "0.5s"} if drops else {}), **(fixed or {})}
+    return Grid(BASE, axes, fixed, detail=detail, zip=True)
+
+
+def _number(values: "pd.Series", scale: float) -> np.ndarray:
+    return np.array([quantity(str(v)) * scale for v in values], dtype=float)
+
+
+def derive(camp, df: "pd.DataFrame") -> "pd.DataFrame":
+    """Numeric configuration columns and the per-run measures; the drop-counting runs carry only
+    ``window_drops`` (NaN elsewhere), the transfer runs everything else."""
+    out = df.copy()
+    out["sender"], out["kind"] = df[SENDER].astype(str), df[KIND].astype(str)
+    at = _number(df[AT], 1.0)
+    for side in ("old", "new"):
+        out[f"{side}_kbps"] = np.rint(_number(df[f"links.{side}.rate"], 1e-3)).astype(int)
+        out[f"{side}_ms"] = np.rint(_number(df[f"links.{side}.delay"], 1e3)).astype(int)
+        out[side] = [f"{k}/{m}" for k, m in zip(out[f"{side}_kbps"], out[f"{side}_ms"])]
+    out["horizon_s"] = _number(df[DURATION], 1.0) - at
+    short = np.isclose(out["horizon_s"], DROPS_WINDOW_S)
+    t = df[TIME].astype(float) if TIME in df else np.full(len(df), np.nan)
+    out["t100"] = np.where(short, np.nan, np.where(np.isnan(t), np.inf, t))
+    spurious = df[M.handover("bulk", M.SPURIOUS_RTOS)].fillna(0).astype(float)
+    out["spurious"] = np.where(short, np.nan, (spurious > 0).astype(float))
+    out["rtos"] = np.where(short, np.nan, df[M.handover("bulk", M.RTOS)].astype(float))
+    new_drops = df[M.link("new", M.drops("queue_overflow"))].astype(float)
+    out["gap_drops"] = np.where(short, np.nan, df[M.link("old", M.drops("link_down"))].astype(float))
+    out["new_drops"] = np.where(short, np.nan, new_drops)
+    out["window_drops"] = np.where(short, new_drops, np.nan)
+    return out
+
+
+# -- tables ------------------------------------------------------------------------------------------
+S2 = dict(unit=" s", digits=2)
+MEDIAN, Q1, Q3 = Measure("t100", "median", **S2), Measure("t100", "q1", **S2), Measure("t100", "q3", **S2)
+SHARE = Measure("spurious", "share", digits=0, percent=True)
+WINDOW_DROPS = Measure("window_drops", digits=1, name=f"new-link drops in {DROPS_WINDOW_S} s (mean)")
+
+
+def _not_done(rows: "pd.DataFrame") -> str:
+    t = rows["t100"].dropna()
+    n = int(np.isinf(t).sum())
+    return f"{n}/{len(t)}" + (f" (> {rows['horizon_s'].min():.0f} s)" if n else "")
+
+
+def study_table(drops: bool) -> Table:
+    cols = [Col("q1", Q1), Col("median", MEDIAN), Col("q3", Q3), Col("not done", fn=_not_done),
+            Col("spurious RTO", SHARE), Col("RTOs (mean)", Measure("rtos")),
+            Col("gap drops (median)", Measure("gap_drops", "median", digits=0)),
+            Col("new-link overflows (median)", Measure("new_drops", "median", digits=0))]
+    if drops:
+        cols.append(Col(f"new-link drops in {DROPS_WINDOW_S} s (mean)", WINDOW_DROPS))
+    return Table(("sender", "old", "new", "kind"), tuple(cols),
+                 "Time to get 100 new packets ACKed after the handoff over the handoff instants (quartiles); runs "
+                 "that had not got there by the end of their horizon are ranked above all others and counted in "
+                 "*not done*; *spurious RTO*: share of instants with at least one (ground truth; for BBM it also "
+                 "counts RTOs whose segment arrived while its ACK was lost in the gap, so no claim uses it); "
+                 "*RTOs*: mean per instant in [handoff, completion + 5 s); *gap drops*: data packets the old link "
+                 "dropped while down; *new-link overflows*: drops at the new link's buffer until the end of the run"
+                 + (f"; *new-link drops in {DROPS_WINDOW_S} s*: from a second, short run of each configuration"
+                    if drops else "") + ".", headers=("sender", "old kb/s / ms", "new kb/s / ms", "kind"))
+
+
+def comparison_table(other: str, drops: bool) -> Table:
+    a, b = {"sender": other}, {"sender": "regular"}
+    cols = [Col("regular median", MEDIAN, where=b), Col(f"{other} median", MEDIAN, where=a),
+            Col("reduction", MEDIAN, where=a, vs=b, reduction=True), Col("regular q3", Q3, where=b),
+            Col(f"{other} q3", Q3, where=a), Col("q3 reduction", Q3, where=a, vs=b, reduction=True),
+            Col("spurious RTO (regular)", SHARE, where=b), Col(f"spurious RTO ({other})", SHARE, where=a)]
+    if drops:
+        cols += [Col("new-link drops in 5 s, regular", WINDOW_DROPS, where=b),
+                 Col(f"... {other}", WINDOW_DROPS, where=a)]
+    return Table(("kind", "old", "new"), tuple(cols), f"**{other} against regular TCP** (reduction = 1 - {other} / "
+                 "regular, of the median and of the upper quartile):", headers=("kind", "old", "new"))
+
+
+# -- Figures 2-7 and 17-27 ------------------------------------------------------------------------------
+DELAYS = (150, 75, 37, 18, 9, 1)      # against a fixed 300 ms link
+RATES = (200, 400, 800, 1600, 3200)   # against a fixed 6400 kb/s link
+SAME_BDP = (Link(200, 300), Link(400, 150), Link(800, 75), Link(1600, 37), Link(3200, 18), Link(6400, 9))
+BDP_RATES = tuple(link.kbps for link in SAME_BDP)
+BDP_NAMES = {"old_kbps": {link.kbps: f"{link.kbps}/{link.ms}" for link in SAME_BDP}}
+
+
+def delay_pairs(increase: bool, rates: Sequence[int], delays: Sequence[int]) -> list[tuple[Link, Link]]:
+    """Same rate; low delay -> 300 ms (``increase``, Figure 2) or 300 ms -> low delay (Figure 3)."""
+    return [((Link(k, ms), Link(k, 300)) if increase else (Link(k, 300), Link(k, ms))) for k in rates for ms in delays]
+
+
+def rate_pairs(increase: bool, delays: Sequence[int], rates: Sequence[int]) -> list[tuple[Link, Link]]:
+    """Same delay; low rate -> 6400 kb/s (``increase``, Figure 5) or 6400 kb/s -> low rate (Figure 4)."""
+    return [((Link(k, ms), Link(6400, ms)) if increase else (Link(6400, ms), Link(k, ms))) for ms in delays for k in rates]
+
+
+def bdp_pairs(to_slow: bool, olds: Sequence[Link] = SAME_BDP) -> list[tuple[Link, Link]]:
+    """Same BDP (10 packets): to 200 kb/s / 300 ms (Figure 6) or to 6400 kb/s / 9 ms (Figure 7)."""
+    return [(old, Link(200, 300) if to_slow else Link(6400, 9)) for old in olds]
 
 
 @dataclass(frozen=True)
 class Study:
-    """One of Figures 2-7: which link pairs, what varies along x, what fixes each panel."""
+    """One of Figures 2-7 or 17-27: its link pairs (full, quick), what varies along x, the panels."""
 
     id: str
     title: str
-    pairs: Callable[[bool], list[S.Pair]]  # quick -> pairs
-    x: str                                 # analysis column varied along x
-    x_order: tuple[int, ...]
-    x_labels: tuple[str, ...]
+    pairs: list
+    quick_pairs: list
+    x: str
+    x_order: tuple
     xlabel: str
-    panel: str | None
-    panel_order: tuple[int, ...]
-    panel_title: str
-    paper_panels: tuple[int, ...]
-    claims: tuple[Claim, ...]
+    panel: str | None = None
+    panel_order: tuple = ()
+    panel_title: str = ""
+    shown: tuple = ()
     senders: tuple[str, ...] = ("regular",)
     kinds: tuple[str, ...] = ("MBB", "BBM")
-    drops: bool = False                      # also count the new link's drops in a window (Figure 23b)
-    quick_instants: int = S.INSTANTS_QUICK
+    drops: bool = False
+    quick_instants: int = INSTANTS_QUICK
 
-    def campaign(self, quick: bool) -> CampaignSpec:
-        return S.spec_for(S.points(self.pairs(quick), quick, kinds=self.kinds, senders=self.senders, drops=self.drops,
-                                   quick_instants=self.quick_instants))
+    def figure(self, claims) -> FigureSpec:
+        def full() -> Grid:
+            return grid(self.pairs, instants(False), self.kinds, self.senders, self.drops)
 
-    def plot(self, camp: "Campaign", df: "pd.DataFrame", out: Path) -> list[Path]:
-        return quartile_panels(df, out / f"{self.id}-transfer-time", x=self.x, x_order=self.x_order,
-                               x_labels=self.x_labels, panel=self.panel, panel_order=self.panel_order,
-                               panel_title=self.panel_title, xlabel=self.xlabel, title=self.title,
-                               paper_panels=self.paper_panels, drops=self.drops)
+        def quick() -> Grid:
+            return grid(self.quick_pairs, instants(True, self.quick_instants), self.kinds, self.senders, self.drops)
 
-    def table(self, df: "pd.DataFrame") -> str:
-        text = study_table(df, self)
-        for other in self.senders[1:]:
-            text += "\n\n" + comparison_table(df, other)
-        return text
-
-    def figure(self) -> FigureSpec:
-        return FigureSpec(id=self.id, title=self.title, campaign=self.campaign, plot=self.plot,
-                          claims=self.claims, table=self.table)
+        extra = ("window_drops", WINDOW_DROPS.name, "(b) dropped packets") if self.drops else None
+        plot = Quartiles("t100", self.x, self.x_order, self.xlabel, ("sender", "kind"),
+                         "time to transfer 100 packets (s)", self.panel, self.panel_order, self.panel_title,
+                         self.shown, extra, unit_of_n="handoff instants")
+        tables = (study_table(self.drops), *(comparison_table(o, self.drops) for o in self.senders[1:]))
+        return FigureSpec(self.id, self.title, full, quick, plot=plot, claims=claims, derive=derive, table=tables,
+                          names=BDP_NAMES if self.x == "old_kbps" and self.panel is None else {})
 
 
-def study_table(df: "pd.DataFrame", study: Study) -> str:
-    """Our numbers per configuration: quartiles, censored runs, spurious RTOs, drops."""
-    t = summary(annotate(df))
-    rows = []
-    for _, r in t.iterrows():
-        spurious = f"{100 * r['spurious_share']:.0f}%" + ("" if r["kind"] == "MBB" else "*")
-        rows.append([r["sender"], f"{r['old_kbps']}/{r['old_ms']}", f"{r['new_kbps']}/{r['new_ms']}", r["kind"],
-                     seconds(r["q1"]), seconds(r["median"]), seconds(r["q3"]),
-                     f"{r['censored']}/{r['instants']} (> {r['horizon_s']:.0f} s)" if r["censored"] else f"0/{r['instants']}",
-                     spurious, f"{r['rtos_mean']:.1f}", f"{r['link_down_drops_median']:.0f}",
-                     f"{r['new_overflow_drops_median']:.0f}"]
-                    + ([f"{r['window_drops_mean']:.1f} / {r['window_drops_median']:.0f}"] if study.drops else []))
-    header = ["sender", "old kb/s / ms", "new kb/s / ms", "kind", "q1", "median", "q3", "not done", "spurious RTO",
-              "RTOs (mean)", "gap drops (median)", "new-link overflows (median)"]
-    if study.drops:
-        header.append(f"new-link drops in {S.DROPS_WINDOW_S} s (mean / median)")
-    return ("Time to get 100 new packets ACKed after the handoff over the handoff instants (quartiles); runs that "
-            "had not got there by the end of their horizon are ranked above all others and counted in *not done*; "
-            "*spurious RTO*: share of instants with at least one (ground truth; * for BBM it also counts RTOs whose "
-            "segment arrived while its ACK was lost in the gap); *RTOs*: mean per instant in [handoff, completion + "
-            "5 s); *gap drops*: data packets the old link dropped while down; *new-link overflows*: drops at the new "
-            "link's buffer until the end of the run"
-            + (f"; *new-link drops in {S.DROPS_WINDOW_S} s*: the same in [handoff, handoff + {S.DROPS_WINDOW_S} s), "
-               "from a second, short run of each configuration" if study.drops else "")
-            + ".\n\n" + markdown_table(header, rows))
+NAMES = {"old_ms": "{} ms", "new_ms": "{} ms", "old_kbps": "{} kb/s", "new_kbps": "{} kb/s"}
+Q_DELAYS, Q_RATES = (150, 75, 18, 1), (200, 800, 3200)  # quick: both sides of the paper's 8x line
+Q6, Q7 = (Link(400, 150), Link(1600, 37), Link(6400, 9)), (Link(200, 300), Link(800, 75), Link(3200, 18))
+QE = dict(senders=ENHANCED, quick_instants=INSTANTS_QUICK_ENHANCED)
+QE_DELAYS, QE_RATES, QE_BDP = (75, 1), (200, 1600), (Link(400, 150), Link(1600, 37))
+DELAY_X = "delay of the {} link (ms); {} link 300 ms"
+RATE_X = "bandwidth of the {} link (kb/s); {} link 6400 kb/s"
 
 
-def comparison_table(df: "pd.DataFrame", other: str) -> str:
-    """``other`` against regular TCP per configuration: medians, upper quartiles, reductions."""
-    c = compare(summary(annotate(df)), other)
-    rows = []
-    for _, r in c.iterrows():
-        row = [r["kind"], f"{r['old_kbps']}/{r['old_ms']}", f"{r['new_kbps']}/{r['new_ms']}",
-               seconds(r["base_median"]), seconds(r["other_median"]), E._pct(r["reduction"]),
-               seconds(r["base_q3"]), seconds(r["other_q3"]), E._pct(r["q3_reduction"]),
-               f"{100 * r['base_spurious']:.0f}% / {100 * r['other_spurious']:.0f}%"]
-        if r["base_drops"] == r["base_drops"]:  # not nan
-            row.append(f"{r['base_drops']:.1f} / {r['other_drops']:.1f}")
-        rows.append(row)
-    header = ["kind", "old", "new", "regular median", f"{other} median", "reduction", "regular q3", f"{other} q3",
-              "q3 reduction", "spurious RTO (regular / " + other + ")"]
-    if len(c) and c["base_drops"].notna().any():
-        header.append(f"new-link drops in {S.DROPS_WINDOW_S} s, mean (regular / {other})")
-    return (f"**{other} against regular TCP** (reduction = 1 - {other} / regular, of the median and of the upper "
-            "quartile):\n\n" + markdown_table(header, rows))
+def studies() -> list[Study]:
+    rates = (200, 1600, 6400)
+    return [
+        Study("fig2", "Figure 2: handoff from a low-delay to a 300 ms link, same bandwidth", delay_pairs(True, rates, DELAYS),
+              delay_pairs(True, rates, Q_DELAYS), "old_ms", DELAYS, DELAY_X.format("old", "new"), "old_kbps", rates,
+              "{} kb/s links", (200, 6400)),
+        Study("fig3", "Figure 3: handoff from a 300 ms link to a low-delay link, same bandwidth",
+              delay_pairs(False, rates, DELAYS), delay_pairs(False, rates, Q_DELAYS), "new_ms", DELAYS,
+              DELAY_X.format("new", "old"), "new_kbps", rates, "{} kb/s links", (200, 1600)),
+        Study("fig4", "Figure 4: handoff from a 6400 kb/s link to a lower-bandwidth link, same delay",
+              rate_pairs(False, (300, 75, 9, 1), RATES), rate_pairs(False, (300, 75, 9, 1), Q_RATES), "new_kbps", RATES,
+              RATE_X.format("new", "old"), "new_ms", (300, 75, 9, 1), "{} ms links", (9, 300)),
+        Study("fig5", "Figure 5: handoff from a lower-bandwidth link to a 6400 kb/s link, same delay",
+              rate_pairs(True, (300, 75, 9, 1), RATES), rate_pairs(True, (300, 75, 9, 1), Q_RATES), "old_kbps", RATES,
+              RATE_X.format("old", "new"), "old_ms", (300, 75, 9, 1), "{} ms links", (9, 300)),
+        Study("fig6", "Figure 6: handoff to 200 kb/s / 300 ms from links of the same BDP (10 packets)", bdp_pairs(True),
+              bdp_pairs(True, Q6), "old_kbps", BDP_RATES, "old link (kb/s / ms); new link 200 kb/s / 300 ms"),
+        Study("fig7", "Figure 7: handoff to 6400 kb/s / 9 ms from links of the same BDP (10 packets)", bdp_pairs(False),
+              bdp_pairs(False, Q7), "old_kbps", BDP_RATES, "old link (kb/s / ms); new link 6400 kb/s / 9 ms"),
+        Study("fig17", "Figure 17: regular vs enhanced TCP, handoff from a low-delay to a 300 ms link, same bandwidth",
+              delay_pairs(True, (1600, 6400), DELAYS), delay_pairs(True, (1600, 6400), QE_DELAYS), "old_ms", DELAYS,
+              DELAY_X.format("old", "new"), "old_kbps", (1600, 6400), "{} kb/s links", (1600, 6400), **QE),
+        Study("fig18", "Figure 18: regular vs enhanced TCP, handoff from a 300 ms link to a low-delay link, 1600 kb/s",
+              delay_pairs(False, (1600,), DELAYS), delay_pairs(False, (1600,), QE_DELAYS), "new_ms", DELAYS,
+              DELAY_X.format("new", "old"), **QE),
+        Study("fig19", "Figure 19: regular vs enhanced TCP, handoff from a 300 ms link to a low-delay link, 200 kb/s",
+              delay_pairs(False, (200,), DELAYS), delay_pairs(False, (200,), QE_DELAYS), "new_ms", DELAYS,
+              DELAY_X.format("new", "old"), **QE),
+        Study("fig21", "Figure 21: regular vs enhanced TCP, make-before-break handoff from 6400 kb/s to a lower "
+              "bandwidth, same delay", rate_pairs(False, (300, 9), RATES), rate_pairs(False, (300, 9), QE_RATES),
+              "new_kbps", RATES, RATE_X.format("new", "old"), "new_ms", (300, 9), "{} ms links", (300, 9),
+              kinds=("MBB",), **QE),
+        Study("fig22", "Figure 22: regular vs enhanced TCP, handoff from a lower bandwidth to 6400 kb/s, 9 ms links",
+              rate_pairs(True, (9,), RATES), rate_pairs(True, (9,), QE_RATES), "old_kbps", RATES,
+              RATE_X.format("old", "new"), **QE),
+        Study("fig23", "Figure 23: regular vs enhanced TCP with A2 and with A5, make-before-break handoff to 200 kb/s / "
+              "300 ms from links of the same BDP: (a) transfer time, (b) dropped packets", bdp_pairs(True),
+              bdp_pairs(True, (Link(800, 75), Link(6400, 9))), "old_kbps", BDP_RATES,
+              "old link (kb/s / ms); new link 200 kb/s / 300 ms", kinds=("MBB",), drops=True,
+              senders=WITH_A5, quick_instants=INSTANTS_QUICK_ENHANCED),
+        Study("fig26", "Figure 26: regular vs enhanced TCP, break-before-make handoff to 200 kb/s / 300 ms from links of "
+              "the same BDP", bdp_pairs(True), bdp_pairs(True, QE_BDP), "old_kbps", BDP_RATES,
+              "old link (kb/s / ms); new link 200 kb/s / 300 ms", kinds=("BBM",), **QE),
+        Study("fig27", "Figure 27: regular vs enhanced TCP, handoff to 6400 kb/s / 9 ms from links of the same BDP",
+              bdp_pairs(False), bdp_pairs(False, QE_BDP), "old_kbps", BDP_RATES,
+              "old link (kb/s / ms); new link 6400 kb/s / 9 ms", **QE),
+    ]
 
 
-DELAY_LABELS = tuple(str(d) for d in S.DELAYS_VARIED)
-RATE_LABELS = tuple(str(r) for r in S.RATES_VARIED)
-BDP_ORDER = tuple(link.kbps for link in S.SAME_BDP)
-BDP_LABELS = tuple(f"{link.kbps}/{link.ms}" for link in S.SAME_BDP)
+def _paper() -> Paper:
+    from . import danielkojo_cases as K
+    from . import danielkojo_claims as C
 
-STUDIES = (
-    Study("fig2", "Figure 2: handoff from a low-delay to a 300 ms link, same bandwidth",
-          lambda quick: S.delay_pairs(increase=True, quick=quick), "old_ms", S.DELAYS_VARIED, DELAY_LABELS,
-          "delay of the old link (ms); new link 300 ms", "old_kbps", S.DELAY_CLASS_RATES, "{} kb/s links",
-          (200, 6400), C.FIG2),
-    Study("fig3", "Figure 3: handoff from a 300 ms link to a low-delay link, same bandwidth",
-          lambda quick: S.delay_pairs(increase=False, quick=quick), "new_ms", S.DELAYS_VARIED, DELAY_LABELS,
-          "delay of the new link (ms); old link 300 ms", "new_kbps", S.DELAY_CLASS_RATES, "{} kb/s links",
-          (200, 1600), C.FIG3),
-    Study("fig4", "Figure 4: handoff from a 6400 kb/s link to a lower-bandwidth link, same delay",
-          lambda quick: S.rate_pairs(increase=False, quick=quick), "new_kbps", S.RATES_VARIED, RATE_LABELS,
-          "bandwidth of the new link (kb/s); old link 6400 kb/s", "new_ms", S.RATE_CLASS_DELAYS, "{} ms links",
-          (9, 300), C.FIG4),
-    Study("fig5", "Figure 5: handoff from a lower-bandwidth link to a 6400 kb/s link, same delay",
-          lambda quick: S.rate_pairs(increase=True, quick=quick), "old_kbps", S.RATES_VARIED, RATE_LABELS,
-          "bandwidth of the old link (kb/s); new link 6400 kb/s", "old_ms", S.RATE_CLASS_DELAYS, "{} ms links",
-          (9, 300), C.FIG5),
-    Study("fig6", "Figure 6: handoff to 200 kb/s / 300 ms from links of the same BDP (10 packets)",
-          lambda quick: S.same_bdp_pairs(to_slow=True, quick=quick), "old_kbps", BDP_ORDER, BDP_LABELS,
-          "old link (kb/s / ms); new link 200 kb/s / 300 ms", None, (), "", (), C.FIG6),
-    Study("fig7", "Figure 7: handoff to 6400 kb/s / 9 ms from links of the same BDP (10 packets)",
-          lambda quick: S.same_bdp_pairs(to_slow=False, quick=quick), "old_kbps", BDP_ORDER, BDP_LABELS,
-          "old link (kb/s / ms); new link 6400 kb/s / 9 ms", None, (), "", (), C.FIG7),
-)
+    figures = tuple(s.figure(C.CLAIMS[s.id]) for s in studies()) + K.figures()
+    return Paper(
+        name="danielkojo",
+        title="Daniel & Kojo: TCP with vertical handoffs, regular and enhanced TCP (Figures 2-7, 17-27 and the case "
+              "studies)",
+        citation="L. Daniel and M. Kojo, 'Employing cross-layer assisted TCP algorithms to improve TCP performance "
+                 "with vertical handoffs', Int. J. Communication Networks and Distributed Systems 1(4/5/6), "
+                 "pp. 433-465, 2008. Regular TCP = ns-2 Sack1 (preset sack); enhanced TCP = presets enhanced "
+                 "(A1+A2+A3+A4) and enhanced-a5 (A1+A5+A3+A4). Settings, choices and differences: "
+                 "docs/reproductions.md#danielkojo.",
+        figures=figures, names={**NAMES, "kind": {"MBB": "MBB", "BBM": "BBM"}})
 
 
-
-# -- §6: regular against enhanced TCP ---------------------------------------------------------------
-# Quick mode: 10 instants and two values of the varied parameter (one each side of the paper's
-# 8x line where it matters).
-Q_DELAYS = (75, 1)
-Q_RATES = (200, 1600)
-Q_BDP_TO_SLOW_MBB = (S.Link(800, 75), S.Link(6400, 9))
-Q_BDP_OTHER = (S.Link(400, 150), S.Link(1600, 37))
-Q_N = S.INSTANTS_QUICK_ENHANCED
-
-ENHANCED_STUDIES = (
-    Study("fig17", "Figure 17: regular vs enhanced TCP, handoff from a low-delay to a 300 ms link, same bandwidth",
-          lambda quick: S.delay_pairs(True, quick, rates=(1600, 6400), quick_delays=Q_DELAYS), "old_ms",
-          S.DELAYS_VARIED, DELAY_LABELS, "delay of the old link (ms); new link 300 ms", "old_kbps", (1600, 6400),
-          "{} kb/s links", (1600, 6400), E.FIG17, senders=S.ENHANCED, quick_instants=Q_N),
-    Study("fig18", "Figure 18: regular vs enhanced TCP, handoff from a 300 ms link to a low-delay link, 1600 kb/s",
-          lambda quick: S.delay_pairs(False, quick, rates=(1600,), quick_delays=Q_DELAYS), "new_ms",
-          S.DELAYS_VARIED, DELAY_LABELS, "delay of the new link (ms); old link 300 ms", None, (), "", (), E.FIG18,
-          senders=S.ENHANCED, quick_instants=Q_N),
-    Study("fig19", "Figure 19: regular vs enhanced TCP, handoff from a 300 ms link to a low-delay link, 200 kb/s",
-          lambda quick: S.delay_pairs(False, quick, rates=(200,), quick_delays=Q_DELAYS), "new_ms",
-          S.DELAYS_VARIED, DELAY_LABELS, "delay of the new link (ms); old link 300 ms", None, (), "", (), E.FIG19,
-          senders=S.ENHANCED, quick_instants=Q_N),
-    Study("fig21", "Figure 21: regular vs enhanced TCP, make-before-break handoff from 6400 kb/s to a lower "
-          "bandwidth, same delay", lambda quick: S.rate_pairs(False, quick, delays=(300, 9), quick_rates=Q_RATES),
-          "new_kbps", S.RATES_VARIED, RATE_LABELS, "bandwidth of the new link (kb/s); old link 6400 kb/s", "new_ms",
-          (300, 9), "{} ms links", (300, 9), E.FIG21, senders=S.ENHANCED, kinds=("MBB",), quick_instants=Q_N),
-    Study("fig22", "Figure 22: regular vs enhanced TCP, handoff from a lower bandwidth to 6400 kb/s, 9 ms links",
-          lambda quick: S.rate_pairs(True, quick, delays=(9,), quick_rates=Q_RATES), "old_kbps", S.RATES_VARIED,
-          RATE_LABELS, "bandwidth of the old link (kb/s); new link 6400 kb/s", None, (), "", (), E.FIG22,
-          senders=S.ENHANCED, quick_instants=Q_N),
-    Study("fig23", "Figure 23: regular vs enhanced TCP with A2 and with A5, make-before-break handoff to 200 kb/s / "
-          "300 ms from links of the same BDP: (a) transfer time, (b) dropped packets",
-          lambda quick: S.same_bdp_pairs(True, quick, olds=Q_BDP_TO_SLOW_MBB), "old_kbps", BDP_ORDER, BDP_LABELS,
-          "old link (kb/s / ms); new link 200 kb/s / 300 ms", None, (), "", (), E.FIG23, senders=S.WITH_A5,
-          kinds=("MBB",), drops=True, quick_instants=Q_N),
-    Study("fig26", "Figure 26: regular vs enhanced TCP, break-before-make handoff to 200 kb/s / 300 ms from links of "
-          "the same BDP", lambda quick: S.same_bdp_pairs(True, quick, olds=Q_BDP_OTHER), "old_kbps", BDP_ORDER,
-          BDP_LABELS, "old link (kb/s / ms); new link 200 kb/s / 300 ms", None, (), "", (), E.FIG26,
-          senders=S.ENHANCED, kinds=("BBM",), quick_instants=Q_N),
-    Study("fig27", "Figure 27: regular vs enhanced TCP, handoff to 6400 kb/s / 9 ms from links of the same BDP",
-          lambda quick: S.same_bdp_pairs(False, quick, olds=Q_BDP_OTHER), "old_kbps", BDP_ORDER, BDP_LABELS,
-          "old link (kb/s / ms); new link 6400 kb/s / 9 ms", None, (), "", (), E.FIG27, senders=S.ENHANCED,
-          quick_instants=Q_N),
-)
-
-
-# -- case studies ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class CaseStudy:
-    """One time-sequence figure: one run per sender at the paper's handoff time, side by side."""
-
-    id: str
-    title: str
-    pair: S.Pair
-    kind: str
-    at: str
-    claims: tuple[Claim, ...]
-    after_s: float = 3.0                   # how far past the handoff the zoomed plot goes
-    window_s: int = 5                      # RTOs (metrics.handover_window) and drops are counted until the handoff + this
-    senders: tuple[str, ...] = S.ENHANCED
-
-    def campaign(self, quick: bool) -> CampaignSpec:
-        # One run per sender, cheap in either mode; packet traces kept for the plots.
-        fixed = [("metrics.handover_window", f"{self.window_s}s")] if self.window_s != 5 else []
-        return S.spec_for(S.points([self.pair], quick, kinds=(self.kind,), senders=self.senders, at=(self.at,)),
-                          detail="packets", fixed=fixed)
-
-    def plot(self, camp: "Campaign", df: "pd.DataFrame", out: Path) -> list[Path]:
-        files = case_studies(camp, out / f"{self.id}-time-sequence", self.title, senders=self.senders,
-                             after_s=self.after_s)
-        for config, sender in enumerate(self.senders):
-            files += run_overview(camp, out / f"{self.id}-{sender}-whole-run", config=config)
-        return files
-
-    def table(self, df: "pd.DataFrame") -> str:
-        rows = []
-        for _, r in df.iterrows():
-            t = r[S.TIME]
-            rows.append([r[S.SENDER], seconds(float(t)) if t == t else "not done", int(r[S.RTOS]),
-                         int(r[S.SPURIOUS_RTOS]), int(r[S.SPURIOUS_RETX]), int(r[S.OLD_LINK_DOWN]),
-                         int(r[S.NEW_OVERFLOWS])])
-        text = markdown_table(["sender", "time to 100 packets ACKed", "RTOs", "spurious RTOs",
-                               "spurious retransmissions", "gap drops", "new-link overflows"], rows)
-        try:
-            text += "\n\n" + K.describe_runs(df, self.window_s)
-        except (ValueError, OSError, KeyError) as err:  # no traces (a synthetic table): the runs' table only
-            text += f"\n\n(traces not read: {err})"
-        return text
-
-    def figure(self) -> FigureSpec:
-        return FigureSpec(id=self.id, title=self.title, campaign=self.campaign, plot=self.plot,
-                          claims=self.claims, table=self.table)
-
-
-CASES = (
-    CaseStudy("fig8", "Figure 8: make-before-break handoff at 8.2 s from 6400 kb/s / 9 ms to 200 kb/s / 300 ms",
-              S.Pair(S.Link(6400, 9), S.Link(200, 300)), "MBB", "8.2s", C.FIG8 + K.FIG8),
-    CaseStudy("fig9", "Figure 9: make-before-break handoff at 6.0 s from 800 kb/s / 75 ms to 200 kb/s / 300 ms",
-              S.Pair(S.Link(800, 75), S.Link(200, 300)), "MBB", "6s", C.FIG9 + K.FIG9),
-    CaseStudy("fig10", "Figure 10: make-before-break handoff at 10.9 s from 400 kb/s / 150 ms to 200 kb/s / 300 ms",
-              S.Pair(S.Link(400, 150), S.Link(200, 300)), "MBB", "10.9s", C.FIG10 + K.FIG10),
-    CaseStudy("fig12", "Figure 12: make-before-break handoff at 6.5 s from 1600 kb/s / 75 ms to 400 kb/s / 150 ms",
-              S.Pair(S.Link(1600, 75), S.Link(400, 150)), "MBB", "6.5s", C.FIG12 + K.FIG12),
-    CaseStudy("fig14", "Figure 14: break-before-make handoff (500 ms gap) at 7.0 s from 6400 kb/s / 9 ms to "
-              "6400 kb/s / 300 ms", S.Pair(S.Link(6400, 9), S.Link(6400, 300)), "BBM", "7s", C.FIG14 + K.FIG14),
-    CaseStudy("fig20", "Figure 20: make-before-break handoff at 15.0 s from 1600 kb/s / 300 ms to 1600 kb/s / 1 ms",
-              S.Pair(S.Link(1600, 300), S.Link(1600, 1)), "MBB", "15s", C.FIG20 + K.FIG20, after_s=11.0, window_s=11),
-    CaseStudy("fig24", "Figure 24: make-before-break handoff at 8.9 s from 1600 kb/s / 37 ms to 200 kb/s / 300 ms",
-              S.Pair(S.Link(1600, 37), S.Link(200, 300)), "MBB", "8.9s", C.FIG24 + K.FIG24, senders=S.WITH_A5),
-)
-
-
-def figures(studies: Sequence[Study] = STUDIES + ENHANCED_STUDIES,
-            cases: Sequence[CaseStudy] = CASES) -> tuple[FigureSpec, ...]:
-    return tuple(s.figure() for s in studies) + tuple(c.figure() for c in cases)
-
-
-PAPER = Paper(
-    name="danielkojo",
-    title="Daniel & Kojo: TCP with vertical handoffs, regular and enhanced TCP (Figures 2-7, 17-27 and the case "
-          "studies)",
-    citation="L. Daniel and M. Kojo, 'Employing cross-layer assisted TCP algorithms to improve TCP performance "
-             "with vertical handoffs', Int. J. Communication Networks and Distributed Systems 1(4/5/6), "
-             "pp. 433-465, 2008. Regular TCP = ns-2 Sack1 (preset sack); enhanced TCP = presets enhanced "
-             "(A1+A2+A3+A4) and enhanced-a5 (A1+A5+A3+A4). The paper's worked values of A1 and A2 are asserted by "
-             "crates/vhsim-tcp/tests/crosslayer.rs. Settings, choices and differences: "
-             "docs/reproductions.md#danielkojo.",
-    figures=figures(),
-)
+PAPER = _paper()

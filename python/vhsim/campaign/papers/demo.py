@@ -18,10 +18,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import metrics as M
+from ..claims import Gain, Measure, Monotone, above
+from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from ..plots import bar_chart, quartile_lines, run_overview
-from ..reproduce import Claim, FigureSpec, Paper, markdown_table, scenario_file
-from ..spec import CampaignSpec
-from ..stats import paired_difference, summarize
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -30,24 +30,18 @@ if TYPE_CHECKING:  # pragma: no cover
 
 SCHEME = "flows.bulk.scheme"
 LOSS = "links.access.forward.error.p"
-GOODPUT = "bulk.goodput_kbps"
+GOODPUT = M.flow("bulk", M.GOODPUT_KBPS)
 SCHEMES = ("reno", "newreno", "sack")
 LOSSES = ("0.005", "0.01", "0.02", "0.05")
+MEAN = Measure(GOODPUT, unit=" kb/s", digits=0, name="mean goodput")
+
+GRID = Grid("examples/loss-sweep.toml", (axis(SCHEME, SCHEMES), axis(LOSS, LOSSES)), replications=10)
+# A 30 s run still holds hundreds of loss events at p >= 0.5%; the goodput window must end within it.
+QUICK = GRID.but({"duration": "30s", "metrics.windows.steady": '["5s", "30s"]'}, replications=3)
 
 
-def campaign(quick: bool) -> CampaignSpec:
-    params = [f"{SCHEME}={','.join(SCHEMES)}", f"{LOSS}={','.join(LOSSES)}"]
-    fixed: list[tuple[str, str]] = []
-    if quick:
-        # A 30 s run still holds hundreds of loss events at p >= 0.5%; the goodput
-        # window must end within the run.
-        fixed = [("duration", "30s"), ("metrics.windows.steady", '["5s", "30s"]')]
-    return CampaignSpec.from_cli(str(scenario_file("examples/loss-sweep.toml")), params, fixed,
-                                 replications=3 if quick else 10)
-
-
-def plot(camp: "Campaign", df: "pd.DataFrame", out: Path) -> list[Path]:
-    files = bar_chart(df, GOODPUT, SCHEME, out / "goodput-bars", groups=LOSS,
+def plot(camp: "Campaign", df: "pd.DataFrame", out: Path, fig: FigureSpec) -> list[Path]:
+    files = bar_chart(df, GOODPUT, SCHEME, out / "goodput-bars", groups=LOSS, bounds=(0, None),
                       title="Goodput of one bulk flow vs Bernoulli loss rate p", ylabel="goodput (kb/s)")
     files += quartile_lines(df, GOODPUT, LOSS, out / "goodput-quartiles", lines=SCHEME,
                             title="Goodput quartiles vs Bernoulli loss rate p", ylabel="goodput (kb/s)",
@@ -60,51 +54,14 @@ def plot(camp: "Campaign", df: "pd.DataFrame", out: Path) -> list[Path]:
     return files
 
 
-def _means(df: "pd.DataFrame") -> dict[tuple[str, float], float]:
-    table = summarize(df, GOODPUT, by=[SCHEME, LOSS])
-    return {(r[SCHEME], float(r[LOSS])): float(r["mean"]) for _, r in table.iterrows()}
-
-
-def goodput_falls_with_loss(df: "pd.DataFrame") -> tuple[bool, str]:
-    means = _means(df)
-    losses = sorted({p for _, p in means})
-    holds, parts = True, []
-    for scheme in SCHEMES:
-        series = [means[(scheme, p)] for p in losses if (scheme, p) in means]
-        falling = all(a > b for a, b in zip(series, series[1:]))
-        holds &= falling and len(series) == len(losses)
-        parts.append(f"{scheme}: " + " > ".join(f"{v:.0f}" for v in series) + ("" if falling else " (not falling)"))
-    return holds, "mean goodput (kb/s) at p = " + ", ".join(f"{p:g}" for p in losses) + ": " + "; ".join(parts)
-
-
-def recovery_beats_reno_at_high_loss(df: "pd.DataFrame") -> tuple[bool, str]:
-    worst = df[LOSS].max()
-    at_worst = df[df[LOSS] == worst]
-    means = _means(at_worst)
-    reno = means[("reno", float(worst))]
-    holds, parts = True, [f"p = {worst:g}: reno {reno:.0f} kb/s"]
-    for scheme in ("newreno", "sack"):
-        mean = means[(scheme, float(worst))]
-        holds &= mean >= reno
-        diff = paired_difference(at_worst, GOODPUT, SCHEME, scheme, "reno", by=[LOSS]).iloc[0]
-        parts.append(f"{scheme} {mean:.0f} kb/s ({scheme} \u2212 reno, paired: {diff['mean_diff']:+.0f}, "
-                     f"95% CI {diff['ci_low']:+.0f} .. {diff['ci_high']:+.0f})")
-    return holds, "; ".join(parts)
-
-
-def table(df: "pd.DataFrame") -> str:
-    s = summarize(df, GOODPUT, by=[LOSS, SCHEME])
-    losses = sorted(set(s[LOSS]))
-    rows = []
-    for p in losses:
-        row = [f"{p:g}"]
-        for scheme in SCHEMES:
-            r = s[(s[LOSS] == p) & (s[SCHEME] == scheme)]
-            row.append(f"{r['mean'].iloc[0]:.0f} \u00b1 {r['ci_half_width'].iloc[0]:.0f}" if len(r) else "\u2013")
-        rows.append(row)
-    return ("Mean goodput (kb/s) \u00b1 95% CI half-width, per loss rate p and scheme:\n\n"
-            + markdown_table(["p", *SCHEMES], rows))
-
+CLAIMS = (
+    Monotone("Goodput falls as the loss rate grows, for every scheme.", paper="falls", measure=MEAN, along=LOSS,
+             order=tuple(float(p) for p in LOSSES), rising=False, overall=True,
+             over={SCHEME: SCHEMES, LOSS: tuple(float(p) for p in LOSSES)}),
+    Gain("At the highest loss rate, NewReno and SACK reach at least Reno's goodput.", paper="at least Reno's",
+         measure=MEAN, where={LOSS: float(LOSSES[-1])}, a=({SCHEME: "newreno"}, {SCHEME: "sack"}),
+         b={SCHEME: "reno"}, band=above(0.0, strict=False)),
+)
 
 PAPER = Paper(
     name="demo",
@@ -112,18 +69,9 @@ PAPER = Paper(
     citation="Not a paper: a small campaign of vhsim's own that exercises `vhsim reproduce`. The claims "
              "are the textbook expectations (Fall & Floyd, 'Simulation-based comparisons of Tahoe, Reno, "
              "and SACK TCP', CCR 1996).",
-    figures=(
-        FigureSpec(
-            id="goodput-vs-loss",
-            title="Goodput of one bulk flow vs Bernoulli loss on a 2 Mb/s, 40 ms access link",
-            campaign=campaign,
-            plot=plot,
-            claims=(
-                Claim("Goodput falls as the loss rate grows, for every scheme.", goodput_falls_with_loss),
-                Claim("At the highest loss rate, NewReno and SACK reach at least Reno's goodput.",
-                      recovery_beats_reno_at_high_loss),
-            ),
-            table=table,
-        ),
-    ),
+    figures=(FigureSpec(
+        "goodput-vs-loss", "Goodput of one bulk flow vs Bernoulli loss on a 2 Mb/s, 40 ms access link", GRID, QUICK,
+        plot=plot, claims=CLAIMS,
+        table=Table((LOSS,), tuple(Col(s, MEAN, where={SCHEME: s}, ci=True) for s in SCHEMES),
+                    "Mean goodput (kb/s) \u00b1 95% CI half-width, per loss rate p and scheme:", headers=("p",))),),
 )

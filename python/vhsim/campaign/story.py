@@ -1,0 +1,159 @@
+"""What one run's sender did around its first handover, read from its traces (a "run story").
+
+:func:`run_story` needs a run with ``detail = "packets"`` (packet and time-series traces).  It
+reports the sender's state just before the handover's notification and right after it, the
+RTOs (with whether each one's retransmission was spurious, by the simulator's ground truth),
+the fast recoveries, the retransmissions and the drops per link in a window after the handover.
+A paper's case study turns these into per-run columns (:func:`story_columns`) that its claims
+read like any other result column.
+
+RTOs are not trace events: an RTO shows in the time series as the sender entering (or staying
+in) the loss state with cwnd 1 and a new ssthresh or a backed-off RTO.  The traced decision
+events of the new core (issue #18 item 11) will replace this reading.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import metrics as M
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from ..result import Result
+
+EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The sender's state at one row of the time series."""
+
+    time_s: float
+    state: str
+    flight: int
+    cwnd: float
+    ssthresh: float
+    rto_s: float
+
+    def describe(self) -> str:
+        ss = "inf" if self.ssthresh >= 1e6 else f"{self.ssthresh:.0f}"
+        return (f"'{self.state}' with FlightSize {self.flight}, cwnd {self.cwnd:.1f}, ssthresh {ss}, "
+                f"RTO {1e3 * self.rto_s:.1f} ms")
+
+
+def _snap(row: Any) -> Snapshot:
+    return Snapshot(float(row[M.TIME]), str(row[M.STATE]), int(row[M.FLIGHT]), float(row[M.CWND]),
+                    float(row[M.SSTHRESH]), float(row[M.RTO]))
+
+
+@dataclass
+class Story:
+    start_s: float                # the handover's start
+    notify_s: float               # its completion (the notification, with notify_delay 0)
+    before: Snapshot              # last state before the notification
+    after: Snapshot               # state right after it (the notification's own row, if any)
+    pre_acked_s: float            # when all data sent before the notification was cumulatively ACKed
+    rto_s: list[float] = field(default_factory=list)           # RTOs in [start, start + window)
+    rto_spurious: list[bool] = field(default_factory=list)     # ... whether each one's retransmission was spurious
+    rto_ssthresh: list[float] = field(default_factory=list)    # ... ssthresh each one set
+    fast_retransmit_s: list[float] = field(default_factory=list)
+    recovery_entries: list[tuple[Snapshot, Snapshot]] = field(default_factory=list)  # (state before, at entry)
+    retransmit_s: list[float] = field(default_factory=list)    # every retransmission in the window
+    first_retransmit_s: float = math.nan                       # the first from the notification on
+    drops_s: dict[str, list[float]] = field(default_factory=dict)  # data drops per link in the window
+    outstanding: int = 0          # segments outstanding at the handover's start
+    lost_outstanding: int = 0     # ... of which the transmission before it was dropped
+
+    def describe(self) -> str:
+        return (f"at the notification ({self.notify_s:.2f} s) the sender is {self.before.describe()}; after it "
+                f"cwnd {self.after.cwnd:.1f}, ssthresh "
+                f"{'inf' if self.after.ssthresh >= 1e6 else f'{self.after.ssthresh:.0f}'}, "
+                f"RTO {1e3 * self.after.rto_s:.1f} ms")
+
+    def retransmissions_between(self, t0: float, t1: float) -> int:
+        return sum(1 for t in self.retransmit_s if t0 - EPS <= t < t1 - EPS)
+
+
+def run_story(result: "Result", window_s: float, flow: str = "bulk") -> Story:
+    """The story of ``flow`` in ``result`` from its first handover's start to start + ``window_s``."""
+    handover = result.summary["handovers"][0]
+    start, notify = float(handover["start_s"]), float(handover["done_s"])
+    end = start + window_s
+    ts = result.trace("timeseries")
+    ts = ts[ts[M.FLOW] == flow].reset_index(drop=True)
+    before = _snap(ts[ts[M.TIME] < notify - EPS].iloc[-1])
+    at = ts[(ts[M.TIME] >= notify - EPS) & (ts[M.TIME] <= notify + EPS)]
+    after = _snap(at.iloc[-1]) if len(at) else before
+    pk = result.trace("packets")
+    pk = pk[pk[M.FLOW] == flow]
+    sent = pk[pk[M.EVENT].isin([M.SEND, M.RETRANSMIT]) & (pk[M.TIME] <= notify + EPS)]
+    pre_high = int(sent[M.SEQ].max()) if len(sent) else -1
+    acks = pk[(pk[M.EVENT] == M.ACK_RECEIVE) & (pk[M.TIME] > notify) & (pk[M.SEQ] > pre_high)]
+    story = Story(start, notify, before, after, float(acks[M.TIME].iloc[0]) if len(acks) else math.inf)
+    _read_state_changes(story, ts[ts[M.TIME] < end], notify)
+    retx = pk[(pk[M.EVENT] == M.RETRANSMIT) & (pk[M.TIME] >= start - EPS) & (pk[M.TIME] < end)]
+    story.retransmit_s = [float(t) for t in retx[M.TIME]]
+    later = retx[retx[M.TIME] >= notify - EPS]
+    story.first_retransmit_s = float(later[M.TIME].iloc[0]) if len(later) else math.nan
+    for t in story.rto_s:
+        at_rto = retx[(retx[M.TIME] >= t - EPS) & (retx[M.TIME] <= t + EPS)]
+        story.rto_spurious.append(bool(len(at_rto)) and bool(at_rto[M.SPURIOUS].iloc[0]))
+    drops = pk[(pk[M.EVENT] == M.DROP) & (pk[M.TIME] >= start - EPS) & (pk[M.TIME] < end)]
+    for link, sub in drops.groupby(drops[M.LINK].astype(str), sort=True):
+        story.drops_s[link] = [float(t) for t in sub[M.TIME]]
+    story.outstanding, story.lost_outstanding = _lost_outstanding(pk, start)
+    return story
+
+
+def _read_state_changes(story: Story, ts: "pd.DataFrame", notify: float) -> None:
+    prev = None
+    for _, row in ts.iterrows():
+        now = _snap(row)
+        if prev is not None and now.time_s >= story.start_s - EPS:
+            # An RTO leaves cwnd at 1 in the loss state; a backed-off one (cwnd already 1) shows as a
+            # new ssthresh or a doubled RTO with cwnd still 1 -- except at the notification, where a
+            # cross-layer sender may itself restore ssthresh and restart the RTT variables.
+            at_notice = abs(now.time_s - notify) <= EPS and prev.state == M.LOSS
+            if not at_notice and now.state == M.LOSS and now.cwnd <= 1 + EPS and (
+                    prev.state != M.LOSS or prev.cwnd > 1 + EPS or now.ssthresh != prev.ssthresh
+                    or now.rto_s > prev.rto_s * 1.5):
+                story.rto_s.append(now.time_s)
+                story.rto_ssthresh.append(now.ssthresh)
+            if now.state == M.RECOVERY and prev.state != M.RECOVERY:
+                story.fast_retransmit_s.append(now.time_s)
+                story.recovery_entries.append((prev, now))
+        prev = now
+
+
+def _lost_outstanding(pk: "pd.DataFrame", start: float) -> tuple[int, int]:
+    """Segments outstanding at ``start`` (sent before it, above the highest cumulative ACK the
+    sender had then), and how many of them were dropped at or after ``start``, before any
+    retransmission of them."""
+    acked = pk[(pk[M.EVENT] == M.ACK_RECEIVE) & (pk[M.TIME] < start)]
+    cum = int(acked[M.SEQ].max()) if len(acked) else -1
+    sent = pk[pk[M.EVENT].isin([M.SEND, M.RETRANSMIT]) & (pk[M.TIME] < start) & (pk[M.SEQ] > cum)]
+    outstanding = set(int(s) for s in sent[M.SEQ])
+    later = pk[pk[M.TIME] >= start - EPS]
+    resent = later[later[M.EVENT] == M.RETRANSMIT].groupby(M.SEQ, observed=True)[M.TIME].min()
+    dropped = later[later[M.EVENT] == M.DROP].groupby(M.SEQ, observed=True)[M.TIME].min()
+    lost = sum(1 for seq, t in dropped.items() if int(seq) in outstanding and t < resent.get(seq, math.inf))
+    return len(outstanding), lost
+
+
+def story_columns(story: Story) -> dict[str, Any]:
+    """The story as per-run columns (``story.<name>``) for a result table."""
+    return {
+        "story.rto_s": story.rto_s, "story.rto_spurious": story.rto_spurious,
+        "story.rtos": len(story.rto_s), "story.fast_retransmits": len(story.fast_retransmit_s),
+        "story.retransmissions_after_first_rto": (
+            story.retransmissions_between(story.rto_s[0], story.rto_s[1] if len(story.rto_s) > 1 else math.inf)
+            if story.rto_s else 0),
+        "story.outstanding": story.outstanding, "story.lost_outstanding": story.lost_outstanding,
+        "story.first_retransmit_delay_s": story.first_retransmit_s - story.notify_s,
+        "story.before_state": story.before.state, "story.before_flight": story.before.flight,
+        "story.after_cwnd": story.after.cwnd, "story.after_ssthresh": story.after.ssthresh,
+    }
