@@ -110,3 +110,46 @@ fn link_events_drive_add_ip_and_set_primary() {
     let s = out.summary.flows["ftp"].sctp.as_ref().unwrap();
     assert_eq!((s.primary_switches, s.asconf_sent, s.paths.len()), (0, 0, 1));
 }
+
+/// `text` with its flows turned into mSCTP associations that start on the mobile node's
+/// initial interface only and follow its link events.
+fn as_msctp(text: &str, scheme: &str, trigger: &str) -> String {
+    let mut doc: toml::Table = toml::from_str(text).expect("a shipped scenario parses");
+    let initial = doc["mobile"]["initial"].as_str().expect("an initial interface").to_owned();
+    for (_, f) in doc.get_mut("flows").and_then(|f| f.as_table_mut()).expect("flows").iter_mut() {
+        let f = f.as_table_mut().expect("a flow table");
+        for key in ["tcp", "sink", "to_interface"] {
+            f.remove(key);
+        }
+        f.insert("protocol".into(), "sctp".into());
+        f.insert("scheme".into(), scheme.into());
+        let sctp = format!("to_interfaces = [\"{initial}\"]\ntrigger = \"{trigger}\"");
+        f.insert("sctp".into(), toml::Value::Table(toml::from_str(&sctp).expect("toml")));
+    }
+    toml::to_string(&doc).expect("serializes")
+}
+
+#[test]
+fn every_scheme_follows_the_handovers_of_other_papers_topologies() {
+    // Daniel & Kojo's link pairs (make- and break-before-make at 8.2 s) and Lim & Jang's 30 s
+    // pause (no Up event: the warning trigger), shortened.
+    let cases: [(&str, &str, &[(&str, &str)]); 3] = [
+        ("scenarios/danielkojo/fig08-mbb.toml", "link_up", &[]),
+        ("scenarios/danielkojo/fig08-bbm.toml", "link_up", &[]),
+        (
+            "scenarios/limjang/wlan-to-3g.toml",
+            "warning",
+            &[("duration", "90s"), ("timeline[0].at", "30s"), ("metrics.handover_window", "20s")],
+        ),
+    ];
+    for (file, trigger, sets) in cases {
+        for scheme in ["msctp", "mt-msctp", "hr-msctp"] {
+            let o: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            let sc =
+                load(&as_msctp(&repo(file), scheme, trigger), &o).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let out = run_checked(&sc);
+            let s = out.summary.flows.values().next().unwrap().sctp.as_ref().unwrap();
+            assert_eq!((s.primary_switches, s.paths.len(), s.primary_path), (1, 2, 1), "{file} {scheme}");
+        }
+    }
+}
