@@ -204,12 +204,33 @@ def test_ld_confusion_and_wired_loss_from_result_columns():
     assert losses["study_loss"].tolist() == [0.01, 0.0]
 
 
-# -- quick runs through the CLI --------------------------------------------------------------------
-def test_reproduce_quick_throughput_figure_writes_plots_and_report(tmp_path):
-    out = tmp_path / "lj"
+# -- the quick reproduction ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """The whole quick reproduction through the framework (every figure, once for this module)."""
+    from vhsim.campaign.reproduce import reproduce
+
+    out = tmp_path_factory.mktemp("limjang-quick")
+    return reproduce("limjang", quick=True, out=out, workers=2, progress=False)
+
+
+def test_quick_reproduction_of_every_figure(quick):
+    assert quick.failed_runs == 0 and [f.figure.id for f in quick.figures] == [f.id for f in L.PAPER.figures]
+    verdicts = quick.verdicts
+    assert not [v for v in verdicts if "the check failed" in v.ours]  # no broken check
+    counts = C.tally(verdicts)
+    assert sum(counts[C.CLAIM].values()) == 72 and counts[C.CALIBRATION]["calibration"] == 1
+    assert counts[C.CLAIM]["not checkable"] == 0
+    report = quick.report.read_text(encoding="utf-8")
+    assert "(of 72 claims); 1 calibration." in report and "### Calibrations" in report
+
+
+def test_reproduce_quick_throughput_figure_writes_plots_and_report(quick):
+    out = quick.out  # the runs are there already: the command only reads, plots and reports
     r = run_vhsim("reproduce", "limjang", "--quick", "--figure", "fig12", "--out", out, "--workers", "2",
                   cwd=REPO, timeout=120)
     assert r.returncode == 0, r.stderr
+    assert "(0 run now" in r.stdout
     for profile in L.PROFILES:
         assert (out / "fig12" / f"fig12-{profile}.png").stat().st_size > 10_000
         assert (out / "fig12" / f"fig12-{profile}.svg").is_file()
@@ -221,13 +242,9 @@ def test_reproduce_quick_throughput_figure_writes_plots_and_report(tmp_path):
     assert all(line.endswith(("**holds** |", "**does not hold** |")) for line in rows), rows
 
 
-def test_reproduce_quick_ld_trace_figure(tmp_path):
-    out = tmp_path / "lj"
-    r = run_vhsim("reproduce", "limjang", "--quick", "--figure", "fig2", "--out", out, "--workers", "1",
-                  cwd=REPO, timeout=120)
-    assert r.returncode == 0, r.stderr
-    assert (out / "fig2" / "fig2-ld-trace.png").stat().st_size > 10_000
-    report = (out / "report.md").read_text(encoding="utf-8")
-    assert "## fig2: Figure 2" in report and "Tcur after (ms; base RTT 43)" in report
-    assert L.PAPER.figure("fig2").claims[0].text in report.replace("\\|", "|")
-    assert "**2 hold, 0 do not hold, 0 not checkable (of 2 claims).**" in report
+def test_reproduce_quick_ld_trace_figure(quick):
+    fig = next(f for f in quick.figures if f.figure.id == "fig2")
+    assert {p.name for p in fig.files} == {"fig2-ld-trace.png", "fig2-ld-trace.svg"}
+    assert "Tcur after (ms; base RTT 43)" in fig.table
+    assert [v.status for v in fig.verdicts] == ["holds", "holds"], [v.ours for v in fig.verdicts]
+    assert "20x1000B: 43 ms" in fig.verdicts[0].ours  # Tcur on WLAN after the pause, per profile

@@ -311,4 +311,9 @@ def _paper() -> Paper:
         figures=figures, names={**NAMES, "kind": {"MBB": "MBB", "BBM": "BBM"}})
 
 
-PAPER = _paper()
+def __getattr__(name: str):
+    """``PAPER`` is assembled on first use (PEP 562): the case studies' module imports this one."""
+    if name == "PAPER":
+        globals()["PAPER"] = paper = _paper()
+        return paper
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
