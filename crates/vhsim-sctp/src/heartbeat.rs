@@ -42,7 +42,8 @@ pub struct HeartbeatTimeout {
 impl PathState {
     /// When the next HEARTBEAT is due, if heartbeats are on and none is outstanding.
     pub fn hb_due(&self, cfg: &SctpConfig) -> Option<SimTime> {
-        if self.deleted || self.hb.pending.is_some() || !(cfg.heartbeat || !self.confirmed) {
+        // Heartbeats off: only an unconfirmed destination is still probed (path verification).
+        if self.deleted || self.hb.pending.is_some() || (!cfg.heartbeat && self.confirmed) {
             return None;
         }
         let last = self.hb.last_activity?;

@@ -133,7 +133,8 @@ fn as_msctp(text: &str, scheme: &str, trigger: &str) -> String {
 fn every_scheme_follows_the_handovers_of_other_papers_topologies() {
     // Daniel & Kojo's link pairs (make- and break-before-make at 8.2 s) and Lim & Jang's 30 s
     // pause (no Up event: the warning trigger), shortened.
-    let cases: [(&str, &str, &[(&str, &str)]); 3] = [
+    type Sets = &'static [(&'static str, &'static str)];
+    let cases: [(&str, &str, Sets); 3] = [
         ("scenarios/danielkojo/fig08-mbb.toml", "link_up", &[]),
         ("scenarios/danielkojo/fig08-bbm.toml", "link_up", &[]),
         (
