@@ -47,3 +47,15 @@ def test_a_run_stopped_when_complete_leaves_its_truncated_totals_empty():
             assert early[col] == v, col
     assert early["bulk.goodput_kbps"] is None and early["delivered_segments"] is None
     assert early["bulk.scheme"] == full["bulk.scheme"]
+
+
+def test_an_sctp_run_flattens_its_per_path_figures_into_schema_metrics():
+    sc = vhsim.load(ROOT / "scenarios/examples/sctp-failover.toml").with_(duration="20s")
+    s = sc.run(seed=1).summary
+    cols = set(flatten_summary(s))
+    known = set(metrics.columns(s["flows"], s["links"], paths=2))
+    assert cols <= known, sorted(cols - known)
+    # Path 1 (WLAN) failed at 10 s: its T3 expiries are in its own column.
+    assert flatten_summary(s)["assoc.path1.t3_expiries"] >= 1
+    assert {"assoc.path0.cwnd_bytes", "assoc.fast_recoveries", "assoc.primary_path"} <= cols
+    assert "paths" not in {c.split(".")[-1] for c in cols}

@@ -119,6 +119,16 @@ def test_rto_times_match_the_summary_count(demo_results, result):
         assert len(vhsim.plots.rto_times(res, "bulk")) == res.summary["flows"]["bulk"]["rto_count"]
 
 
+def test_cwnd_of_an_sctp_association_draws_one_line_per_path():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    res = vhsim.load(root / "scenarios/examples/sctp-failover.toml").with_(duration="15s").run(seed=1)
+    ax = vhsim.plots.cwnd(res)
+    assert [line.get_label() for line in ax.get_lines()] == ["cwnd path 0", "cwnd path 1"]
+    assert ax.get_ylabel() == "bytes"
+
+
 def test_bar_chart_clips_intervals_and_shows_runs_below_five(tmp_path):
     """Item 7 of issue #18: a t interval is clipped at the metric's bounds, and a bar of fewer
     than 5 runs shows the runs instead; the caption says n."""

@@ -22,11 +22,12 @@ from .scenario import Scenario, load, loads
 __version__: str = _native_version()
 
 
-def schemes() -> list[tuple[str, str]]:
-    """Available TCP scheme presets as ``(name, one-line description)`` pairs."""
+def schemes(protocol: str | None = None) -> list[tuple[str, str]]:
+    """Available scheme presets as ``(name, one-line description)`` pairs: TCP's, then SCTP's,
+    or only those of ``protocol`` (``"tcp"`` or ``"sctp"``)."""
     from . import _native
 
-    return [(str(name), str(desc)) for name, desc in _native.schemes()]
+    return [(str(name), str(desc)) for name, desc, proto in _native.schemes() if protocol in (None, proto)]
 
 
 def scheme(name: str) -> dict[str, str]:

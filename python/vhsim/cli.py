@@ -171,7 +171,7 @@ def cli() -> None:
 
     \b
     Typical session:
-      vhsim schemes                                   # which TCP variants exist
+      vhsim schemes                                   # which TCP/SCTP variants exist
       vhsim validate scenarios/examples/bulk-3g.toml  # check a scenario file
       vhsim run scenarios/examples/bulk-3g.toml --detail packets --out out/q
       vhsim plot out/q                                # writes out/q/overview.png
@@ -280,7 +280,7 @@ def _print_run(result, out: Path) -> None:
             f"{f.get('spurious_retransmissions', 0)}",
             f"{f.get('rto_count', 0)}",
             f"{f.get('spurious_rto_count', 0)}",
-            f"{f.get('fast_retransmits', 0)}",
+            f"{f.get('fast_retransmits', f.get('fast_recoveries', 0))}",
             f"{drops}",
         ])
     header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
@@ -339,19 +339,21 @@ def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
 # ----------------------------------------------------------------------- schemes
 @cli.command("schemes")
 @click.option("--show", "show", metavar="NAME", default=None,
-              help="Print the resolved composition of preset NAME (its full [tcp] and [sink] tables).")
+              help="Print the resolved composition of TCP preset NAME (its full [tcp] and [sink] tables).")
 def schemes_cmd(show: str | None) -> None:
-    """List the TCP scheme presets, one per line: name, description and source (paper and section).
+    """List the scheme presets, one per line: name, protocol, description and, for TCP, the
+    source (paper and section).
 
-    Use a name as a flow's `scheme`, e.g. --set flows.bulk.scheme=newreno; any key of
-    the composition --show prints can be overridden in the flow's [tcp] / [sink] tables.
+    Use a name as a flow's `scheme`, e.g. --set flows.bulk.scheme=newreno (a TCP flow) or
+    --set flows.assoc.scheme=sctp (a flow with protocol = "sctp"); any key of the
+    composition --show prints can be overridden in a TCP flow's [tcp] / [sink] tables.
 
     \b
     Examples:
       vhsim schemes
       vhsim schemes --show dcr-frto-ld
     """
-    from . import scheme, schemes
+    from . import _native, scheme
 
     if show is not None:
         try:
@@ -359,10 +361,11 @@ def schemes_cmd(show: str | None) -> None:
         except ScenarioError as err:
             raise click.BadParameter(str(err), param_hint="--show") from None
         return
-    items = schemes()
-    width = max((len(n) for n, _ in items), default=0)
-    for name, desc in items:
-        click.echo(f"{name.ljust(width)}  {desc} [{scheme(name)['source']}]".rstrip())
+    items = _native.schemes()
+    width = max((len(n) for n, _, _ in items), default=0)
+    for name, desc, protocol in items:
+        source = f" [{scheme(name)['source']}]" if protocol == "tcp" else ""
+        click.echo(f"{name.ljust(width)}  {protocol.ljust(4)}  {desc}{source}".rstrip())
 
 
 # ---------------------------------------------------------------------- validate

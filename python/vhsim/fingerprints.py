@@ -6,8 +6,8 @@ every row), the time series, and the summary's simulation figures (no wall time,
 count). The store ``tests/fingerprints.tsv`` holds one row per case:
 
 * every shipped scenario (``scenarios/**/*.toml``, ``benches/*.toml``) as it is;
-* every sender preset on a few scenarios that exercise handovers, loss and reordering
-  (``PRESET_SCENARIOS``), so a refactor of any preset's code is covered.
+* every sender preset on a few scenarios of its protocol that exercise handovers, loss and
+  reordering (``PRESET_SCENARIOS``), so a refactor of any preset's code is covered.
 
 All cases run with seed ``SEED``. ``tests/test_fingerprints.py`` recomputes the store and fails
 naming every case whose fingerprint moved; ``vhsim fingerprints --update`` rewrites it. A commit
@@ -31,12 +31,18 @@ except ModuleNotFoundError:  # Python < 3.11
 SEED = 1
 STORE = Path("tests") / "fingerprints.tsv"
 SCENARIO_DIRS = ("scenarios", "benches")
-#: Scenarios every preset runs on, with the overrides that keep the runs short.
-PRESET_SCENARIOS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("scenarios/danielkojo/fig08-mbb.toml", ()),
-    ("scenarios/limjang/wlan-to-3g.toml", ()),
-    ("benches/bulk-sack1-loss1pct.toml", (("duration", "30s"),)),
-)
+#: Scenarios every preset of a protocol runs on, with the overrides that keep the runs short.
+PRESET_SCENARIOS: dict[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = {
+    "tcp": (
+        ("scenarios/danielkojo/fig08-mbb.toml", ()),
+        ("scenarios/limjang/wlan-to-3g.toml", ()),
+        ("benches/bulk-sack1-loss1pct.toml", (("duration", "30s"),)),
+    ),
+    "sctp": (
+        ("scenarios/examples/sctp-failover.toml", (("duration", "60s"),)),
+        ("scenarios/examples/bulk-sctp.toml", (("links.access.forward.error", '{ kind = "bernoulli", p = 0.01 }'),)),
+    ),
+}
 #: Options no shipped scenario or preset sets by default, each on a scenario where it acts.
 OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/sobral/cbr-user-handover.toml", (("flows.cbr.tcp.recovery.timer", "slow_but_steady"),)),
@@ -54,6 +60,10 @@ OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "sack-rfc6675"),
                                             ("flows.*.tcp.limited_transmit", "false"),
                                             ("flows.*.sink.advertised_window", "12pkt"))),
+    # The mSCTP schemes on Kim & Koh's scenarios (shipped with the normal scheme).
+    ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"),)),
+    ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "hr-msctp"),)),
+    ("scenarios/kimkoh/ping-pong.toml", (("flows.*.scheme", "hr-msctp"),)),
 )
 COLUMNS = ("scenario", "set", "seed", "packets", "timeseries", "summary")
 
@@ -100,8 +110,8 @@ def shipped_scenarios(root: Path) -> list[str]:
 def cases(root: Path) -> list[Case]:
     """The cases the store must hold, in store order."""
     out = [Case(s) for s in shipped_scenarios(root)]
-    for name, _ in _native.schemes():
-        for scenario, sets in PRESET_SCENARIOS:
+    for name, _, protocol in _native.schemes():
+        for scenario, sets in PRESET_SCENARIOS[protocol]:
             out.append(Case(scenario, (*sets, ("flows.*.scheme", name))))
     out += [Case(scenario, sets) for scenario, sets in OPTION_CASES]
     return out

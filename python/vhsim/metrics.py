@@ -4,8 +4,9 @@ core emits (``vhsim._native.summary_schema()``; also docs/summary.schema.json).
 Campaign result tables flatten each run's summary into columns (``vhsim.campaign.store``):
 run-level figures keep their names, flow figures become ``<flow>.<metric>`` (a transport's
 part, e.g. ``tcp.fast_retransmits``, joins the flow's own figures), handover figures
-``<flow>.ho<k>.<metric>``, drops ``<flow>.drops_<cause>``, windows
-``<flow>.goodput_kbps_<window>``, link figures ``<link>.<metric>``. This module lists those
+``<flow>.ho<k>.<metric>``, a transport's per-path figures ``<flow>.path<i>.<metric>`` (SCTP:
+one per destination address, ``bulk.path1.cwnd_bytes``), drops ``<flow>.drops_<cause>``,
+windows ``<flow>.goodput_kbps_<window>``, link figures ``<link>.<metric>``. This module lists those
 names with their descriptions without running anything, so code can refer to a metric by a
 checked name instead of a string literal.
 """
@@ -17,9 +18,9 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from . import _native
-from .result import DROP_CAUSES, TRANSPORT_PARTS
+from .result import DROP_CAUSES, PATHS_KEY, TRANSPORT_PARTS
 
-__all__ = ["schema", "run_metrics", "flow_metrics", "handover_metrics", "link_metrics", "columns"]
+__all__ = ["schema", "run_metrics", "flow_metrics", "path_metrics", "handover_metrics", "link_metrics", "columns"]
 
 #: Run-level figures that describe the engine, not the simulation (left out of campaign tables).
 ENGINE_FIGURES = ("vhsim_version", "wall_s", "events_per_s")
@@ -71,6 +72,19 @@ def flow_metrics() -> dict[str, str]:
     return out
 
 
+def path_metrics() -> dict[str, str]:
+    """Per-path figures of the transport parts that have them (``<flow>.path<i>.<name>``):
+    name -> description."""
+    props = _definition("FlowSummary")["properties"]
+    out: dict[str, str] = {}
+    for part in TRANSPORT_PARTS:
+        paths = _part(props[part]).get("properties", {}).get(PATHS_KEY) if part in props else None
+        if paths and "$ref" in paths.get("items", {}):
+            item = _definition(paths["items"]["$ref"].rsplit("/", 1)[-1])
+            out.update({k: f"{v} ({part}, per path)" for k, v in _scalars(item.get("properties", {})).items()})
+    return out
+
+
 def handover_metrics() -> dict[str, str]:
     """Per-flow, per-handover figures (``<flow>.ho<k>.<name>``): name -> description."""
     return _scalars(_definition("FlowHandoverStats")["properties"])
@@ -85,13 +99,14 @@ def link_metrics() -> dict[str, str]:
 
 
 def columns(flows: Iterable[str], links: Iterable[str] = (), handovers: int = 0,
-            windows: Iterable[str] = ()) -> list[str]:
-    """Every column a campaign table can have for these flows, links, handover count and
-    goodput windows (a flow's optional figures, e.g. ``ld_accuracy``, included)."""
+            windows: Iterable[str] = (), paths: int = 0) -> list[str]:
+    """Every column a campaign table can have for these flows, links, handover count, goodput
+    windows and paths per flow (a flow's optional figures, e.g. ``ld_accuracy``, included)."""
     out = list(run_metrics())
     windows = list(windows)
     for f in flows:
         out += [f"{f}.{m}" for m in flow_metrics()]
+        out += [f"{f}.path{i}.{m}" for i in range(paths) for m in path_metrics()]
         out += [f"{f}.goodput_kbps_{w}" for w in windows]
         out += [f"{f}.ho{k}.{m}" for k in range(handovers) for m in handover_metrics()]
     for link in links:

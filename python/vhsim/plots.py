@@ -195,7 +195,8 @@ def _ack_links(result: "Result", rows: dict[str, np.ndarray], ev: np.ndarray) ->
 
 
 def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None) -> "Axes":
-    """Draw cwnd and ssthresh (in packets) of ``flow`` over time.
+    """Draw cwnd and ssthresh (in packets) of ``flow`` over time; for an SCTP association, the
+    cwnd of each destination (in bytes, one line per path).
 
     Needs ``detail="timeseries"`` or ``"packets"``; raises
     :class:`MissingTraceError` otherwise.  An unset ("infinite") ssthresh
@@ -207,15 +208,24 @@ def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None) ->
     t = rows["time_s"]
     order = np.argsort(t, kind="stable")
     t = t[order]
-    cw = rows["cwnd_pkts"][order]
-    ss = rows["ssthresh_pkts"][order].astype(np.float64)
-    ss = np.where(np.isfinite(ss) & (ss < _SSTHRESH_CAP_PKTS), ss, np.nan)
-    ax.step(t, cw, where="post", color=_C_CWND, linewidth=1.2, label="cwnd")
-    if np.isfinite(ss).any():
-        ax.step(t, ss, where="post", color=_C_SSTHRESH, linewidth=1.2, linestyle="--", label="ssthresh")
-    mark_rtos(result, flow, ax)
+    per_path = "cwnd_bytes" in rows and np.isfinite(rows["cwnd_bytes"]).any()
+    if per_path:
+        paths = rows["path"][order]
+        cw_all = rows["cwnd_bytes"][order]
+        for p in np.unique(paths):
+            sel = paths == p
+            ax.step(t[sel], cw_all[sel], where="post", linewidth=1.2, label=f"cwnd path {int(p)}")
+        ax.set_ylabel("bytes")
+    else:
+        cw = rows["cwnd_pkts"][order]
+        ss = rows["ssthresh_pkts"][order].astype(np.float64)
+        ss = np.where(np.isfinite(ss) & (ss < _SSTHRESH_CAP_PKTS), ss, np.nan)
+        ax.step(t, cw, where="post", color=_C_CWND, linewidth=1.2, label="cwnd")
+        if np.isfinite(ss).any():
+            ax.step(t, ss, where="post", color=_C_SSTHRESH, linewidth=1.2, linestyle="--", label="ssthresh")
+        mark_rtos(result, flow, ax)
+        ax.set_ylabel("packets")
     ax.set_xlabel("time (s)")
-    ax.set_ylabel("packets")
     ax.set_ylim(bottom=0)
     ax.set_title(f"congestion window, flow {flow}", fontsize="medium")
     ax.grid(True, alpha=0.3)

@@ -33,13 +33,23 @@ DROP_CAUSES = ("queue_overflow", "error_model", "link_down", "binding", "agent")
 #: the flow's own columns (``fast_retransmits``, not ``tcp.fast_retransmits``).
 TRANSPORT_PARTS = ("tcp", "sctp", "datagram")
 
+#: Key of a transport part holding one entry per path (SCTP: one per destination address);
+#: path i's figures become ``path<i>.<metric>`` (``path1.cwnd_bytes``).
+PATHS_KEY = "paths"
+
 
 def flow_figures(metrics: Mapping[str, Any]) -> dict[str, Any]:
-    """A flow summary with its transport part's scalar figures merged into it."""
+    """A flow summary with its transport part's scalar figures merged into it; a part's
+    per-path entries become ``path<i>.<metric>`` figures."""
     out = {k: v for k, v in metrics.items() if k not in TRANSPORT_PARTS}
     for part in TRANSPORT_PARTS:
         for key, value in (metrics.get(part) or {}).items():
-            out.setdefault(key, value)
+            if key == PATHS_KEY and isinstance(value, list):
+                for i, path in enumerate(value):
+                    for metric, v in path.items():
+                        out.setdefault(f"path{i}.{metric}", v)
+            else:
+                out.setdefault(key, value)
     return out
 
 #: Trace columns holding small-integer codes that name something.

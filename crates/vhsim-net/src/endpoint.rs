@@ -137,6 +137,12 @@ pub trait Endpoint {
     fn progress(&self) -> Option<SendProgress> {
         None
     }
+    /// Whether the peer acknowledges the data this endpoint sends, so that the ground truth can
+    /// settle on its [`Endpoint::progress`]. Asked once, when the world is built, before any
+    /// data is offered (an SCTP endpoint reports progress only once it has data to send).
+    fn acknowledged(&self) -> bool {
+        self.progress().is_some()
+    }
     /// Number of paths whose variables the endpoint traces (an SCTP association: one per
     /// destination address; TCP: one).
     fn traced_paths(&self) -> usize {

@@ -48,6 +48,8 @@ pub enum WireTransport {
     Tcp(TcpWire),
     /// The datagram transport, written as UDP.
     Datagram,
+    /// SCTP (no encoder yet: its packets are refused with `EncodeError::Unsupported`).
+    Sctp,
 }
 
 /// What the encoders know about one flow.
@@ -78,6 +80,8 @@ pub enum EncodeError {
     TooLong(usize),
     /// Its flow has another transport than its payload (a world bug).
     Mismatch(u32),
+    /// No encoder exists for its transport yet.
+    Unsupported(&'static str),
 }
 
 impl fmt::Display for EncodeError {
@@ -86,6 +90,7 @@ impl fmt::Display for EncodeError {
             EncodeError::Address(a) => write!(f, "address {a} has no IPv4 address in the address table"),
             EncodeError::TooLong(n) => write!(f, "a packet of {n} bytes does not fit in IPv4 (at most 65535 bytes)"),
             EncodeError::Mismatch(fl) => write!(f, "flow {fl}'s packet does not carry its flow's transport"),
+            EncodeError::Unsupported(t) => write!(f, "packet captures of {t} flows are not written yet"),
         }
     }
 }
@@ -117,6 +122,7 @@ impl Encoder {
             (Payload::Tcp(h), Some((f, WireTransport::Tcp(t)))) => tcp::encode(pkt, h, f, &t, &ends, &mut self.frame),
             (Payload::Datagram(h), Some((f, WireTransport::Datagram))) => udp::encode(pkt, h, f, &ends, &mut self.frame),
             (Payload::Empty, _) => raw::encode(pkt, &ends, &mut self.frame),
+            (Payload::Sctp(_), Some((_, WireTransport::Sctp))) => Err(EncodeError::Unsupported("SCTP")),
             _ => return Err(EncodeError::Mismatch(pkt.flow)),
         }?;
         Ok(&self.frame)

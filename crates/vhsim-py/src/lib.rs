@@ -44,13 +44,15 @@ fn version() -> &'static str {
     vhsim_sim::VERSION
 }
 
-/// (name, description) of every sender preset.
+/// (name, description, protocol) of every sender preset: TCP's, then SCTP's.
 #[pyfunction]
-fn schemes() -> Vec<(&'static str, &'static str)> {
-    vhsim_tcp::presets::all().iter().map(|p| (p.name, p.description.as_str())).collect()
+fn schemes() -> Vec<(&'static str, &'static str, &'static str)> {
+    let tcp = vhsim_tcp::presets::all().iter().map(|p| (p.name, p.description.as_str(), "tcp"));
+    let sctp = vhsim_sctp::presets::PRESETS.iter().map(|p| (p.name, p.description, "sctp"));
+    tcp.chain(sctp).collect()
 }
 
-/// (description, source, resolved composition as TOML) of the preset `name`.
+/// (description, source, resolved composition as TOML) of the TCP preset `name`.
 #[pyfunction]
 fn scheme(name: &str) -> PyResult<(&'static str, &'static str, String)> {
     let p = vhsim_tcp::presets::preset(name).ok_or_else(|| {

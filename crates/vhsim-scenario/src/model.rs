@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use vhsim_core::{Rate, SimDuration, SimTime};
 use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig};
+use vhsim_sctp::SctpConfig;
 use vhsim_tcp::{SinkConfig, TcpConfig};
 
 /// How much of a run is recorded.
@@ -451,6 +452,55 @@ pub enum TransportModel {
         /// Header bytes on the wire.
         header_size: u32,
     },
+    /// An SCTP association (docs/sctp.md).
+    Sctp {
+        /// Configuration of both endpoints (preset + overrides).
+        config: SctpConfig,
+        /// Addresses of the sending endpoint (indices into [`Scenario::addresses`]).
+        from_addrs: Vec<u32>,
+        /// Addresses of the receiving endpoint, in path order.
+        to_addrs: Vec<u32>,
+        /// The sending endpoint's primary destination (one of `to_addrs`).
+        primary: u32,
+        /// The receiving endpoint's primary destination (one of `from_addrs`).
+        from_primary: u32,
+        /// The endpoint on the mobile node, if the association has one (mSCTP).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mobile: Option<SctpMobile>,
+    },
+}
+
+/// The endpoint of an SCTP association that runs on the mobile node: its interfaces and its
+/// scripted ASCONF requests.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SctpMobile {
+    /// Which endpoint (0 = sending, 1 = receiving).
+    pub side: u8,
+    /// Care-of address of each interface, in interface order.
+    pub interfaces: Vec<u32>,
+    /// Scripted requests, in time order.
+    pub actions: Vec<AsconfActionModel>,
+}
+
+/// A scripted ASCONF request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AsconfActionModel {
+    /// When.
+    pub at: SimTime,
+    /// What.
+    pub op: AddressOpModel,
+}
+
+/// The request of an [`AsconfActionModel`] (an address index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AddressOpModel {
+    /// Add-IP.
+    Add(u32),
+    /// Delete-IP.
+    Delete(u32),
+    /// Set-Primary.
+    SetPrimary(u32),
 }
 
 impl FlowModel {
@@ -475,6 +525,7 @@ impl FlowModel {
         match &self.transport {
             TransportModel::Tcp { tcp, .. } => tcp.segment_size,
             TransportModel::Datagram { size, .. } => *size,
+            TransportModel::Sctp { config, .. } => config.chunk_payload(),
         }
     }
 }

@@ -51,6 +51,37 @@ pub enum MaxBurstScope {
     AfterFastRetransmit,
 }
 
+/// How a sender reacts when its peer makes another address the primary (mSCTP schemes,
+/// protocol-facts §9.4, §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MsctpScheme {
+    /// RFC 4960 / RFC 5061: new data follows the new primary; chunks outstanding on the old
+    /// address stay there (normal mSCTP, Koh et al. 2004; Kim & Koh §2.1).
+    Normal,
+    /// MT-mSCTP (Huang & Tsai 2007, via Kim & Koh §1; protocol-facts §10, A11): in the handover
+    /// region, from an Add-IP until a Delete-IP leaves one address, new data goes to any usable
+    /// destination with cwnd space, the primary first.
+    MultiPath,
+    /// HR-mSCTP (Kim & Koh §3, Steps 1-4): at the switch, nothing more to the old address;
+    /// every outstanding chunk is retransmitted to the new primary, whose cwnd restarts from the
+    /// initial cwnd in slow start; new data only after that.
+    HandoverRetransmission,
+}
+
+/// When the endpoint on the mobile node reconfigures its addresses (RFC 5061 ASCONF).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MsctpTrigger {
+    /// Only at the scripted times of the endpoint's actions (Kim & Koh §4: scenario times).
+    Scripted,
+    /// When the new interface comes up (`LinkEvent::Up`): Add-IP if needed, then Set-Primary.
+    LinkUp,
+    /// At the signal-strength warning before a handover (`LinkEvent::Imminent`): Add-IP if
+    /// needed, then Set-Primary.
+    Warning,
+}
+
 /// An SCTP endpoint's protocol parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -113,6 +144,19 @@ pub struct SctpConfig {
     pub sack_on_gap_fill: bool,
     /// Receive buffer in bytes: the initial a_rwnd (ns-2 `initialRwnd_` 65536).
     pub receive_buffer: u32,
+    /// RFC 5061 dynamic address reconfiguration: send and process ASCONF chunks (mSCTP).
+    /// Without it ASCONF chunks are ignored.
+    pub asconf: bool,
+    /// Reaction to a primary switch the peer requests (with `asconf`).
+    pub msctp: MsctpScheme,
+    /// CMT's split fast retransmit (Iyengar et al.; MT-mSCTP, A11): a missing report counts
+    /// only when the same SACK newly acknowledges a higher TSN sent to the same destination.
+    pub split_fast_retransmit: bool,
+    /// When the endpoint on the mobile node sends Add-IP / Set-Primary.
+    pub msctp_trigger: MsctpTrigger,
+    /// After a link-triggered Set-Primary, Delete-IP of the address left this much later
+    /// (`None`: it stays in the association).
+    pub delete_after: Option<SimDuration>,
 }
 
 impl Default for SctpConfig {
@@ -144,6 +188,11 @@ impl Default for SctpConfig {
             sack_every: 2,
             sack_on_gap_fill: false,
             receive_buffer: 65536,
+            asconf: false,
+            msctp: MsctpScheme::Normal,
+            split_fast_retransmit: false,
+            msctp_trigger: MsctpTrigger::Scripted,
+            delete_after: None,
         }
     }
 }
@@ -279,6 +328,26 @@ impl SctpConfig {
             Err(errs)
         }
     }
+}
+
+/// An address reconfiguration the endpoint on the mobile node requests with an ASCONF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressOp {
+    /// Add IP Address (RFC 5061 §4.2.1).
+    Add(Addr),
+    /// Delete IP Address (§4.2.2).
+    Delete(Addr),
+    /// Set Primary Address (§4.2.4): the peer sends new data to it.
+    SetPrimary(Addr),
+}
+
+/// A scripted reconfiguration at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AsconfAction {
+    /// When the request is made.
+    pub at: vhsim_core::SimTime,
+    /// What is requested.
+    pub op: AddressOp,
 }
 
 /// Who an endpoint is in its association: its flow, its addresses and the peer's.

@@ -30,17 +30,18 @@
 //! packet, wake-up or application offer starts one); only the queued packets ignore it.
 //! SACKs are never bundled with DATA.
 
-use crate::config::{ConfigError, EndpointSpec, MaxBurstScope, SctpConfig};
-use crate::core_api::{AppOffer, Endpoint, Packet, Payload, Report, SendProgress, TraceTag, UnitKind};
+use crate::config::{ConfigError, EndpointSpec, MaxBurstScope, MsctpScheme, SctpConfig};
 use crate::inbound::Inbound;
+use crate::mobility::Mobility;
 use crate::outbound::{DataTx, Outbound};
 use crate::path::PathState;
 use crate::retransmit::RtxSelect;
-use crate::summary::{PathSummary, SctpSummary, PATH_MARKER};
+use crate::summary::{PathSummary, SctpSummary};
 use crate::wire::{Chunk, CommonHeader, DataChunk, HeartbeatInfo, SackChunk, SctpPacket};
 use crate::Addr;
 use std::collections::VecDeque;
 use vhsim_core::{RngStream, SimTime, TracedVar};
+use vhsim_net::{AppOffer, Endpoint, LinkEvent, Packet, Payload, Report, SendProgress, TraceTag, UnitKind};
 
 /// SCTP port of both endpoints (ports are not modelled beyond the header's fields).
 pub const SCTP_PORT: u16 = 5001;
@@ -48,14 +49,14 @@ pub const SCTP_PORT: u16 = 5001;
 /// One side of an SCTP association.
 #[derive(Clone, Debug)]
 pub struct SctpEndpoint {
-    spec: EndpointSpec,
-    cfg: SctpConfig,
-    paths: Vec<PathState>,
-    primary: usize,
-    out: Outbound,
-    inb: Inbound,
+    pub(crate) spec: EndpointSpec,
+    pub(crate) cfg: SctpConfig,
+    pub(crate) paths: Vec<PathState>,
+    pub(crate) primary: usize,
+    pub(crate) out: Outbound,
+    pub(crate) inb: Inbound,
     rng: RngStream,
-    queue: VecDeque<Packet>,
+    pub(crate) queue: VecDeque<Packet>,
     reports: VecDeque<Report>,
     started: bool,
     failed_at: Option<SimTime>,
@@ -63,6 +64,8 @@ pub struct SctpEndpoint {
     burst_limited: bool,
     /// A T3-rtx expired in this opportunity: nothing beyond its retransmission goes now.
     t3_fired: bool,
+    /// mSCTP: address reconfiguration and handover schemes (`crate::mobility`).
+    pub(crate) mob: Mobility,
 }
 
 impl SctpEndpoint {
@@ -97,6 +100,7 @@ impl SctpEndpoint {
             burst: 0,
             burst_limited: false,
             t3_fired: false,
+            mob: Mobility::default(),
         })
     }
 
@@ -191,6 +195,8 @@ impl SctpEndpoint {
                 path: i as u32,
                 address: p.addr.0,
                 active: p.active,
+                confirmed: p.confirmed,
+                deleted: p.deleted,
                 cwnd_bytes: p.cwnd,
                 ssthresh_bytes: p.ssthresh,
                 rto_s: p.rto.rto().as_secs_f64(),
@@ -209,8 +215,27 @@ impl SctpEndpoint {
             sacks_sent: self.inb.stats.sacks,
             duplicate_chunks_received: self.inb.stats.duplicates,
             association_failed_at_s: self.failed_at.map(|t| t.as_secs_f64()),
+            primary_switches: self.mob.primary_switches,
+            asconf_sent: self.mob.sender.stats.sent,
+            asconf_retransmissions: self.mob.sender.stats.retransmitted,
+            asconf_errors: self.mob.sender.stats.errors,
             paths,
         }
+    }
+
+    /// The `sctp` part of a flow's summary: this (sending) endpoint's part with the SACKs and
+    /// duplicate chunks of the flow's receiving endpoint `receiver`.
+    pub fn summary_with_receiver(&self, receiver: Option<&SctpEndpoint>) -> SctpSummary {
+        let mut s = self.summary();
+        if let Some(r) = receiver {
+            let a = &r.mob.sender.stats;
+            s.sacks_sent = r.inb.stats.sacks;
+            s.duplicate_chunks_received = r.inb.stats.duplicates;
+            s.asconf_sent += a.sent;
+            s.asconf_retransmissions += a.retransmitted;
+            s.asconf_errors += a.errors;
+        }
+        s
     }
 
     fn start(&mut self, now: SimTime) {
@@ -244,7 +269,7 @@ impl SctpEndpoint {
         (2.0 * self.rng.uniform() - 1.0) * self.cfg.hb_jitter
     }
 
-    fn packet(&self, src: Addr, dst: Addr, chunks: Vec<Chunk>, tag: TraceTag) -> Packet {
+    pub(crate) fn packet(&self, src: Addr, dst: Addr, chunks: Vec<Chunk>, tag: TraceTag) -> Packet {
         let sctp = SctpPacket {
             header: CommonHeader {
                 src_port: SCTP_PORT,
@@ -283,7 +308,7 @@ impl SctpEndpoint {
     fn queue_sack(&mut self) {
         let Some((local, remote)) = self.inb.reply else { return };
         let sack = self.inb.build_sack(&self.cfg);
-        let tag = TraceTag { kind: UnitKind::Ack, seq: sack.cum_tsn_ack as u64, ..TraceTag::default() };
+        let tag = TraceTag::ack(sack.cum_tsn_ack as u64);
         let pkt = self.packet(local, remote, vec![Chunk::Sack(sack)], tag);
         self.queue.push_back(pkt);
     }
@@ -294,13 +319,13 @@ impl SctpEndpoint {
         p.hb_sent(now, jitter);
         let (src, dst) = (p.source, p.addr);
         let info = HeartbeatInfo { dest: dst.0, sent_at_ns: now.0 };
-        let tag = TraceTag { kind: UnitKind::Control, ..TraceTag::default() };
+        let tag = TraceTag::control(0);
         let pkt = self.packet(src, dst, vec![Chunk::Heartbeat(info)], tag);
         self.queue.push_back(pkt);
     }
 
     fn queue_retransmission(&mut self, now: SimTime, select: RtxSelect) {
-        if let Some(tx) = self.out.retransmission(now, select, &mut self.paths, &self.cfg) {
+        if let Some(tx) = self.out.retransmission(now, select, self.primary, &mut self.paths, &self.cfg) {
             let pkt = self.data_packet(now, tx);
             self.queue.push_back(pkt);
         }
@@ -317,14 +342,15 @@ impl SctpEndpoint {
     }
 
     fn on_heartbeat_ack(&mut self, now: SimTime, info: &HeartbeatInfo) {
-        if let Some(d) = self.path_of(Addr(info.dest)) {
+        if let Some(d) = self.path_of(Addr(info.dest)).filter(|&d| !self.paths[d].deleted) {
             self.paths[d].hb_acked(now, SimTime(info.sent_at_ns));
             self.out.assoc_errors = 0; // §8.1
+            self.handover_retransmission(); // a new primary may just have been confirmed
         }
     }
 
     /// Count an association error; fails the association above Association.Max.Retrans.
-    fn association_error(&mut self, now: SimTime) -> bool {
+    pub(crate) fn association_error(&mut self, now: SimTime) -> bool {
         if self.out.assoc_errors > self.cfg.association_max_retrans {
             self.failed_at = Some(now);
             self.queue.clear();
@@ -372,7 +398,6 @@ impl SctpEndpoint {
 
 /// The SCTP packet a packet carries, if it is one.
 pub fn sctp_payload(pkt: &Packet) -> Option<&SctpPacket> {
-    #[allow(unreachable_patterns)] // the core's Payload has other transports' variants
     match &pkt.payload {
         Payload::Sctp(p) => Some(p),
         _ => None,
@@ -402,11 +427,13 @@ impl Endpoint for SctpEndpoint {
                 Chunk::Sack(s) => self.on_sack(now, s),
                 Chunk::Data(d) => data.push(*d),
                 Chunk::Heartbeat(info) => {
-                    let tag = TraceTag { kind: UnitKind::Control, ..TraceTag::default() };
+                    let tag = TraceTag::control(0);
                     let reply = self.packet(pkt.dst, pkt.src, vec![Chunk::HeartbeatAck(*info)], tag);
                     self.queue.push_back(reply);
                 }
                 Chunk::HeartbeatAck(info) => self.on_heartbeat_ack(now, info),
+                Chunk::Asconf(a) if self.cfg.asconf => self.on_asconf(now, pkt, a),
+                Chunk::AsconfAck(a) if self.cfg.asconf => self.on_asconf_ack(now, a),
                 Chunk::Asconf(_) | Chunk::AsconfAck(_) => {}
             }
         }
@@ -428,6 +455,9 @@ impl Endpoint for SctpEndpoint {
         if self.inb.sack_at.is_some_and(|t| t <= now) {
             self.queue_sack();
         }
+        if self.mobility_timers(now) {
+            return;
+        }
         for d in 0..self.paths.len() {
             if self.path_timers(now, d) {
                 return;
@@ -443,10 +473,16 @@ impl Endpoint for SctpEndpoint {
         if self.failed_at.is_some() || self.t3_fired || !self.burst_allows() {
             return None;
         }
-        if let Some(tx) = self.out.retransmission(now, RtxSelect::WithinCwnd, &mut self.paths, &self.cfg) {
+        if let Some(tx) =
+            self.out.retransmission(now, RtxSelect::WithinCwnd, self.primary, &mut self.paths, &self.cfg)
+        {
             return Some(self.data_packet(now, tx));
         }
-        let dest = self.data_path();
+        let dest = if self.cfg.msctp == MsctpScheme::MultiPath && self.mob.region {
+            self.concurrent_dest()
+        } else {
+            self.data_path()
+        };
         let tx = self.out.new_data(now, dest, &mut self.paths, &self.cfg)?;
         Some(self.data_packet(now, tx))
     }
@@ -456,11 +492,19 @@ impl Endpoint for SctpEndpoint {
             return None;
         }
         let per_path = self.paths.iter().flat_map(|p| [p.t3, p.hb_deadline(&self.cfg), p.decay_at]);
-        per_path.chain([self.inb.sack_at]).flatten().min()
+        per_path.chain([self.inb.sack_at, self.mobility_deadline()]).flatten().min()
     }
 
     fn poll_report(&mut self) -> Option<Report> {
         self.reports.pop_front()
+    }
+
+    fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
+        self.start(now);
+        if self.failed_at.is_none() {
+            self.begin_opportunity();
+            self.on_trigger(now, ev);
+        }
     }
 
     fn on_app(&mut self, now: SimTime, offer: AppOffer) {
@@ -475,28 +519,36 @@ impl Endpoint for SctpEndpoint {
         }
     }
 
+    fn acknowledged(&self) -> bool {
+        true // SACKs acknowledge every DATA chunk
+    }
+
     fn progress(&self) -> Option<SendProgress> {
         self.out
             .offered
             .then(|| SendProgress { acked: self.out.cum_ack as u64 + 1, sent_max: self.out.next_tsn as u64 })
     }
 
-    fn traced_vars(&self, out: &mut Vec<TracedVar>) {
-        if !self.out.offered {
-            return;
-        }
-        out.push(TracedVar::new("primary", "idx", self.primary as f64));
-        out.push(TracedVar::new("data_path", "idx", self.data_path() as f64));
+    fn traced_paths(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// Destination `path`'s state (one time-series row per destination that changed, its
+    /// index in the `path` column): window, flight, RTO, errors, whether it is active, the
+    /// primary, and where new data goes; the peer's window rides along.
+    fn traced_vars(&self, path: usize, out: &mut Vec<TracedVar>) {
+        let Some(p) = self.paths.get(path).filter(|_| self.out.offered) else { return };
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        out.push(TracedVar::new("cwnd", "bytes", p.cwnd as f64));
+        out.push(TracedVar::new("ssthresh", "bytes", p.ssthresh as f64));
+        out.push(TracedVar::new("outstanding", "bytes", p.flight as f64));
+        out.push(TracedVar::new("rto", "s", p.rto.rto().as_secs_f64()));
+        out.push(TracedVar::passive("srtt", "s", p.rto.srtt().map_or(f64::NAN, |s| s.as_secs_f64())));
+        out.push(TracedVar::new("errors", "count", p.error_count as f64));
+        out.push(TracedVar::new("active", "bool", flag(p.active)));
+        out.push(TracedVar::new("confirmed", "bool", flag(p.confirmed && !p.deleted)));
+        out.push(TracedVar::new("primary", "bool", flag(path == self.primary)));
+        out.push(TracedVar::new("data_dest", "bool", flag(path == self.data_path())));
         out.push(TracedVar::passive("peer_rwnd", "bytes", self.out.peer_rwnd(&self.paths) as f64));
-        for (i, p) in self.paths.iter().enumerate() {
-            out.push(TracedVar::new(PATH_MARKER, "idx", i as f64));
-            out.push(TracedVar::new("cwnd", "bytes", p.cwnd as f64));
-            out.push(TracedVar::new("ssthresh", "bytes", p.ssthresh as f64));
-            out.push(TracedVar::new("outstanding", "bytes", p.flight as f64));
-            out.push(TracedVar::new("rto", "s", p.rto.rto().as_secs_f64()));
-            out.push(TracedVar::passive("srtt", "s", p.rto.srtt().map_or(f64::NAN, |s| s.as_secs_f64())));
-            out.push(TracedVar::new("errors", "count", p.error_count as f64));
-            out.push(TracedVar::new("active", "bool", if p.active { 1.0 } else { 0.0 }));
-        }
     }
 }

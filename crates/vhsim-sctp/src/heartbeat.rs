@@ -11,7 +11,9 @@
 //! active and is an RTT measurement (§8.3).
 //!
 //! With `hb_on_inactive` (ns-2), a destination that has just become inactive is probed at
-//! once and again at every unanswered probe's timeout, until one is answered.
+//! once and again at every unanswered probe's timeout, until one is answered. An unconfirmed
+//! destination (added by ASCONF) is probed the same way, heartbeats on or off, until a
+//! HEARTBEAT-ACK confirms it (RFC 4960 §5.4).
 
 use crate::config::SctpConfig;
 use crate::path::PathState;
@@ -40,7 +42,8 @@ pub struct HeartbeatTimeout {
 impl PathState {
     /// When the next HEARTBEAT is due, if heartbeats are on and none is outstanding.
     pub fn hb_due(&self, cfg: &SctpConfig) -> Option<SimTime> {
-        if !cfg.heartbeat || self.hb.pending.is_some() {
+        // Heartbeats off: only an unconfirmed destination is still probed (path verification).
+        if self.deleted || self.hb.pending.is_some() || (!cfg.heartbeat && self.confirmed) {
             return None;
         }
         let last = self.hb.last_activity?;
@@ -81,7 +84,8 @@ impl PathState {
         self.stats.heartbeat_timeouts += 1;
         self.rto.back_off();
         let became_inactive = self.count_error(cfg.path_max_retrans);
-        if cfg.hb_on_inactive && !self.active {
+        // An unconfirmed address is probed once per RTO until confirmed (RFC 4960 §5.4).
+        if (cfg.hb_on_inactive && !self.active) || !self.confirmed {
             self.hb.probe_now = true;
         }
         HeartbeatTimeout { became_inactive }
@@ -94,6 +98,7 @@ impl PathState {
         self.hb.probe_now = false;
         self.stats.heartbeat_acks += 1;
         self.clear_errors();
+        self.confirmed = true;
         self.rto.measure(now - sent_at);
     }
 }

@@ -6,11 +6,11 @@
 //! run would need 2^32 chunks), so the Cumulative TSN Ack Point starts at 0.
 
 use crate::config::{RtxToAlt, SctpConfig};
-use crate::core_api::RetxCause;
 use crate::path::PathState;
 use crate::wire::{padded, DataChunk};
 use std::collections::VecDeque;
 use vhsim_core::SimTime;
+use vhsim_net::RetxCause;
 
 /// Why a chunk waits for retransmission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,9 @@ pub enum Mark {
     Fast,
     /// Its destination's T3-rtx expired (§6.3.3).
     Timeout,
+    /// HR-mSCTP's handover retransmission (Kim & Koh §3 Step 3): outstanding on the old
+    /// primary at the switch; it goes to the new primary.
+    Handover,
 }
 
 /// A DATA chunk sent and not yet cumulatively acknowledged.
@@ -127,19 +130,23 @@ impl Outbound {
         self.chunks.iter().any(|c| c.mark.is_some())
     }
 
-    /// Where new DATA goes (§6.4, §6.4.1): the primary while it is active, otherwise the next
-    /// active destination after it.
+    /// Where new DATA goes (§6.4, §6.4.1): the primary while it is usable (active, confirmed,
+    /// not deleted), otherwise the next usable destination after it.
     pub fn data_dest(primary: usize, paths: &[PathState]) -> usize {
-        if paths[primary].active {
+        if paths[primary].usable() {
             primary
         } else {
             next_active(primary, paths)
         }
     }
 
-    /// Where a marked chunk last sent to `from` is retransmitted (ns-2 `rtxToAlt_`, §6.4).
-    pub fn rtx_dest(policy: RtxToAlt, from: usize, mark: Mark, paths: &[PathState]) -> usize {
-        let keep = paths[from].active
+    /// Where a marked chunk last sent to `from` is retransmitted (ns-2 `rtxToAlt_`, §6.4); a
+    /// handover retransmission goes where new data goes.
+    pub fn rtx_dest(policy: RtxToAlt, from: usize, mark: Mark, primary: usize, paths: &[PathState]) -> usize {
+        if mark == Mark::Handover {
+            return Self::data_dest(primary, paths);
+        }
+        let keep = paths[from].usable()
             && match policy {
                 RtxToAlt::Same => true,
                 RtxToAlt::Alternate => false,
@@ -215,9 +222,9 @@ impl Outbound {
     }
 }
 
-/// The first active destination after `from` in path order (wrapping); `from` itself when no
-/// other is active (ns-2's `GetNextDest`; with every destination inactive the data stays).
+/// The first usable destination after `from` in path order (wrapping); `from` itself when no
+/// other is usable (ns-2's `GetNextDest`; with every destination inactive the data stays).
 pub fn next_active(from: usize, paths: &[PathState]) -> usize {
     let n = paths.len();
-    (1..n).map(|k| (from + k) % n).find(|&j| paths[j].active).unwrap_or(from)
+    (1..n).map(|k| (from + k) % n).find(|&j| paths[j].usable()).unwrap_or(from)
 }

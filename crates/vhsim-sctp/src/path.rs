@@ -5,11 +5,12 @@ use crate::config::SctpConfig;
 use crate::heartbeat::HeartbeatState;
 use crate::rto::RtoEstimator;
 use crate::Addr;
+use schemars::JsonSchema;
 use serde::Serialize;
 use vhsim_core::SimTime;
 
 /// Counters of one destination.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct PathStats {
     /// DATA packets sent to this destination (first transmissions and retransmissions).
     pub data_packets: u64,
@@ -31,6 +32,8 @@ pub struct PathStats {
     pub heartbeat_timeouts: u64,
     /// Times the destination became inactive (error counter above Path.Max.Retrans).
     pub became_inactive: u64,
+    /// Chunks retransmitted here by HR-mSCTP's handover retransmission.
+    pub handover_retransmissions: u64,
 }
 
 /// State of one destination transport address.
@@ -58,6 +61,12 @@ pub struct PathState {
     pub error_count: u32,
     /// Active (reachable) or inactive.
     pub active: bool,
+    /// Confirmed by a HEARTBEAT-ACK (RFC 4960 §5.4; an address added by ASCONF starts
+    /// unconfirmed, RFC 5061 §4.2.1): only confirmed destinations carry DATA.
+    pub confirmed: bool,
+    /// Deleted from the association by the peer's Delete-IP (kept for stable path indices;
+    /// nothing new is sent to it; chunks already in flight there keep their T3-rtx).
+    pub deleted: bool,
     /// The chunk being timed for an RTT measurement (TSN, first transmission time): at most
     /// one per destination per round trip (§6.3.1 C4).
     pub timed: Option<(u32, SimTime)>,
@@ -83,6 +92,8 @@ impl PathState {
             t3: None,
             error_count: 0,
             active: true,
+            confirmed: true,
+            deleted: false,
             timed: None,
             decay_at: None,
             hb: HeartbeatState::default(),
@@ -118,5 +129,10 @@ impl PathState {
     pub fn clear_errors(&mut self) {
         self.error_count = 0;
         self.active = true;
+    }
+
+    /// Whether DATA may be sent here: active, confirmed and part of the association.
+    pub fn usable(&self) -> bool {
+        self.active && self.confirmed && !self.deleted
     }
 }

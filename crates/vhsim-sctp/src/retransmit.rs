@@ -16,11 +16,11 @@
 //! again (§7.2.4).
 
 use crate::config::SctpConfig;
-use crate::core_api::RetxCause;
 use crate::outbound::{DataTx, Mark, Outbound};
 use crate::path::PathState;
 use crate::wire::{padded, DataChunk};
 use vhsim_core::SimTime;
+use vhsim_net::RetxCause;
 
 /// What a T3-rtx expiry did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,11 +67,13 @@ impl Outbound {
         T3Outcome { became_inactive, association_failed: self.assoc_errors > cfg.association_max_retrans }
     }
 
-    /// One packet of marked chunks as `select` allows, if any.
+    /// One packet of marked chunks as `select` allows, if any (`primary`: where handover
+    /// retransmissions go).
     pub fn retransmission(
         &mut self,
         now: SimTime,
         select: RtxSelect,
+        primary: usize,
         paths: &mut [PathState],
         cfg: &SctpConfig,
     ) -> Option<DataTx> {
@@ -81,14 +83,14 @@ impl Outbound {
         };
         let first = self.chunks.iter().position(|c| c.mark.is_some() && from_filter(c.dest))?;
         let mark = self.chunks[first].mark.expect("position found a marked chunk");
-        let to = Self::rtx_dest(cfg.rtx_to_alt, self.chunks[first].dest, mark, paths);
+        let to = Self::rtx_dest(cfg.rtx_to_alt, self.chunks[first].dest, mark, primary, paths);
         if select == RtxSelect::WithinCwnd && paths[to].flight >= paths[to].cwnd {
             return None;
         }
         let cause = match (select, mark) {
             (RtxSelect::TimerExpiry(_), _) => RetxCause::Timeout,
             (RtxSelect::FastRetransmit, _) => RetxCause::FastRetransmit,
-            (RtxSelect::WithinCwnd, Mark::Fast) => RetxCause::Recovery,
+            (RtxSelect::WithinCwnd, Mark::Fast | Mark::Handover) => RetxCause::Recovery,
             (RtxSelect::WithinCwnd, Mark::Timeout) => RetxCause::GoBackN,
         };
         let mut room = cfg.cc_mtu();
@@ -97,7 +99,7 @@ impl Outbound {
             let c = &self.chunks[i];
             let same_kind = c.mark == Some(mark)
                 && from_filter(c.dest)
-                && Self::rtx_dest(cfg.rtx_to_alt, c.dest, mark, paths) == to;
+                && Self::rtx_dest(cfg.rtx_to_alt, c.dest, mark, primary, paths) == to;
             if !same_kind || padded(c.size) > room {
                 break;
             }
@@ -119,6 +121,7 @@ impl Outbound {
                     p.stats.fast_retransmissions += 1;
                 }
                 Mark::Timeout => p.stats.timeout_retransmissions += 1,
+                Mark::Handover => p.stats.handover_retransmissions += 1,
             }
             chunks.push(DataChunk {
                 tsn: c.tsn,

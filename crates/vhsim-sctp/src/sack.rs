@@ -12,9 +12,11 @@
 //!    may be a late one for a copy sent before a failure, as ns-2 guards), and un-marks it.
 //! 3. Miss indications (§7.2.4, HTNA): +1 for every unacknowledged chunk below the highest TSN
 //!    newly acknowledged by this SACK; in Fast Recovery, a SACK that advances the Cumulative
-//!    TSN Ack Point adds one to every chunk reported missing. A chunk reaching
-//!    `fast_rtx_threshold` indications is marked for fast retransmission, at most once in its
-//!    life.
+//!    TSN Ack Point adds one to every chunk reported missing. With `split_fast_retransmit`
+//!    (CMT's split fast retransmit, MT-mSCTP; protocol-facts §10) both count only TSNs sent to
+//!    the chunk's own destination: reordering across paths is then no loss signal. A chunk
+//!    reaching `fast_rtx_threshold` indications is marked for fast retransmission, at most once
+//!    in its life.
 //! 4. Fast Recovery ends when the Cumulative TSN Ack reaches its exit point.
 //! 5. Window growth per destination (§7.2.1, §7.2.2, [`PathState::on_acked`]).
 //! 6. Newly marked chunks outside Fast Recovery: the destinations they were last sent to cut
@@ -56,6 +58,7 @@ impl Outbound {
         let flight_before: Vec<u32> = paths.iter().map(|p| p.flight).collect();
         let earliest_before = self.earliest_in_flight(n);
         let mut acked = vec![0u32; n];
+        let mut htna_dest: Vec<Option<u32>> = vec![None; n];
         let mut revoked = vec![false; n];
         let mut highest_newly_acked: Option<u32> = None;
         let cum_advanced = cum > self.cum_ack;
@@ -67,6 +70,7 @@ impl Outbound {
             let c = self.chunks.pop_front().expect("front checked");
             if !c.gap_acked {
                 highest_newly_acked = Some(c.tsn);
+                htna_dest[c.dest] = Some(c.tsn);
                 self.newly_acked(&c, now, paths, &mut acked);
             }
         }
@@ -86,6 +90,7 @@ impl Outbound {
             if in_block && !was {
                 let c = self.chunks[i].clone();
                 highest_newly_acked = Some(highest_newly_acked.map_or(tsn, |h| h.max(tsn)));
+                htna_dest[c.dest] = Some(htna_dest[c.dest].map_or(tsn, |h| h.max(tsn)));
                 self.newly_acked(&c, now, paths, &mut acked);
                 let c = &mut self.chunks[i];
                 c.gap_acked = true;
@@ -101,13 +106,25 @@ impl Outbound {
         // Step 3: miss indications (HTNA) and fast-retransmit marking.
         let in_fr = self.fast_recovery_exit.is_some();
         let highest_reported = sack.highest_acked();
+        let split = cfg.split_fast_retransmit;
+        let mut reported_dest: Vec<Option<u32>> = vec![None; n];
+        if split {
+            for c in self.chunks.iter().filter(|c| c.gap_acked) {
+                reported_dest[c.dest] = Some(c.tsn); // chunks are in TSN order
+            }
+        }
         let mut cut = vec![false; n];
         for c in self.chunks.iter_mut() {
             if c.gap_acked || c.mark.is_some() || c.fast_retransmitted {
                 continue;
             }
-            let below_htna = highest_newly_acked.is_some_and(|h| c.tsn < h);
-            let fr_rule = in_fr && cum_advanced && c.tsn < highest_reported;
+            let (htna, reported) = if split {
+                (htna_dest[c.dest], reported_dest[c.dest].unwrap_or(0))
+            } else {
+                (highest_newly_acked, highest_reported)
+            };
+            let below_htna = htna.is_some_and(|h| c.tsn < h);
+            let fr_rule = in_fr && cum_advanced && c.tsn < reported;
             if !(below_htna || fr_rule) {
                 continue;
             }

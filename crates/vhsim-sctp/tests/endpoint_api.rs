@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use vhsim_core::TracedVar;
-use vhsim_sctp::core_api::Endpoint;
-use vhsim_sctp::{split_path_groups, Addr, InitialCwnd, SctpConfig, SctpEndpoint};
+use vhsim_net::Endpoint;
+use vhsim_sctp::{Addr, InitialCwnd, SctpConfig, SctpEndpoint};
 
 #[test]
 fn toml_configuration_fills_defaults_and_rejects_unknown_keys() {
@@ -73,26 +73,32 @@ fn idle_destination_decays_its_window_per_rto() {
 }
 
 #[test]
-fn traced_variables_come_in_per_path_groups() {
+fn traced_variables_are_reported_per_path() {
     let mut t = Script::multihomed(cfg());
     t.send_all(0);
     t.sack(100, 1, &[]);
-    let mut v: Vec<TracedVar> = Vec::new();
-    t.ep.traced_vars(&mut v);
-    let groups = split_path_groups(&v);
-    assert_eq!(groups.iter().map(|g| g.0).collect::<Vec<_>>(), [None, Some(0), Some(1)]);
-    let get = |g: &[TracedVar], name: &str| g.iter().find(|x| x.name == name).unwrap().value;
-    assert_eq!(get(groups[0].1, "primary"), 0.0);
-    assert_eq!(get(groups[1].1, "cwnd"), (4380 + MTU) as f64);
-    assert_eq!(get(groups[1].1, "outstanding"), (4 * MTU) as f64);
-    assert_eq!(get(groups[1].1, "rto"), 1.0);
-    assert_eq!(get(groups[2].1, "cwnd"), 4380.0);
-    assert_eq!(get(groups[2].1, "rto"), 3.0);
-    assert!(get(groups[2].1, "srtt").is_nan(), "no measurement on MN_B");
+    assert_eq!(t.ep.traced_paths(), 2);
+    let vars = |path: usize| {
+        let mut v: Vec<TracedVar> = Vec::new();
+        t.ep.traced_vars(path, &mut v);
+        v
+    };
+    let get = |v: &[TracedVar], name: &str| v.iter().find(|x| x.name == name).unwrap().value;
+    let (a, b) = (vars(0), vars(1));
+    assert_eq!((get(&a, "primary"), get(&b, "primary")), (1.0, 0.0));
+    assert_eq!((get(&a, "data_dest"), get(&b, "data_dest")), (1.0, 0.0));
+    assert_eq!(get(&a, "cwnd"), (4380 + MTU) as f64);
+    assert_eq!(get(&a, "outstanding"), (4 * MTU) as f64);
+    assert_eq!(get(&a, "rto"), 1.0);
+    assert_eq!(get(&b, "cwnd"), 4380.0);
+    assert_eq!(get(&b, "rto"), 3.0);
+    assert!(get(&b, "srtt").is_nan(), "no measurement on MN_B");
+    assert!(a.iter().all(|v| v.name != "srtt" || !v.starts_row), "srtt rides along");
+    assert!(vars(2).is_empty(), "no third path");
     // A receiver reports none.
     let r = Rx::new(cfg());
     let mut none_v = Vec::new();
-    r.ep.traced_vars(&mut none_v);
+    r.ep.traced_vars(0, &mut none_v);
     assert!(none_v.is_empty());
 }
 

@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use vhsim_core::{Rate, SimTime};
-use vhsim_sctp::core_api::RetxCause;
+use vhsim_net::RetxCause;
 
 fn two_paths() -> Vec<Link> {
     vec![Link::new(MN_A, Rate::mbps(2), 40), Link::new(MN_B, Rate::mbps(1), 60)]

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use vhsim_sctp::core_api::RetxCause::{FastRetransmit, Timeout};
+use vhsim_net::RetxCause::{FastRetransmit, Timeout};
 use vhsim_sctp::{InitialCwnd, RtxToAlt, SctpConfig};
 
 /// Ten chunks in one window, no burst limit: TSNs 1..=10 leave at 0 ms; the SACK for 1 at

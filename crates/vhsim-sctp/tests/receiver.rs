@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use vhsim_sctp::core_api::{Endpoint, Report};
+use vhsim_net::{Endpoint, Report};
 use vhsim_sctp::wire::Chunk;
 use vhsim_sctp::SctpConfig;
 
@@ -88,7 +88,7 @@ fn receive_window_shrinks_with_out_of_order_data_and_drops_what_does_not_fit() {
 
 #[test]
 fn heartbeat_is_answered_with_its_information() {
-    use vhsim_sctp::core_api::{Packet, Payload, TraceTag};
+    use vhsim_net::{Packet, Payload, TraceTag};
     use vhsim_sctp::wire::{CommonHeader, HeartbeatInfo, SctpPacket};
     let mut r = Rx::new(cfg());
     let info = HeartbeatInfo { dest: MN_B.0, sent_at_ns: 123 };
@@ -99,7 +99,7 @@ fn heartbeat_is_answered_with_its_information() {
         src: CN,
         dst: MN_B,
         size: 56,
-        tag: TraceTag::default(),
+        tag: TraceTag::control(0),
         payload: Payload::Sctp(Box::new(s)),
     };
     r.ep.on_packet(ms(5), &p);

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use std::collections::BTreeSet;
 use vhsim_core::SimTime;
-use vhsim_sctp::core_api::{AppOffer, Endpoint};
+use vhsim_net::{AppOffer, Endpoint};
 use vhsim_sctp::inbound::Inbound;
 use vhsim_sctp::wire::{DataChunk, SackChunk};
 use vhsim_sctp::{InitialCwnd, SctpConfig, SctpEndpoint};

@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use vhsim_core::SimDuration;
-use vhsim_sctp::core_api::Report;
-use vhsim_sctp::core_api::RetxCause::{GoBackN, Timeout};
+use vhsim_net::Report;
+use vhsim_net::RetxCause::{GoBackN, Timeout};
 use vhsim_sctp::{RtxToAlt, SctpConfig};
 
 #[test]

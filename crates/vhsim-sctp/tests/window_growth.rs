@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use vhsim_core::SimDuration;
-use vhsim_sctp::core_api::Endpoint;
+use vhsim_net::Endpoint;
 use vhsim_sctp::{InitialCwnd, SctpConfig};
 
 #[test]

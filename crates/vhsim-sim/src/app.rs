@@ -68,10 +68,13 @@ impl AppState {
 }
 
 impl World {
-    /// Flow `f` starts now: a CBR application makes its first write.
+    /// Flow `f` starts now: a bulk application offers unlimited data (a no-op for a TCP
+    /// sender, built with that limit), a CBR application makes its first write.
     pub(crate) fn app_start(&mut self, f: u32) {
-        if matches!(self.flows[f as usize].app, AppState::Cbr(_)) {
-            self.on_app_write(f);
+        let fl = &mut self.flows[f as usize];
+        match fl.app {
+            AppState::Bulk => fl.endpoints[0].on_app(self.now, AppOffer::More(u64::MAX)),
+            AppState::Cbr(_) => self.on_app_write(f),
         }
     }
 

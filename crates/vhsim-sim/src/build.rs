@@ -32,14 +32,14 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
         .enumerate()
         .map(|(i, (f, start))| {
             let app = AppState::new(&f.app);
-            let endpoints = transports::endpoints(f, i as u32, &app);
+            let endpoints = transports::endpoints(f, i as u32, &app, &streams);
             Flow { nodes: [f.src, f.dst], endpoints, wakeup: [None; 2], start, started: false, app }
         })
         .collect();
     let init: Vec<FlowInit> = flows
         .iter()
         .map(|fl| FlowInit {
-            acknowledged: fl.endpoints[0].progress().is_some(),
+            acknowledged: fl.endpoints[0].acknowledged(),
             classifies: fl.endpoints[0].classifies_losses(),
         })
         .collect();

@@ -4,7 +4,8 @@
 //! * `packets`: every packet-trace row's time, event, flow, sequence, link, drop cause and
 //!   ground-truth label, in trace order. Columns added later (sizes, addresses, flags) are
 //!   deliberately not part of it: they add information, they do not change what happened.
-//! * `timeseries`: every sender-state row's time, flow and values, in trace order.
+//! * `timeseries`: every sender-state row's time, flow and values, in trace order (TCP's
+//!   columns first, as when the store was written; later columns with the row's path after).
 //! * `summary`: the summary flattened to `path=value` lines, sorted, without the figures of the
 //!   engine rather than of the simulation (wall time, event count, version). Zero, false, null
 //!   and empty leaves are left out, so adding a counter that stays zero in an old scenario
@@ -37,6 +38,18 @@ const MOVED: [(&str, &str); 1] = [
     ("tcp.", ""),
 ];
 
+/// (name, unit) of the time-series columns the store was first written with (TCP's).
+const LEGACY_COLUMNS: [(&str, &str); 8] = [
+    ("cwnd", "pkts"),
+    ("ssthresh", "pkts"),
+    ("srtt", "s"),
+    ("rto", "s"),
+    ("ld_tcur", "s"),
+    ("ld_threshold", "s"),
+    ("flight", "pkts"),
+    ("state", "code"),
+];
+
 /// Summary keys that describe the engine, not the simulated network.
 const ENGINE_FIGURES: [&str; 4] = ["vhsim_version", "wall_s", "events", "events_per_s"];
 
@@ -56,9 +69,15 @@ pub fn fingerprint(out: &RunOutput) -> Fingerprint {
     if let Some(t) = &out.traces.timeseries {
         // The columns of the time series as it was when the store was first written; a
         // variable an endpoint does not report reads as NaN, as those columns held then.
-        let col = |name: &str| t.column(name);
-        let (cwnd, ssthresh, srtt, rto) = (col("cwnd"), col("ssthresh"), col("srtt"), col("rto"));
-        let (tcur, threshold, flight, state) = (col("ld_tcur"), col("ld_threshold"), col("flight"), col("state"));
+        let col = |(name, unit): (&str, &str)| t.column_in(name, unit);
+        let [cwnd, ssthresh, srtt, rto, tcur, threshold, flight, state] = LEGACY_COLUMNS.map(col);
+        // Columns added since (SCTP's per-path variables), with the row's path, after them.
+        let extra: Vec<&[f64]> = t
+            .columns
+            .iter()
+            .filter(|c| !LEGACY_COLUMNS.contains(&(c.name, c.unit)))
+            .map(|c| c.values.as_slice())
+            .collect();
         let at = |c: Option<&[f64]>, i: usize| c.map_or(f64::NAN, |c| c[i]);
         for i in 0..t.time_ns.len() {
             ts.update(&t.time_ns[i].to_le_bytes());
@@ -68,6 +87,12 @@ pub fn fingerprint(out: &RunOutput) -> Fingerprint {
             }
             ts.update(&(at(flight, i) as i64).to_le_bytes());
             ts.update(&[at(state, i) as u8]);
+            if !extra.is_empty() {
+                ts.update(&t.path[i].to_le_bytes());
+                for c in &extra {
+                    ts.update(&c[i].to_bits().to_le_bytes());
+                }
+            }
         }
     }
     let mut s = Xxh3::new();

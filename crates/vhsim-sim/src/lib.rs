@@ -120,6 +120,18 @@ pub fn run_captured(
     })
 }
 
+/// [`run`], also returning the finished world (for tests and tools that inspect endpoints
+/// after the run; its traces have moved into the output).
+pub fn run_world(scenario: &Scenario, detail: Option<Detail>) -> (RunOutput, world::World) {
+    let mut world = build::build(scenario, detail.unwrap_or(scenario.detail));
+    let started = Instant::now();
+    let events = world.run();
+    world.finish();
+    let summary = summary::summarize(&world, events, started.elapsed().as_secs_f64());
+    let traces = std::mem::take(&mut world.obs.traces);
+    (RunOutput { summary, traces, captures: Vec::new() }, world)
+}
+
 /// Run `scenario` at `detail` with `opts`.
 pub fn run_with_options(scenario: &Scenario, detail: Option<Detail>, opts: &RunOptions) -> Result<RunOutput, RunError> {
     let mut world = build::build(scenario, detail.unwrap_or(scenario.detail));

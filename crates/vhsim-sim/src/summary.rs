@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use vhsim_net::{DropCounts, Endpoint};
+use vhsim_sctp::SctpSummary;
 use vhsim_tcp::TcpSender;
 
 /// Summary of one flow: a transport-neutral part, counted by the observers from the packets
@@ -52,6 +53,9 @@ pub struct FlowSummary {
     /// What only a TCP sender knows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpPart>,
+    /// What only an SCTP association knows, per destination in `paths` (docs/sctp.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sctp: Option<Box<SctpSummary>>,
 }
 
 /// The TCP part of a flow's summary.
@@ -73,6 +77,8 @@ impl TcpPart {
 pub enum TransportPart {
     /// TCP.
     Tcp(TcpPart),
+    /// SCTP.
+    Sctp(Box<SctpSummary>),
 }
 
 /// What a node agent did.
@@ -206,7 +212,9 @@ fn is_zero(n: &u64) -> bool {
 /// The JSON Schema (draft 2020-12) of `summary.json`, pretty-printed. Python derives the
 /// campaign metric names from it (`vhsim.metrics`), and docs/summary.schema.json is it.
 pub fn json_schema() -> String {
-    let schema = schemars::generate::SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<RunSummary>();
+    let schema = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<RunSummary>();
     serde_json::to_string_pretty(&schema).expect("a JSON Schema serializes")
 }
 
@@ -277,9 +285,13 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 handovers,
                 loss_classification: o.verdicts,
                 app: app_summary(f),
-                tcp: f.endpoints[0].summary_part().map(|p| match p {
-                    TransportPart::Tcp(t) => t,
-                }),
+                tcp: None,
+                sctp: None,
+            };
+            let summary = match f.endpoints[0].summary_part(&f.endpoints[1]) {
+                Some(TransportPart::Tcp(t)) => FlowSummary { tcp: Some(t), ..summary },
+                Some(TransportPart::Sctp(s)) => FlowSummary { sctp: Some(s), ..summary },
+                None => summary,
             };
             (m.name.clone(), summary)
         })
@@ -288,7 +300,9 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         .links
         .iter()
         .zip(world.links.iter().zip(&obs.link_drops))
-        .map(|(m, (l, d))| (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) }))
+        .map(|(m, (l, d))| {
+            (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) })
+        })
         .collect();
     let agents = sc
         .agents

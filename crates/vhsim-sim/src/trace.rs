@@ -154,7 +154,8 @@ pub struct VarColumn {
 }
 
 /// Endpoint state over time: one row whenever a traced variable that starts rows changes, with
-/// one column per variable any endpoint of the run reports (vhsim-core `TracedVar`).
+/// one column per variable any endpoint of the run reports (vhsim-core `TracedVar`). A column
+/// is a (name, unit) pair, so TCP's `cwnd` in packets and SCTP's in bytes stay apart.
 #[derive(Clone, Debug, Default)]
 pub struct TimeSeries {
     /// Time (ns).
@@ -187,7 +188,7 @@ impl TimeSeries {
         self.flow.push(flow);
         self.path.push(path);
         for v in vars {
-            let c = match self.columns.iter().position(|c| c.name == v.name) {
+            let c = match self.columns.iter().position(|c| c.name == v.name && c.unit == v.unit) {
                 Some(c) => c,
                 None => {
                     self.columns.push(VarColumn { name: v.name, unit: v.unit, values: vec![f64::NAN; row] });
@@ -203,9 +204,15 @@ impl TimeSeries {
         }
     }
 
-    /// The column of variable `name`, if any endpoint reported it.
+    /// The column of variable `name` (the first such column if several units), if any
+    /// endpoint reported it.
     pub fn column(&self, name: &str) -> Option<&[f64]> {
         self.columns.iter().find(|c| c.name == name).map(|c| c.values.as_slice())
+    }
+
+    /// The column of variable `name` in `unit`, if any endpoint reported it.
+    pub fn column_in(&self, name: &str, unit: &str) -> Option<&[f64]> {
+        self.columns.iter().find(|c| c.name == name && c.unit == unit).map(|c| c.values.as_slice())
     }
 }
 

@@ -6,9 +6,11 @@
 //! error models that act on data units (the drop list) work for every transport alike.
 
 mod datagram;
+pub mod sctp;
 mod tcp;
 
 pub use datagram::DatagramHeader;
+pub use sctp::SctpPacket;
 pub use tcp::{SackBlock, TcpHeader, TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
 
 use crate::addr::Addr;
@@ -97,6 +99,9 @@ pub enum Payload {
     Tcp(TcpHeader),
     /// A datagram of the minimal datagram transport.
     Datagram(DatagramHeader),
+    /// An SCTP packet: common header and chunk bundle (out of line: a bundle is large and most
+    /// packets of a run are of other transports).
+    Sctp(Box<SctpPacket>),
     /// Nothing the world's endpoints read (packets of node agents carry their meaning in the
     /// tag).
     Empty,

@@ -8,7 +8,7 @@
 //! flow never changes its start.
 
 use super::topology::Topology;
-use super::{app, before_end, datagram};
+use super::{app, before_end, datagram, sctp};
 use crate::error::{err, join, list, Result};
 use crate::model::{FlowModel, MobileModel, StartSpread, TransportModel};
 use crate::schema::{FlowSpec, Protocol};
@@ -79,10 +79,6 @@ fn flow(
         let msg = format!("a flow needs two different nodes; `from` and `to` are both `{}`", spec.to);
         return Err(err(p("to"), msg));
     }
-    let scheme = spec.scheme.clone().unwrap_or_else(|| "sack".to_owned());
-    let preset = presets::preset(&scheme).ok_or_else(|| {
-        err(p("scheme"), format!("unknown scheme `{scheme}` (schemes: {})", list(presets::preset_names())))
-    })?;
     let start = before_end(spec.start.map_or(SimDuration::ZERO, |d| d.0), duration, &p("start"))?;
     let spread = spec.start_spread.map_or(SimDuration::ZERO, |d| d.0);
     let latest = start + spread;
@@ -116,18 +112,33 @@ fn flow(
         stream: format!("flow/{name}/start"),
         draw: 0,
     });
+    let protocol = spec.protocol.unwrap_or(Protocol::Tcp);
+    if protocol != Protocol::Sctp && spec.sctp.is_some() {
+        return Err(err(p("sctp"), "`sctp` is only allowed with protocol = \"sctp\""));
+    }
     let dst_addr = match &spec.to_interface {
+        _ if protocol == Protocol::Sctp => dst, // set to the primary below
         None => {
             check_route(topo, src, dst, &path, "")?;
             dst
         }
-        Some(iface) => care_of(mobile, dst, iface, &p("to_interface"))?,
+        Some(iface) => care_of_address(mobile, dst, iface, &p("to_interface"))?,
     };
-    let transport = match spec.protocol.unwrap_or(Protocol::Tcp) {
+    let mut scheme = spec.scheme.clone().unwrap_or_else(|| "sack".to_owned());
+    let transport = match protocol {
         Protocol::Tcp => {
             if spec.datagram.is_some() {
                 return Err(err(p("datagram"), "`datagram` is only allowed with protocol = \"datagram\""));
             }
+            let preset = presets::preset(&scheme).ok_or_else(|| {
+                let names = list(presets::preset_names());
+                let msg = if vhsim_sctp::presets::preset(&scheme).is_some() {
+                    format!("`{scheme}` is an SCTP scheme: set protocol = \"sctp\" (TCP schemes: {names})")
+                } else {
+                    format!("unknown scheme `{scheme}` (schemes: {names})")
+                };
+                err(p("scheme"), msg)
+            })?;
             // The preset's tables, then the flow's, read and checked by vhsim-tcp
             // (docs/schemes.md).
             let (tcp, sink) =
@@ -136,21 +147,58 @@ fn flow(
             TransportModel::Tcp { tcp, sink }
         }
         Protocol::Datagram => datagram::resolve(spec, &path)?,
+        Protocol::Sctp => {
+            scheme = spec.scheme.clone().unwrap_or_else(|| "sctp".to_owned());
+            let t = sctp::resolve(spec, src, dst, mobile, duration, &path)?;
+            for (from, to, purpose) in [(src, dst, ""), (dst, src, " for the SACKs")] {
+                if mobile.is_none_or(|m| m.node != to) {
+                    check_route(topo, from, to, &path, purpose)?;
+                }
+            }
+            t
+        }
+    };
+    let dst_addr = match &transport {
+        TransportModel::Sctp { primary, .. } => *primary,
+        _ => dst_addr,
     };
     let app = app::resolve(spec.app.as_ref(), transport_unit(&transport), &p("app"))?;
-    if matches!(transport, TransportModel::Datagram { .. }) && !matches!(app, crate::model::AppModel::Cbr(_)) {
+    if matches!(transport, TransportModel::Datagram { .. }) && !matches!(app, crate::model::AppModel::Cbr(_))
+    {
         return Err(err(p("app"), "protocol = \"datagram\" needs app = { kind = \"cbr\", ... } (a bulk datagram source would send without limit)"));
     }
-    Ok(FlowModel { name: name.to_owned(), src, dst, dst_addr, start, start_spread, stop, scheme, transport, app })
+    Ok(FlowModel {
+        name: name.to_owned(),
+        src,
+        dst,
+        dst_addr,
+        start,
+        start_spread,
+        stop,
+        scheme,
+        transport,
+        app,
+    })
 }
 
 /// The care-of address of the mobile node's interface `iface`; `dst` must be the mobile node.
-fn care_of(mobile: Option<&MobileModel>, dst: u32, iface: &str, path: &str) -> Result<u32> {
+pub(super) fn care_of_address(
+    mobile: Option<&MobileModel>,
+    dst: u32,
+    iface: &str,
+    path: &str,
+) -> Result<u32> {
     let Some(m) = mobile.filter(|m| m.node == dst) else {
         return Err(err(path, "only a flow to the mobile node can name one of its interfaces"));
     };
     let k = m.interfaces.iter().position(|i| i.name == iface).ok_or_else(|| {
-        err(path, format!("unknown interface `{iface}` (interfaces: {})", list(m.interfaces.iter().map(|i| &i.name))))
+        err(
+            path,
+            format!(
+                "unknown interface `{iface}` (interfaces: {})",
+                list(m.interfaces.iter().map(|i| &i.name))
+            ),
+        )
     })?;
     // Care-of addresses follow the node addresses in the address table (model::Scenario).
     Ok((m.interfaces[0].address_routes.len() + k) as u32)
@@ -160,6 +208,7 @@ fn transport_unit(t: &TransportModel) -> u32 {
     match t {
         TransportModel::Tcp { tcp, .. } => tcp.segment_size,
         TransportModel::Datagram { size, .. } => *size,
+        TransportModel::Sctp { config, .. } => config.chunk_payload(),
     }
 }
 

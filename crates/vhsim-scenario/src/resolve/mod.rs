@@ -11,7 +11,9 @@ mod flows;
 mod link_models;
 mod mobile;
 mod mobility;
+mod msctp;
 pub(crate) mod output;
+mod sctp;
 mod timeline;
 mod topology;
 

@@ -14,6 +14,9 @@ pub enum Protocol {
     /// A minimal UDP-like datagram transport: the application's writes are sent at once, one
     /// datagram per write, with no acknowledgment and no retransmission (needs a `cbr` app).
     Datagram,
+    /// SCTP (RFC 4960; docs/sctp.md): an association whose endpoint at the mobile node uses
+    /// its interfaces' care-of addresses (`[flows.<f>.sctp]`).
+    Sctp,
 }
 
 /// Sizes of the datagram transport (`protocol = "datagram"`).
@@ -72,7 +75,7 @@ pub struct FlowSpec {
     pub to_interface: Option<String>,
     /// Transport protocol (default "tcp").
     pub protocol: Option<Protocol>,
-    /// Sender preset (default "sack"); see `vhsim schemes`.
+    /// Sender preset (default "sack" for TCP, "sctp" for SCTP); see `vhsim schemes`.
     pub scheme: Option<String>,
     /// Number of identical flows (default 1). With count = N > 1 the flows are named
     /// `<name>.0` ... `<name>.<N-1>`.
@@ -98,4 +101,6 @@ pub struct FlowSpec {
     pub sink: toml::Table,
     /// Sizes of a datagram flow (`protocol = "datagram"` only).
     pub datagram: Option<DatagramSpec>,
+    /// Addresses and preset overrides of an SCTP flow (`protocol = "sctp"` only).
+    pub sctp: Option<super::SctpSpec>,
 }

@@ -12,11 +12,13 @@
 mod agents;
 mod flows;
 mod links;
+mod sctp;
 mod timeline;
 
 pub use agents::*;
 pub use flows::*;
 pub use links::*;
+pub use sctp::*;
 pub use timeline::*;
 
 use crate::units::Duration;

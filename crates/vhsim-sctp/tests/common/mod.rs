@@ -18,8 +18,8 @@
 
 use std::collections::BTreeMap;
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
-use vhsim_sctp::core_api::{AppOffer, Endpoint, Packet, Payload, Report, RetxCause, TraceTag, UnitKind};
-use vhsim_sctp::wire::{Chunk, CommonHeader, SackChunk, SctpPacket};
+use vhsim_net::{AppOffer, Endpoint, Packet, Payload, Report, RetxCause, TraceTag, UnitKind};
+use vhsim_sctp::wire::{AsconfRequest, AsconfResult, Chunk, CommonHeader, SackChunk, SctpPacket};
 use vhsim_sctp::{sctp_payload, Addr, SctpConfig, SctpEndpoint};
 
 /// The correspondent node's address.
@@ -81,6 +81,24 @@ pub enum Out {
         /// Destination.
         to: Addr,
     },
+    /// An ASCONF.
+    Asconf {
+        /// Destination.
+        to: Addr,
+        /// Serial number.
+        serial: u32,
+        /// Requests.
+        requests: Vec<AsconfRequest>,
+    },
+    /// An ASCONF-ACK.
+    AsconfAck {
+        /// Destination.
+        to: Addr,
+        /// Serial number.
+        serial: u32,
+        /// Results.
+        results: Vec<AsconfResult>,
+    },
 }
 
 /// Decode a packet, checking that its trace tag and size agree with its chunks.
@@ -101,6 +119,11 @@ pub fn decode(p: &Packet) -> Out {
         }
         [Chunk::Heartbeat(_)] => Out::Heartbeat { to: p.dst },
         [Chunk::HeartbeatAck(_)] => Out::HeartbeatAck { to: p.dst },
+        [Chunk::Asconf(a)] => {
+            assert_eq!((p.tag.kind, p.tag.seq), (UnitKind::Control, a.serial as u64));
+            Out::Asconf { to: p.dst, serial: a.serial, requests: a.requests.clone() }
+        }
+        [Chunk::AsconfAck(a)] => Out::AsconfAck { to: p.dst, serial: a.serial, results: a.results.clone() },
         chunks => {
             let tsns: Vec<u32> = s.data_chunks().map(|d| d.tsn).collect();
             assert_eq!(tsns.len(), chunks.len(), "only DATA chunks are bundled together");
@@ -137,7 +160,7 @@ pub fn sack_packet(from: Addr, to: Addr, sack: SackChunk) -> Packet {
         src: from,
         dst: to,
         size: 20 + s.wire_len(),
-        tag: TraceTag::default(),
+        tag: TraceTag::ack(0),
         payload: Payload::Sctp(Box::new(s)),
     }
 }
@@ -348,8 +371,21 @@ impl Net {
     /// CN (one address) to MN (one address per link, the first primary), bulk backlog.
     pub fn new(cfg: SctpConfig, links: Vec<Link>) -> Self {
         let mn_addrs: Vec<Addr> = links.iter().map(|l| l.mn_addr).collect();
-        let (cn, mn) = SctpEndpoint::pair(0, &cfg, &[CN], &mn_addrs, CN, mn_addrs[0], rng("cn"), rng("mn"))
-            .unwrap_or_else(|e| panic!("bad setup: {e:?}"));
+        Self::with_association(cfg, links, &mn_addrs, Vec::new())
+    }
+
+    /// CN to an MN with one interface per link whose association starts with the addresses
+    /// `mn_initial` (the first primary) and whose scripted mSCTP requests are `actions`.
+    pub fn with_association(
+        cfg: SctpConfig,
+        links: Vec<Link>,
+        mn_initial: &[Addr],
+        actions: Vec<vhsim_sctp::AsconfAction>,
+    ) -> Self {
+        let (cn, mut mn) =
+            SctpEndpoint::pair(0, &cfg, &[CN], mn_initial, CN, mn_initial[0], rng("cn"), rng("mn"))
+                .unwrap_or_else(|e| panic!("bad setup: {e:?}"));
+        mn.set_mobility(links.iter().map(|l| l.mn_addr).collect(), actions);
         let mut net = Net {
             cn,
             mn,
@@ -574,7 +610,7 @@ impl Rx {
             src: CN,
             dst: to,
             size: 20 + s.wire_len(),
-            tag: TraceTag::default(),
+            tag: TraceTag::data(0, 0, RetxCause::New),
             payload: Payload::Sctp(Box::new(s)),
         };
         self.ep.on_packet(t, &p);

@@ -166,6 +166,7 @@ fn encoder(sc: &Scenario) -> Encoder {
                     WireTransport::Tcp(TcpWire::new(tcp.segment_size, sink.advertised_window, tcp.window))
                 }
                 TransportModel::Datagram { .. } => WireTransport::Datagram,
+                TransportModel::Sctp { .. } => WireTransport::Sctp,
             };
             FlowWire::new(i as u32, transport)
         })

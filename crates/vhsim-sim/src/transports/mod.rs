@@ -9,11 +9,11 @@ pub mod datagram;
 
 use crate::app::AppState;
 use datagram::{DatagramSink, DatagramSource};
+use vhsim_core::RngStreams;
 use vhsim_core::{SimTime, TracedVar};
-use vhsim_net::{
-    Addr, AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring,
-};
-use vhsim_scenario::{FlowModel, TransportModel};
+use vhsim_net::{Addr, AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring};
+use vhsim_scenario::{AddressOpModel, AsconfActionModel, FlowModel, TransportModel};
+use vhsim_sctp::{AddressOp, AsconfAction, SctpEndpoint};
 use vhsim_tcp::{TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
 
 /// An endpoint of any transport.
@@ -27,11 +27,14 @@ pub enum AnyEndpoint {
     DatagramSource(DatagramSource),
     /// Datagram sink.
     DatagramSink(DatagramSink),
+    /// One side of an SCTP association (both sides are the same type).
+    Sctp(Box<SctpEndpoint>),
 }
 
 /// The two endpoints of flow `index` (`[sending side, receiving side]`), with the sending
-/// side's application limit set for `app`.
-pub fn endpoints(f: &FlowModel, index: u32, app: &AppState) -> [AnyEndpoint; 2] {
+/// side's application limit set for `app`. An endpoint that draws random numbers gets its own
+/// stream of `streams`, named after the flow (`flow/<name>/sctp/from`, `.../to`).
+pub fn endpoints(f: &FlowModel, index: u32, app: &AppState, streams: &RngStreams) -> [AnyEndpoint; 2] {
     let (src, dst) = (Addr(f.src), Addr(f.dst_addr));
     let out = Wiring { flow: index, local: src, peer: dst };
     let back = Wiring { flow: index, local: dst, peer: src };
@@ -52,7 +55,37 @@ pub fn endpoints(f: &FlowModel, index: u32, app: &AppState) -> [AnyEndpoint; 2] 
             AnyEndpoint::DatagramSource(DatagramSource::new(out, *size, *header_size)),
             AnyEndpoint::DatagramSink(DatagramSink::default()),
         ],
+        TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile } => {
+            let addrs = |v: &[u32]| v.iter().map(|&a| Addr(a)).collect::<Vec<_>>();
+            let stream = |side: &str| streams.stream(&format!("flow/{}/sctp/{side}", f.name));
+            let (a, b) = SctpEndpoint::pair(
+                index,
+                config,
+                &addrs(from_addrs),
+                &addrs(to_addrs),
+                Addr(*from_primary),
+                Addr(*primary),
+                stream("from"),
+                stream("to"),
+            )
+            .expect("the scenario layer validated the association");
+            let mut pair = [a, b];
+            if let Some(m) = mobile {
+                pair[m.side as usize].set_mobility(addrs(&m.interfaces), m.actions.iter().map(action).collect());
+            }
+            pair.map(|e| AnyEndpoint::Sctp(Box::new(e)))
+        }
     }
+}
+
+/// A scripted ASCONF request as the SCTP endpoint takes it.
+fn action(a: &AsconfActionModel) -> AsconfAction {
+    let op = match a.op {
+        AddressOpModel::Add(x) => AddressOp::Add(Addr(x)),
+        AddressOpModel::Delete(x) => AddressOp::Delete(Addr(x)),
+        AddressOpModel::SetPrimary(x) => AddressOp::SetPrimary(Addr(x)),
+    };
+    AsconfAction { at: a.at, op }
 }
 
 impl AnyEndpoint {
@@ -73,12 +106,22 @@ impl AnyEndpoint {
         }
     }
 
-    /// The transport-specific part of the flow summary this endpoint contributes.
-    pub fn summary_part(&self) -> Option<crate::summary::TransportPart> {
+    /// The SCTP endpoint, if this is one.
+    pub fn sctp(&self) -> Option<&SctpEndpoint> {
         match self {
-            AnyEndpoint::TcpSender(e) => {
-                Some(crate::summary::TransportPart::Tcp(crate::summary::TcpPart::of(e.sender())))
-            }
+            AnyEndpoint::Sctp(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The transport-specific part of the flow summary this (sending) endpoint contributes;
+    /// `peer` is the flow's receiving endpoint (an SCTP association's part counts the SACKs and
+    /// duplicates its receiver saw).
+    pub fn summary_part(&self, peer: &AnyEndpoint) -> Option<crate::summary::TransportPart> {
+        use crate::summary::{TcpPart, TransportPart};
+        match self {
+            AnyEndpoint::TcpSender(e) => Some(TransportPart::Tcp(TcpPart::of(e.sender()))),
+            AnyEndpoint::Sctp(e) => Some(TransportPart::Sctp(Box::new(e.summary_with_receiver(peer.sctp())))),
             _ => None,
         }
     }
@@ -92,6 +135,7 @@ macro_rules! each {
             AnyEndpoint::TcpSink($e) => $body,
             AnyEndpoint::DatagramSource($e) => $body,
             AnyEndpoint::DatagramSink($e) => $body,
+            AnyEndpoint::Sctp($e) => $body,
         }
     };
 }
@@ -129,6 +173,9 @@ impl Endpoint for AnyEndpoint {
     #[inline]
     fn progress(&self) -> Option<SendProgress> {
         each!(self, e => e.progress())
+    }
+    fn acknowledged(&self) -> bool {
+        each!(self, e => e.acknowledged())
     }
     fn traced_paths(&self) -> usize {
         each!(self, e => e.traced_paths())

@@ -1,7 +1,7 @@
 //! SCTP packets as plain data: the common header and a bundle of typed chunks (RFC 4960 §3).
 //!
-//! Nothing here depends on the rest of the crate or on simulation time, so the module can move
-//! verbatim to `vhsim-net/src/packet/sctp.rs`. Field widths are those of the wire format (TSN
+//! The payload of `Payload::Sctp`; the SCTP endpoints (crate `vhsim-sctp`, which re-exports
+//! this module as `wire`) build and read it, the world never does. Field widths are those of the wire format (TSN
 //! u32, stream id and SSN u16, gap-block offsets u16); sizes are computed, never serialized:
 //! [`SctpPacket::wire_len`] is the common header plus every chunk with its header and padding
 //! to a multiple of 4 bytes (RFC 4960 §3.2). IP headers are the sender's business.
@@ -195,6 +195,34 @@ pub struct AsconfChunk {
     pub requests: Vec<AsconfRequest>,
 }
 
+/// Error cause Unresolvable Address (RFC 4960 §3.3.10.5): the request names an address that is
+/// not part of the association (Set Primary, Delete IP).
+pub const CAUSE_UNRESOLVABLE_ADDRESS: u16 = 0x0005;
+/// Error cause Request to Delete Last Remaining IP Address (RFC 5061 §4.2.4).
+pub const CAUSE_DELETE_LAST_ADDRESS: u16 = 0x00A0;
+/// Error cause Request to Delete Source IP Address (RFC 5061 §4.2.4).
+pub const CAUSE_DELETE_SOURCE_ADDRESS: u16 = 0x00A2;
+
+impl AsconfRequest {
+    /// The request's correlation id.
+    pub fn correlation(&self) -> u32 {
+        match *self {
+            AsconfRequest::AddIp { correlation, .. }
+            | AsconfRequest::DeleteIp { correlation, .. }
+            | AsconfRequest::SetPrimary { correlation, .. } => correlation,
+        }
+    }
+
+    /// The address the request names.
+    pub fn addr(&self) -> u32 {
+        match *self {
+            AsconfRequest::AddIp { addr, .. }
+            | AsconfRequest::DeleteIp { addr, .. }
+            | AsconfRequest::SetPrimary { addr, .. } => addr,
+        }
+    }
+}
+
 /// Outcome of one ASCONF request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AsconfResult {
@@ -210,6 +238,15 @@ pub enum AsconfResult {
         /// Error cause code.
         cause: u16,
     },
+}
+
+impl AsconfResult {
+    /// The correlation id of the request it answers.
+    pub fn correlation(&self) -> u32 {
+        match *self {
+            AsconfResult::Success { correlation } | AsconfResult::Error { correlation, .. } => correlation,
+        }
+    }
 }
 
 /// An ASCONF-ACK chunk (RFC 5061 §4.1.2, type 0x80).

@@ -1,0 +1,94 @@
+//! Named SCTP presets: a scenario picks one with `scheme = "<name>"` on a flow with
+//! `protocol = "sctp"` and may override any field in `[flows.<f>.sctp]`.
+//!
+//! Each preset is a whole [`SctpConfig`] built from the defaults (RFC 4960, ns-2 where the RFC
+//! is silent; docs/sctp.md) by the changes listed with it, so the list reads as data and can
+//! join the TOML preset tables of the TCP schemes later.
+
+use crate::config::{MsctpScheme, SctpConfig};
+
+/// One named preset.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// Name used in scenarios (`scheme = "sctp"`).
+    pub name: &'static str,
+    /// One line for `vhsim schemes`.
+    pub description: &'static str,
+    /// Where the behaviour is specified (RFC or paper and section).
+    pub source: &'static str,
+    build: fn() -> SctpConfig,
+}
+
+impl Preset {
+    /// The preset's configuration.
+    pub fn config(&self) -> SctpConfig {
+        (self.build)()
+    }
+}
+
+/// Every SCTP preset, in the order `vhsim schemes` lists them.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "sctp",
+        description: "SCTP as RFC 4960 specifies it (defaults of docs/sctp.md); ASCONF chunks ignored",
+        source: "RFC 4960",
+        build: SctpConfig::default,
+    },
+    Preset {
+        name: "msctp",
+        description: "normal mSCTP (Koh et al. 2004; Kim & Koh 2009 §2.1): RFC 4960 + RFC 5061 ASCONF \
+                      Add-IP / Set-Primary / Delete-IP; new data follows the new primary",
+        source: "RFC 5061; Koh et al., IEEE Comm. Letters 8(3), 2004; Kim & Koh 2009 §2.1",
+        build: msctp,
+    },
+    Preset {
+        name: "mt-msctp",
+        description: "MT-mSCTP (Huang & Tsai 2007, via Kim & Koh 2009 §1, §4.1): mSCTP sending on every \
+                      path with cwnd space from Add-IP to Delete-IP, split fast retransmit (protocol-facts A11)",
+        source: "Huang & Tsai, Computer Communications 30(17), 2007; Kim & Koh 2009 §1; protocol-facts §10, A11",
+        build: mt_msctp,
+    },
+    Preset {
+        name: "hr-msctp",
+        description: "HR-mSCTP (Kim & Koh 2009 §3, Steps 1-4): mSCTP retransmitting every outstanding chunk \
+                      to the new primary at the switch, in slow start from the initial cwnd, before new data",
+        source: "Kim & Koh, Int. J. Commun. Syst. 2009, §3",
+        build: hr_msctp,
+    },
+];
+
+fn msctp() -> SctpConfig {
+    SctpConfig { asconf: true, ..SctpConfig::default() }
+}
+
+fn mt_msctp() -> SctpConfig {
+    SctpConfig { msctp: MsctpScheme::MultiPath, split_fast_retransmit: true, ..msctp() }
+}
+
+fn hr_msctp() -> SctpConfig {
+    SctpConfig { msctp: MsctpScheme::HandoverRetransmission, ..msctp() }
+}
+
+/// The preset called `name`.
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+/// Names of every preset, in list order.
+pub fn preset_names() -> impl Iterator<Item = &'static str> {
+    PRESETS.iter().map(|p| p.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_named_once() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert_eq!(p.config().validate(), Ok(()), "{}", p.name);
+            assert!(PRESETS[..i].iter().all(|q| q.name != p.name), "{} twice", p.name);
+        }
+        assert_eq!(preset("sctp").map(|p| p.config()), Some(SctpConfig::default()));
+    }
+}

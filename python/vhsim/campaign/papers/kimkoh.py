@@ -1,0 +1,242 @@
+"""The ``kimkoh`` reproduction: Kim & Koh (2009), mSCTP handover schemes across 3G and WLAN.
+
+Figures 8-16 (§4): normal mSCTP (``msctp``), MT-mSCTP (``mt-msctp``) and HR-mSCTP (``hr-msctp``)
+on ``scenarios/kimkoh/3g-wlan-3g.toml`` (primary switched 3G -> WLAN at 25 s, back at 50 s; 3%
+WLAN loss in 48-50 s) and ``ping-pong.toml`` (switches at 5, 7, 11, 16, 20, 28 s); 10
+replications with paired seeds; throughput = goodput in the 4 s after a switch.  The TCP SACK
+flow over the same link pair (``switch-pair-tcp.toml``) is shown beside them.  Claims:
+:mod:`.kimkoh_claims`; per-run trace columns: :mod:`.kimkoh_runs`; plots: :mod:`.kimkoh_plots`.
+
+Two readings the paper leaves open get a variant of Figure 9 each (docs/reproductions.md):
+the receive buffer ("large", assumption (b); ns-2's default 64 KiB in the main figures) and
+where fast retransmissions go (ns-2's default rtxToAlt_ 1: to the alternate path).
+
+Quick mode: 2 replications and the lowest and highest loss rate of each sweep.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from .. import metrics as M
+from ..claims import Measure
+from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
+from . import kimkoh_claims as C
+from . import kimkoh_plots as P
+from . import kimkoh_runs as R
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+FLOW = R.FLOW
+MAIN, PING_PONG, TCP = "kimkoh/3g-wlan-3g.toml", "kimkoh/ping-pong.toml", "kimkoh/switch-pair-tcp.toml"
+SCHEME = P.SCHEME
+MSCTP, MT, HR = "msctp", "mt-msctp", "hr-msctp"
+SCHEMES, PAIR = (MSCTP, MT, HR), (MSCTP, HR)
+NAMES = {MSCTP: "mSCTP", MT: "MT-mSCTP", HR: "HR-mSCTP"}
+REPLICATIONS, QUICK_REPLICATIONS = 10, 2
+AFTER25, AFTER50 = M.flow(FLOW, "goodput_kbps_after25"), M.flow(FLOW, "goodput_kbps_after50")
+BEFORE25 = M.flow(FLOW, "goodput_kbps_before25")
+UMTS_ERROR, WLAN_ERROR, WLAN_WINDOW_P = "links.umts.forward.error", "links.wlan.forward.error", "links.wlan.forward.error.p"
+NO_WLAN_LOSS = {WLAN_ERROR: '{ kind = "bernoulli", p = 0 }'}
+LOSSES = ("0.002", "0.005", "0.01", "0.015", "0.02")          # Figure 10's range, 0.2-2%
+WLAN_LOSSES = ("0.002", "0.006", "0.01", "0.014", "0.017", "0.02")  # Figure 12: "up to 1.4%" and above
+WINDOW_LOSSES = ("0.01", "0.02", "0.03", "0.04", "0.05")     # Figure 15: the 48-50 s loss (Figure 13: 3%)
+PP_SWITCHES = (5.0, 7.0, 11.0, 16.0, 20.0, 28.0)
+PP_END = 35.0
+LARGE_BUFFER = {"flows.ftp.sctp.receive_buffer": "1MiB"}
+TIMEOUTS_ONLY = {"flows.ftp.sctp.rtx_to_alt": "timeouts_only"}
+
+
+def bernoulli(losses) -> dict[str, str]:
+    return {p: f"{{ kind = \"bernoulli\", p = {p} }}" for p in losses}
+
+
+def grid(scenario: str, axes, detail: str = "summary", fixed=None) -> Grid:
+    return Grid(scenario, tuple(axes), dict(fixed or {}), REPLICATIONS, detail)
+
+
+def quick(g: Grid, keep: dict[str, tuple[str, ...]] | None = None) -> Grid:
+    """Fewer replications, and of each loss axis only the values in ``keep``."""
+    axes = tuple(a if a.key not in (keep or {}) else
+                 type(a)(a.key, tuple(v for v in a.values if v.label in keep[a.key])) for a in g.axes)
+    return g.but(replications=QUICK_REPLICATIONS, axes=axes)
+
+
+def derive_at(scripted_s: float, new: int, old: int, packets: bool):
+    return lambda camp, df: R.derive_switch(camp, df, scripted_s, new, old, packets)
+
+
+def derive_ping_pong(camp, df: "pd.DataFrame") -> "pd.DataFrame":
+    marks = (*PP_SWITCHES[1:], PP_END)
+    counts = [R.cumulative_chunks(camp.trace_for(row), marks) for _, row in df.iterrows()]
+    return df.assign(**{f"chunks_{t:g}s": [c[k] for c in counts] for k, t in enumerate(marks)})
+
+
+def goodput(column: str, header: str) -> Col:
+    return Col(header, Measure(column, digits=0), ci=True)
+
+
+SWITCH_COLS = (Col("switch at the CN (s)", Measure("switch_s", digits=3)),
+               Col("old path cwnd before (MTU)", Measure("old_cwnd_before", digits=1)),
+               *(Col(f"new path cwnd +{dt:g} s (MTU)", Measure(f"new_cwnd_{dt:g}s", digits=1)) for dt in (0.5, 1, 2, 4)))
+
+
+def fig8() -> FigureSpec:
+    g = grid(MAIN, (axis(SCHEME, PAIR),), "packets")
+    table = Table((SCHEME,), (
+        Col("reordered TSNs in 3 s", Measure("reorders", digits=1)),
+        Col("first reordering (s)", Measure("reorder_first_s", digits=3)),
+        Col("spurious retransmissions in 3 s", Measure("spurious_n", digits=1)),
+        Col("first / last spurious (s)", fn=lambda r: f"{r['spurious_first_s'].mean():.2f} / {r['spurious_last_s'].mean():.2f}"),
+        goodput(AFTER25, "goodput 25-29 s (kb/s) \u00b1 95% CI"), *SWITCH_COLS),
+        "Per run, from its traces, within 3 s of the CN's Set-Primary (the switch): first copies of TSNs arriving "
+        "at the mobile node below a TSN it already has (reordering), retransmissions the ground truth calls "
+        "spurious, and the cwnd of the old (3G) and new (WLAN) path in MTUs. Means over the replications.",
+        headers=("scheme",))
+    return FigureSpec("fig8", "Figure 8: TSNs received by the mobile node around the 3G \u2192 WLAN switch at 25 s, "
+                      "normal mSCTP vs HR-mSCTP", g, quick(g),
+                      plot=partial(P.tsn_panels, scripted_s=25.0, names=NAMES), claims=C.FIG8, table=table,
+                      derive=derive_at(25.0, R.WLAN, R.UMTS, True))
+
+
+def fig9(variant: str = "", fixed=None, note: str = "") -> FigureSpec:
+    g = grid(MAIN, (axis(SCHEME, SCHEMES),), "packets", fixed)
+    table = Table((SCHEME,), (goodput(BEFORE25, "goodput 21-25 s (kb/s)"), goodput(AFTER25, "goodput 25-29 s (kb/s)"),
+                              Col("old data acked after (s)", Measure("old_acked_s", digits=2)),
+                              Col("spurious retransmissions in 3 s", Measure("spurious_n", digits=1)), *SWITCH_COLS),
+                  "Goodput windows from the summary; cwnd per path from the timeseries trace (MTUs); old data "
+                  "acked = seconds from the switch until the cumulative ack passes every TSN sent before it." + note,
+                  headers=("scheme",))
+    suffix = f", {variant}" if variant else ""
+    return FigureSpec("fig9" + ("-" + variant.split(":")[0] if variant else ""),
+                      f"Figure 9: congestion window and throughput of mSCTP, MT-mSCTP and HR-mSCTP after the 3G "
+                      f"\u2192 WLAN switch at 25 s{suffix}", g, quick(g),
+                      plot=partial(P.cwnd_and_goodput, scripted_s=25.0, new=R.WLAN, window=AFTER25, names=NAMES),
+                      claims=C.FIG9, table=table, derive=derive_at(25.0, R.WLAN, R.UMTS, True))
+
+
+def sweep_table(metric: str, x: str, header: str, what: str) -> Table:
+    return Table((x,), tuple(Col(NAMES[s], Measure(metric, digits=0), where={SCHEME: s}, ci=True) for s in SCHEMES),
+                 f"Mean {what} \u00b1 95% CI half-width over the replications (kb/s), per loss rate and scheme "
+                 "(\u2013: scheme not in this figure).", headers=(header,))
+
+
+def sweep(fig_id: str, title: str, schemes, loss_key: str, losses, values, metric: str, window: str, xlabel: str,
+          claims, fixed=None) -> FigureSpec:
+    """A figure of goodput in a 4 s window after a switch against a loss rate, one line per scheme."""
+    g = grid(MAIN, (axis(SCHEME, schemes), axis(loss_key, values)), fixed=fixed)
+    return FigureSpec(fig_id, title, g, quick(g, {loss_key: (losses[0], losses[-1])}),
+                      plot=partial(P.lines_vs, metric=metric, x=loss_key, lines=SCHEME, names=NAMES, x_scale=100,
+                                   xlabel=xlabel, ylabel=f"goodput {window} (kb/s)"),
+                      claims=claims, table=sweep_table(metric, loss_key, xlabel.split(" packet")[0] + " loss",
+                                                       f"goodput {window}"))
+
+
+def fig10() -> FigureSpec:
+    return sweep("fig10", "Figure 10: throughput in the 4 s after the 3G \u2192 WLAN switch vs 3G loss rate (WLAN "
+                 "lossless)", SCHEMES, UMTS_ERROR, LOSSES, bernoulli(LOSSES), AFTER25, "25-29 s",
+                 "3G packet loss rate (%)", C.FIG10, NO_WLAN_LOSS)
+
+
+def fig11() -> FigureSpec:
+    g = grid(MAIN, (axis(SCHEME, (HR,)), axis(UMTS_ERROR, bernoulli(LOSSES))), "timeseries", NO_WLAN_LOSS)
+    table = Table((UMTS_ERROR,), (Col("HR-mSCTP 3G cwnd before the switch (MTU)", Measure("old_cwnd_before", digits=1),
+                                      ci=True),
+                                  Col("goodput 21-25 s (kb/s)", Measure(BEFORE25, digits=0))),
+                  "cwnd of the 3G path just before the CN applies the Set-Primary (timeseries trace), mean \u00b1 95% "
+                  "CI.", headers=("3G loss",))
+    return FigureSpec("fig11", "Figure 11: HR-mSCTP's 3G congestion window just before the switch vs 3G loss rate", g,
+                      quick(g, {UMTS_ERROR: (LOSSES[0], LOSSES[-1])}),
+                      plot=partial(P.lines_vs, metric="old_cwnd_before", x=UMTS_ERROR, lines=SCHEME, names=NAMES,
+                                   x_scale=100, xlabel="3G packet loss rate (%)", ylabel="3G cwnd before the switch (MTUs)",
+                                   stem="cwnd"),
+                      claims=C.FIG11, table=table, derive=derive_at(25.0, R.WLAN, R.UMTS, False))
+
+
+def fig12() -> FigureSpec:
+    return sweep("fig12", "Figure 12: throughput in the 4 s after the 3G \u2192 WLAN switch vs WLAN loss rate (3G "
+                 "lossless)", SCHEMES, WLAN_ERROR, WLAN_LOSSES, bernoulli(WLAN_LOSSES), AFTER25, "25-29 s",
+                 "WLAN packet loss rate (%)", C.FIG12)
+
+
+def fig13() -> FigureSpec:
+    g = grid(MAIN, (axis(SCHEME, PAIR),), "packets")
+    table = Table((SCHEME,), (
+        Col("runs with a T3 expiry on WLAN", Measure("old_t3", "share", digits=0, percent=True)),
+        Col("T3 expiries (times, s)", fn=lambda r: "; ".join(t for t in r["old_t3_times"] if t) or "none"),
+        Col("old data acked after (s)", Measure("old_acked_s", digits=2)),
+        Col("spurious retransmissions in 3 s", Measure("spurious_n", digits=1)),
+        goodput(AFTER50, "goodput 50-54 s (kb/s) \u00b1 95% CI"), *SWITCH_COLS),
+        "Around the WLAN \u2192 3G switch at 50 s with 3% WLAN loss during 48-50 s: T3-rtx expiries of the WLAN path "
+        "(its error counter in the timeseries trace) from 0.5 s before to 3 s after the switch, and when the "
+        "cumulative ack passed every TSN sent before it.", headers=("scheme",))
+    return FigureSpec("fig13", "Figure 13: TSNs around the WLAN \u2192 3G switch at 50 s (3% WLAN loss in 48-50 s), "
+                      "normal mSCTP vs HR-mSCTP", g, quick(g),
+                      plot=partial(P.tsn_panels, scripted_s=50.0, names=NAMES), claims=C.FIG13, table=table,
+                      derive=derive_at(50.0, R.UMTS, R.WLAN, True))
+
+
+def fig14() -> FigureSpec:
+    g = grid(MAIN, (axis(SCHEME, PAIR),), "timeseries")
+    table = Table((SCHEME,), (goodput(BEFORE25.replace("25", "50"), "goodput 46-50 s (kb/s)"),
+                              goodput(AFTER50, "goodput 50-54 s (kb/s)"), *SWITCH_COLS),
+                  "cwnd of the new primary (3G) after the switch at 50 s, in MTUs (timeseries trace).", headers=("scheme",))
+    return FigureSpec("fig14", "Figure 14: congestion window and throughput after the WLAN \u2192 3G switch at 50 s, "
+                      "normal mSCTP vs HR-mSCTP", g, quick(g),
+                      plot=partial(P.cwnd_and_goodput, scripted_s=50.0, new=R.UMTS, window=AFTER50, names=NAMES),
+                      claims=C.FIG14, table=table, derive=derive_at(50.0, R.UMTS, R.WLAN, False))
+
+
+def fig15() -> FigureSpec:
+    return sweep("fig15", "Figure 15: throughput in the 4 s after the WLAN \u2192 3G switch vs the WLAN loss rate "
+                 "during 48-50 s", PAIR, WLAN_WINDOW_P, WINDOW_LOSSES, WINDOW_LOSSES, AFTER50, "50-54 s",
+                 "WLAN packet loss rate during 48-50 s (%)", C.FIG15)
+
+
+def fig16() -> FigureSpec:
+    g = grid(PING_PONG, (axis(SCHEME, PAIR),), "timeseries", {"metrics.goodput_interval": "100ms"})
+    marks = (*PP_SWITCHES[1:], PP_END)
+    table = Table((SCHEME,), tuple(Col(f"TSNs by {t:g} s", Measure(f"chunks_{t:g}s", digits=0), ci=True) for t in marks),
+                  "TSNs delivered in order to the mobile node by each switch time and at the end (goodput trace in "
+                  "100 ms bins), mean \u00b1 95% CI.", headers=("scheme",))
+    return FigureSpec("fig16", "Figure 16: ping-pong switches at 5, 7, 11, 16, 20 and 28 s with 1% WLAN loss for 1 s "
+                      "at each move, normal mSCTP vs HR-mSCTP", g, quick(g),
+                      plot=partial(P.ping_pong, switches=PP_SWITCHES, names=NAMES, end_s=PP_END), claims=C.FIG16,
+                      table=table, derive=derive_ping_pong)
+
+
+def tcp_summary(df: "pd.DataFrame") -> str:
+    after = [df[M.handover("bulk", "goodput_after_kbps", k)].mean() for k in (0, 1)]
+    return ("TCP SACK (1460 B payload, window 64 packets) over the same 3G / WLAN pair with make-before-break "
+            "handovers at 25 s and 50 s (scenarios/kimkoh/switch-pair-tcp.toml: one access router, not the SCTP "
+            "runs' two), mean over the replications: goodput in the 4 s after the switch to WLAN "
+            f"{after[0]:.0f} kb/s, after the switch back to 3G {after[1]:.0f} kb/s; spurious retransmissions "
+            f"{df[M.flow('bulk', M.SPURIOUS_RETRANSMISSIONS)].mean():.1f} and RTOs "
+            f"{df[M.flow('bulk', M.RTO_COUNT)].mean():.1f} per run (n = {len(df)}).")
+
+
+def tcp() -> FigureSpec:
+    g = Grid(TCP, (), {}, REPLICATIONS)
+    return FigureSpec("tcp", "TCP SACK over the same 3G / WLAN link pair (comparison, not a figure of the paper)", g,
+                      g.but(replications=QUICK_REPLICATIONS), table=tcp_summary)
+
+
+PAPER = Paper(
+    name="kimkoh",
+    title="Performance enhancement of mSCTP for vertical handover across heterogeneous wireless networks",
+    citation="D. P. Kim and S. J. Koh, International Journal of Communication Systems 22(12), 2009. Schemes: "
+             "`msctp` (normal mSCTP), `mt-msctp` (MT-mSCTP, protocol-facts A11), `hr-msctp` (HR-mSCTP), "
+             "docs/sctp.md; scenarios: scenarios/kimkoh/. Verdict rules and every difference from the paper: "
+             "docs/reproductions.md.",
+    figures=(fig8(), fig9(), fig10(), fig11(), fig12(), fig13(), fig14(), fig15(), fig16(), tcp(),
+             fig9("large-buffer: 1 MiB receive buffer", LARGE_BUFFER,
+                  " Variant: the mobile node's receive buffer is 1 MiB (Kim & Koh's assumption (b), 'large')."),
+             fig9("large-buffer-rtx-same: 1 MiB and fast retransmissions on their own path",
+                  {**LARGE_BUFFER, **TIMEOUTS_ONLY},
+                  " Variant: 1 MiB receive buffer and rtx_to_alt = timeouts_only (ns-2 rtxToAlt_ 2).")),
+    names={SCHEME: NAMES, UMTS_ERROR: {float(p): f"{100 * float(p):g}%" for p in LOSSES},
+           WLAN_ERROR: {float(p): f"{100 * float(p):g}%" for p in WLAN_LOSSES},
+           WLAN_WINDOW_P: {float(p): f"{100 * float(p):g}%" for p in WINDOW_LOSSES}},
+)

@@ -1,0 +1,130 @@
+"""The kimkoh reproduction: the scenario files against Kim & Koh §4, the per-run trace columns on
+a real run, the bespoke claims on tiny synthetic results (holds / does not hold), and the quick
+reproduction through `vhsim reproduce kimkoh --quick`."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib
+
+import vhsim
+from vhsim.campaign import claims as C
+from vhsim.campaign.papers import kimkoh as K
+from vhsim.campaign.papers import kimkoh_claims as KC
+from vhsim.campaign.papers import kimkoh_runs as R
+from vhsim.campaign.reproduce import papers, reproduce
+
+from conftest import REPO
+
+SCEN = REPO / "scenarios" / "kimkoh"
+
+
+def _toml(name: str) -> dict:
+    return tomllib.loads((SCEN / name).read_text(encoding="utf-8"))
+
+
+def test_the_main_scenario_has_the_papers_values():
+    s = _toml("3g-wlan-3g.toml")
+    links = s["links"]
+    for wired in ("wired1", "wired2"):
+        assert (links[wired]["rate"], links[wired]["delay"]) == ("100Mbps", "15ms")
+    assert (links["umts"]["rate"], links["umts"]["delay"]) == ("384kbps", "100ms")
+    assert (links["wlan"]["rate"], links["wlan"]["delay"]) == ("11Mbps", "15ms")
+    assert links["wlan"]["forward"]["error"] == {"kind": "time_window", "p": 0.03, "start": "48s", "end": "50s"}
+    f = s["flows"]["ftp"]
+    assert (s["duration"], f["protocol"], f["sctp"]["initial_cwnd"]) == ("70s", "sctp", "rfc2960")
+    switches = [(a["at"], a["set_primary"]) for a in f["sctp"]["actions"] if "set_primary" in a]
+    assert switches == [("25s", "wlan"), ("50s", "umts")]
+    sc = vhsim.load(SCEN / "3g-wlan-3g.toml").resolved()
+    sctp = sc["flows"][0]["transport"]["config"]
+    assert (sctp["mtu"], sctp["data_chunk_size"]) == (1500, 1468)
+
+
+def test_the_ping_pong_scenario_switches_at_the_papers_times_with_1pct_loss_for_1s():
+    s = _toml("ping-pong.toml")
+    actions = s["flows"]["ftp"]["sctp"]["actions"]
+    assert [float(a["at"][:-1]) for a in actions if "set_primary" in a] == list(K.PP_SWITCHES)
+    windows = s["links"]["wlan"]["forward"]["error"]["windows"]
+    assert all(w["p"] == 0.01 for w in windows) and len(windows) == 6
+
+
+def test_trace_columns_of_a_normal_run_around_the_25s_switch():
+    res = vhsim.load(SCEN / "3g-wlan-3g.toml").run(seed=1, detail="packets")
+    pk, ts = R.flow_rows(res.trace("packets")), R.flow_rows(res.trace("timeseries"))
+    sw = R.switch_time(pk, 25.0)
+    assert 25.0 < sw < 25.2  # the Set-Primary ASCONF crosses one way
+    n, first = R.reordering(pk, sw, sw + 3)
+    assert n > 0 and sw < first < sw + 0.5
+    assert len(R.spurious_retransmissions(pk, sw, sw + 3)) > 0
+    assert R.value_at(ts, R.WLAN, R.CWND, sw) == 2 * R.MTU  # the new path starts at 2 MTU
+    assert 0 < R.old_data_acked_after(pk, sw) < 3
+    # A TSN-by-time count from the goodput trace: never decreasing.
+    counts = R.cumulative_chunks(res, [10.0, 20.0, 30.0, 70.0])
+    assert counts == sorted(counts) and counts[0] > 0
+
+
+def _table(rows):
+    return pd.DataFrame(rows)
+
+
+def test_the_gain_shrinks_check_holds_and_fails():
+    check = KC._gain_shrinks(KC.UMTS_ERROR, 0.002, 0.02)
+    rows = [{KC.SCHEME: s, KC.UMTS_ERROR: p, KC.AFTER25: v} for s, p, v in
+            [("hr-msctp", 0.002, 130.0), ("msctp", 0.002, 100.0), ("hr-msctp", 0.02, 101.0), ("msctp", 0.02, 100.0)]]
+    assert C.evaluate(check, _table(rows)).status == C.HOLDS
+    rows[2][KC.AFTER25] = 200.0
+    assert C.evaluate(check, _table(rows)).status == C.FAILS
+    assert C.evaluate(check, _table(rows[:2])).status == C.NOT_CHECKABLE
+
+
+def test_the_timeout_check_needs_half_the_runs_within_the_span():
+    check = KC._timeouts_in_span(50.5, 51.6)
+    rows = [{KC.SCHEME: "msctp", "old_t3": n, "old_t3_times": t} for n, t in [(1, "50.90"), (0, ""), (1, "51.40")]]
+    assert C.evaluate(check, _table(rows)).status == C.HOLDS
+    rows[0]["old_t3_times"] = "52.50"
+    assert C.evaluate(check, _table(rows)).status == C.FAILS
+    rows = [{KC.SCHEME: "msctp", "old_t3": 0, "old_t3_times": ""}] * 3
+    assert C.evaluate(check, _table(rows)).status == C.FAILS
+
+
+def test_the_accumulating_gain_check():
+    check = KC._gain_accumulates()
+    base = {f"chunks_{t}s": 100.0 * t for t in KC.MARKS}
+    hr = {f"chunks_{t}s": 100.0 * t + 10 * i for i, t in enumerate(KC.MARKS)}
+    assert C.evaluate(check, _table([{KC.SCHEME: "msctp", **base}, {KC.SCHEME: "hr-msctp", **hr}])).status == C.HOLDS
+    hr[f"chunks_{KC.MARKS[-1]}s"] = 0.0
+    assert C.evaluate(check, _table([{KC.SCHEME: "msctp", **base}, {KC.SCHEME: "hr-msctp", **hr}])).status == C.FAILS
+
+
+def test_quick_reproduction_writes_every_figure_and_honest_counts(tmp_path):
+    assert "kimkoh" in papers()
+    out = reproduce("kimkoh", quick=True, out=tmp_path / "kk", workers=2, progress=False)
+    assert out.failed_runs == 0
+    ids = [f.figure.id for f in out.figures]
+    assert ids[:9] == [f"fig{n}" for n in range(8, 17)] and "tcp" in ids
+    text = out.report.read_text(encoding="utf-8")
+    assert "hold" in text and "does not hold" in text
+    for f in out.figures:
+        if f.figure.id != "tcp":
+            assert any(p.suffix == ".png" for p in f.files), f.figure.id
+    by_fig = {f.figure.id: {v.claim.text[:40]: v.status for v in f.verdicts} for f in out.figures}
+    # Robust outcomes of this model (deterministic before the loss windows):
+    assert set(by_fig["fig8"].values()) == {C.HOLDS}
+    assert C.PASSES in by_fig["fig9"].values()
+
+
+def test_the_growing_gap_check_needs_an_advantage():
+    check = KC._gap_grows()
+
+    def rows(gaps):
+        return _table([{KC.SCHEME: s, KC.WLAN_WINDOW_P: p, KC.AFTER50: 100.0 + (g if s == "hr-msctp" else 0.0)}
+                       for p, g in zip((0.01, 0.05), gaps) for s in ("msctp", "hr-msctp")])
+
+    assert C.evaluate(check, rows([5.0, 20.0])).status == C.HOLDS
+    assert C.evaluate(check, rows([-28.0, -17.0])).status == C.FAILS  # shrinking disadvantage: no advantage
+    assert C.evaluate(check, rows([20.0, 5.0])).status == C.FAILS
