@@ -284,3 +284,22 @@ def test_the_folder_is_locked_while_a_sweep_runs(spec, tmp_path):
         holder.kill()
         holder.wait()
     assert run_campaign(spec, folder, workers=1).executed == 12  # free again once the holder is gone
+
+
+# -------------------------------------------------------------------------- branching
+def test_a_handover_instant_axis_runs_as_branches_with_the_results_of_independent_runs(tmp_path):
+    """Issue #16: runs that differ only in a handover instant (and the duration) share their
+    past; the table equals that of independent runs, and the grouping is as documented."""
+    from vhsim.campaign.runner import branch_units
+
+    fig8 = Path(__file__).resolve().parent.parent / "scenarios" / "danielkojo" / "fig08-mbb.toml"
+    axes = ["timeline[0].at=3s,5s,6.5s,9s", "flows.bulk.scheme=regular,enhanced", "links.slow.queue=5pkt,50pkt"]
+    spec = CampaignSpec.from_cli(str(fig8), axes, replications=2)
+    plan = spec.plan(vhsim.__version__)
+    tasks = [(r.run_id, spec.scenario_text, r.overrides, spec.scenario_path, r.seed, "summary") for r in plan]
+    units = branch_units(tasks)
+    assert len(units) == 2 * 2 * 2 and all(len(u) == 4 for u in units), "one group per scheme, queue and seed"
+    branched = run_campaign(spec, tmp_path / "b", workers=2).campaign.results()
+    alone = run_campaign(spec, tmp_path / "a", workers=1, branching=False).campaign.results()
+    pd.testing.assert_frame_equal(branched, alone)
+    assert branched["bulk.ho0.time_to_n_acked_s"].notna().sum() > 20

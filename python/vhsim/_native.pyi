@@ -55,4 +55,10 @@ def fingerprint(
     toml_text: str, overrides: list[tuple[str, str]], seed: int | None
 ) -> tuple[str, str, str, int]: ...
 
+def run_branches(
+    toml_text: str, variants: list[list[tuple[str, str]]], seed: int | None = None, detail: str | None = None
+) -> list[dict[str, Any]]:
+    """One dict per variant, as run() returns; ValueError if they are not branchable."""
+    ...
+
 _Traces = dict[str, dict[str, np.ndarray]]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import queue
 import threading
 import time
 from dataclasses import dataclass
@@ -149,13 +150,11 @@ def run_native(
         finally:
             done.set()
 
-    worker = threading.Thread(target=work, name="vhsim-run", daemon=True)
     started = time.perf_counter()
     launched = False
     try:
-        with _signals_held():  # a signal handler raising inside start() would lose the thread
-            worker.start()
-            launched = True
+        _run_thread().put(work)
+        launched = True
         while not done.wait(POLL_S):
             if on_progress is not None:
                 sim_ns, end_ns, events = ctl.progress()
@@ -171,6 +170,29 @@ def run_native(
             raise Interrupted(signal.SIGINT, str(err) or "interrupted") from None
         raise err
     return outcome["value"]
+
+
+_jobs: "queue.Queue[Callable[[], None]] | None" = None
+_jobs_lock = threading.Lock()
+
+
+def _run_thread() -> "queue.Queue[Callable[[], None]]":
+    """The queue of the one helper thread that runs simulations for this process's threads.
+    One long-lived thread rather than a thread per run: starting a thread costs milliseconds
+    on a loaded machine, as much as a short run (a sweep of many short runs in one process)."""
+    global _jobs
+    with _jobs_lock:
+        if _jobs is None:
+            jobs: "queue.Queue[Callable[[], None]]" = queue.Queue()
+
+            def serve() -> None:
+                while True:
+                    jobs.get()()
+
+            with _signals_held():  # a signal handler raising inside start() would lose the thread
+                threading.Thread(target=serve, name="vhsim-run", daemon=True).start()
+            _jobs = jobs
+        return _jobs
 
 
 @contextlib.contextmanager

@@ -287,6 +287,40 @@ class Scenario:
             raise _with_origin(err, self._path) from None
         return Result.from_native(raw)
 
+    def branch(self, variants: Iterable["Scenario | Mapping[str, Any] | Iterable[tuple[str, Any]]"], *,
+               seed: Any = None, detail: Any = None) -> list["Result"]:
+        """Run several variants of this scenario that differ only in the time of one timeline
+        entry (and possibly the duration) as branches of one run: their common past is
+        simulated once, each branch continues from the instant it differs (issue #16;
+        ``vhsim_sim::branch``). The results are exactly those of independent runs, in order.
+
+        Each variant is a Scenario made from this one (``sc.set("timeline[0].at", "5s")``) or
+        the extra overrides that make it::
+
+            runs = sc.branch([{"timeline[0].at": f"{t}s"} for t in (5, 6, 7)], seed=3)
+
+        Raises :class:`ScenarioError` for an invalid variant and ``ValueError`` ("not
+        branchable: ...") for variants that differ in more than that.
+        """
+        from . import _native
+        from .result import Result
+
+        lists = []
+        for v in variants:
+            if isinstance(v, Scenario):
+                if v._text != self._text or v._overrides[: len(self._overrides)] != self._overrides:
+                    raise ValueError("branch: a variant must be made from this scenario (set/with_)")
+                lists.append(list(v._overrides))
+            else:
+                lists.append(list(self._overrides + _pairs(v)))
+        if not lists:
+            return []
+        try:
+            raws = _native.run_branches(self._text, lists, _seed(seed), _detail(detail))
+        except ScenarioError as err:
+            raise _with_origin(err, self._path) from None
+        return [Result.from_native(raw) for raw in raws]
+
     # -- dunder ------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Scenario):

@@ -277,13 +277,18 @@ fn run<'py>(
             vhsim_sim::RunError::Interrupted(stopped) => PyKeyboardInterrupt::new_err(stopped.to_string()),
             vhsim_sim::RunError::Capture(c) => PyOSError::new_err(c.to_string()),
         })?;
+    output_to_py(py, &sc, output)
+}
+
+/// A run's output as {"summary", "traces", "codes", "captures"}.
+fn output_to_py<'py>(py: Python<'py>, sc: &Scenario, output: vhsim_sim::RunOutput) -> PyResult<Bound<'py, PyDict>> {
     let summary_json =
         serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
     let out = PyDict::new(py);
     out.set_item("summary", summary)?;
-    out.set_item("traces", traces_to_py(py, &sc, output.traces)?)?;
-    out.set_item("codes", codes(py, &sc)?)?;
+    out.set_item("traces", traces_to_py(py, sc, output.traces)?)?;
+    out.set_item("codes", codes(py, sc)?)?;
     let captures = PyList::empty(py);
     for c in &output.captures {
         let d = PyDict::new(py);
@@ -294,6 +299,40 @@ fn run<'py>(
     }
     out.set_item("captures", captures)?;
     Ok(out)
+}
+
+/// Run the scenarios `toml_text` + each of `variants` (overrides) with `seed` as branches of one
+/// trunk (vhsim-sim `branch`): they must differ only in one timeline entry's time (and the
+/// duration). Returns one dict per variant, as `run` does. ValueError("not branchable: ...")
+/// when they differ otherwise; ScenarioError for an invalid variant.
+#[pyfunction]
+#[pyo3(signature = (toml_text, variants, seed=None, detail=None))]
+fn run_branches<'py>(
+    py: Python<'py>,
+    toml_text: &str,
+    variants: Vec<Vec<(String, String)>>,
+    seed: Option<u64>,
+    detail: Option<&str>,
+) -> PyResult<Bound<'py, PyList>> {
+    let mut scenarios = Vec::with_capacity(variants.len());
+    for overrides in variants {
+        let mut sc = load(toml_text, overrides)?;
+        if let Some(s) = seed {
+            sc.seed = s;
+        }
+        check_goodput_rows(&sc)?;
+        scenarios.push(sc);
+    }
+    let detail = parse_detail(detail)?;
+    let outputs = py
+        .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::branch::run_branches(&scenarios, detail))))
+        .map_err(panic_error)?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let list = PyList::empty(py);
+    for (sc, output) in scenarios.iter().zip(outputs) {
+        list.append(output_to_py(py, sc, output)?)?;
+    }
+    Ok(list)
 }
 
 /// Fingerprint of one run at `packets` detail (tests/fingerprints.tsv): hex hashes of the packet
@@ -337,5 +376,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_class::<RunControl>()?;
     m.add_function(wrap_pyfunction!(fingerprint, m)?)?;
+    m.add_function(wrap_pyfunction!(run_branches, m)?)?;
     Ok(())
 }

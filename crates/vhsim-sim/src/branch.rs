@@ -12,9 +12,11 @@
 //!   push_keyed`), and the trunk stops just before the earliest of them;
 //! * random streams, endpoints, queues and observers are cloned with everything else.
 //!
-//! Branchable: scenarios identical but for `timeline[e].at`, with the entry at the same index of
-//! the sorted timeline in all of them, and no packet captures (`tests/branch.rs` compares
-//! branches with independent runs, fingerprint by fingerprint).
+//! Branchable: scenarios identical but for `timeline[e].at` and possibly `duration` (a study
+//! that simulates a fixed horizon after each instant), with the entry at the same index of the
+//! sorted timeline in all of them, and no packet captures (`tests/branch.rs` compares branches
+//! with independent runs, fingerprint by fingerprint). A duration only matters when a run
+//! reaches it, after every branch point.
 
 use crate::event::Event;
 use crate::world::World;
@@ -56,9 +58,10 @@ pub fn varied_entry(scenarios: &[Scenario]) -> Result<usize, NotBranchable> {
         if n > 0 {
             same.timeline[e].at = first.timeline[e].at;
         }
+        same.duration = first.duration;
         if same != *first {
             return Err(NotBranchable(format!(
-                "the scenarios differ in more than the time of timeline entry {e} (or its place in the timeline)"
+                "the scenarios differ in more than the time of timeline entry {e} (or its place in the timeline) and the duration"
             )));
         }
         if s.mobile.as_ref().is_some_and(|m| m.mobility.is_some()) {
@@ -165,9 +168,8 @@ impl World {
         }
         self.scenario = sc.clone();
         let records = crate::handover::records(sc);
-        if let Some(k) = records.iter().position(|h| h.timeline_index == e) {
-            self.obs.move_handover(records.clone(), k);
-        }
+        let k = records.iter().position(|h| h.timeline_index == e);
+        self.obs.move_handovers(records.clone(), k);
         self.handovers = records;
     }
 

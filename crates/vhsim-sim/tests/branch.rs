@@ -60,6 +60,22 @@ fn random_loss_cross_traffic_and_warnings_branch_equal_independent_runs() {
 }
 
 #[test]
+fn branches_with_a_fixed_horizon_after_each_instant_equal_independent_runs() {
+    // Daniel & Kojo's campaigns: duration = instant + horizon.
+    let file = "scenarios/danielkojo/base.toml";
+    let mut scenarios = Vec::new();
+    for (at, duration) in [("3s", "13s"), ("7.5s", "17.5s"), ("12s", "22s")] {
+        scenarios.push(scenario(file, &[("timeline[0].at", at.into()), ("duration", duration.into())]));
+    }
+    let branched = run_branches(&scenarios, Some(Detail::Packets)).expect("branchable");
+    for (sc, b) in scenarios.iter().zip(&branched) {
+        let alone = run(sc, Some(Detail::Packets));
+        assert_eq!(fingerprint(b), fingerprint(&alone), "{:?}", sc.duration);
+        assert_eq!(b.summary.sim_s, alone.summary.sim_s);
+    }
+}
+
+#[test]
 fn scenarios_that_differ_in_more_than_one_time_are_not_branchable() {
     let a = scenario("scenarios/danielkojo/fig08-mbb.toml", &[("timeline[0].at", "5s".into())]);
     let b = scenario("scenarios/danielkojo/fig08-mbb.toml", &[("timeline[0].at", "6s".into()), ("seed", "2".into())]);

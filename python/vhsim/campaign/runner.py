@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -22,11 +23,19 @@ from .axes import CampaignError
 from .spec import CampaignSpec, PlannedRun
 from .store import LOCK_FILE, Campaign
 
-__all__ = ["run_campaign", "execute_run", "SweepReport", "default_workers"]
+__all__ = ["run_campaign", "execute_run", "execute_unit", "branch_units", "SweepReport", "default_workers"]
 
 # A task is plain data so that it pickles cheaply for any backend:
 # (run_id, scenario_text, overrides, scenario_path, seed, detail)
 Task = tuple[str, str, tuple[tuple[str, str], ...], "str | None", int, str]
+# A unit of work: one task, or tasks that differ only in a handover instant (and the duration),
+# run as branches of one trunk (vhsim_sim::branch).
+Unit = list[Task]
+
+#: Override keys a branch group may vary: a timeline entry's time, and the duration.
+_BRANCH_KEY = re.compile(r"timeline\[\d+\]\.at|duration")
+#: Most runs in one branch group: a group's results stay in memory until it ends.
+_GROUP_MAX = {"summary": 256, "timeseries": 32, "packets": 8}
 
 
 def default_workers() -> int:
@@ -50,6 +59,48 @@ def execute_run(task: Task) -> dict[str, Any]:
         return {"run_id": run_id, "ok": False, "error": f"{type(err).__name__}: {err}"}
     return {"run_id": run_id, "ok": True, "summary": result.summary,
             "result": result if detail != "summary" else None}
+
+
+def execute_unit(unit: Unit) -> list[dict[str, Any]]:
+    """Run a unit (in a worker): one task alone, or a group as branches of one trunk. A group
+    the core finds not branchable runs task by task. Never raises."""
+    if len(unit) == 1:
+        return [execute_run(unit[0])]
+    from .. import _native
+
+    _, text, _, path, seed, detail = unit[0]
+    try:
+        raws = _native.run_branches(text, [list(t[2]) for t in unit], seed, detail)
+    except Exception:  # noqa: BLE001 - not branchable, or one variant fails: run them alone
+        return [execute_run(t) for t in unit]
+    from ..result import Result
+
+    out = []
+    for task, raw in zip(unit, raws):
+        result = Result.from_native(raw)
+        out.append({"run_id": task[0], "ok": True, "summary": result.summary,
+                    "result": result if detail != "summary" else None})
+    return out
+
+
+def branch_units(tasks: list[Task]) -> list[Unit]:
+    """Tasks grouped for branching: same seed, same overrides but for timeline times and the
+    duration (and at least one such key). Order: groups in the order of their first task."""
+    groups: dict[Any, Unit] = {}
+    units: list[Unit] = []
+    for task in tasks:
+        run_id, text, overrides, path, seed, detail = task
+        varied = [k for k, _ in overrides if _BRANCH_KEY.fullmatch(k)]
+        if not varied:
+            units.append([task])
+            continue
+        key = (seed, detail, tuple((k, v) for k, v in overrides if not _BRANCH_KEY.fullmatch(k)))
+        group = groups.get(key)
+        if group is None or len(group) >= _GROUP_MAX.get(detail, 8):
+            group = groups[key] = []
+            units.append(group)
+        group.append(task)
+    return units
 
 
 @dataclass
@@ -76,9 +127,9 @@ class SweepReport:
 
 
 # --------------------------------------------------------------------------- backends
-def _inline(tasks: list[Task], workers: int) -> Iterator[dict]:
-    for task in tasks:
-        yield execute_run(task)
+def _inline(units: list[Unit], workers: int) -> Iterator[list[dict]]:
+    for unit in units:
+        yield execute_unit(unit)
 
 
 def _exit_with_sweep(sweep_pid: int) -> None:
@@ -131,7 +182,7 @@ def _pool_context():
     return multiprocessing.get_context(method)
 
 
-def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
+def _process_pool(tasks: list[Unit], workers: int) -> Iterator[list[dict]]:
     context = _pool_context()
     # A few tasks queued per worker keeps the workers busy without holding every task
     # (and, with traces, every result) in memory at once.
@@ -142,7 +193,7 @@ def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
     try:
         in_flight = set()
         for task in pending:
-            in_flight.add(executor.submit(execute_run, task))
+            in_flight.add(executor.submit(execute_unit, task))
             if len(in_flight) >= window:
                 break
         while in_flight:
@@ -150,7 +201,7 @@ def _process_pool(tasks: list[Task], workers: int) -> Iterator[dict]:
             for future in finished:
                 yield future.result()  # BrokenProcessPool if a worker died
                 for task in pending:
-                    in_flight.add(executor.submit(execute_run, task))
+                    in_flight.add(executor.submit(execute_unit, task))
                     break
     except BaseException:
         # Interrupted (or a worker died): stop the runs in flight at once rather than let
@@ -172,8 +223,8 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
             proc.join(timeout=2)
 
 
-def _dask(address: str) -> Callable[[list[Task], int], Iterator[dict]]:
-    def backend(tasks: list[Task], workers: int) -> Iterator[dict]:
+def _dask(address: str) -> Callable[[list[Unit], int], Iterator[list[dict]]]:
+    def backend(tasks: list[Unit], workers: int) -> Iterator[list[dict]]:
         try:
             from distributed import Client, LocalCluster, as_completed
         except ImportError:
@@ -189,7 +240,8 @@ def _dask(address: str) -> Callable[[list[Task], int], Iterator[dict]]:
             else:
                 client = stack.enter_context(Client(address))
             # Keys are the run ids: a task resubmitted by a second client is the same task.
-            futures = client.map(execute_run, tasks, key=[f"vhsim-run-{t[0]}" for t in tasks], pure=False)
+            futures = client.map(execute_unit, tasks, key=[f"vhsim-run-{t[0][0]}-{len(t)}" for t in tasks],
+                                 pure=False)
             try:
                 for future in as_completed(futures):
                     yield future.result()
@@ -200,7 +252,7 @@ def _dask(address: str) -> Callable[[list[Task], int], Iterator[dict]]:
     return backend
 
 
-def _pick_backend(workers: int, dask: str | None) -> tuple[str, Callable[[list[Task], int], Iterator[dict]]]:
+def _pick_backend(workers: int, dask: str | None) -> tuple[str, Callable[[list[Unit], int], Iterator[list[dict]]]]:
     if dask == "local":
         return f"a dask LocalCluster of {workers} workers", _dask(dask)
     if dask:
@@ -290,6 +342,7 @@ def run_campaign(
     rerun_other_versions: bool = False,
     progress: bool | None = None,
     on_run: Callable[[PlannedRun, bool], None] | None = None,
+    branching: bool = True,
 ) -> SweepReport:
     """Run the missing runs of ``spec`` into ``folder`` and return a :class:`SweepReport`.
 
@@ -299,7 +352,9 @@ def run_campaign(
     ``workers``: local processes (default: all cores; 1 runs in this process).
     ``dask``: ``"local"`` for a dask.distributed LocalCluster of ``workers`` processes, or
     a scheduler address such as ``"tcp://10.0.0.5:8786"``.  ``progress``: show a progress
-    bar on stderr (default: when stderr is a terminal).
+    bar on stderr (default: when stderr is a terminal). ``branching``: runs that differ only
+    in a handover instant (``timeline[i].at``, and the duration) share their common past
+    (:func:`branch_units`; the results are those of independent runs).
     """
     import multiprocessing
 
@@ -327,11 +382,12 @@ def run_campaign(
         by_id = {run.run_id: run for run in todo}
         tasks: list[Task] = [(r.run_id, spec.scenario_text, r.overrides, spec.scenario_path, r.seed, spec.detail)
                              for r in todo]
-        stream = backend(tasks, workers) if tasks else iter(())
+        units = branch_units(tasks) if branching else [[t] for t in tasks]
+        stream = backend(units, workers) if tasks else iter(())
         interrupted = False
         try:
             if tasks:
-                for outcome in stream:
+                for outcome in (o for outcomes in stream for o in outcomes):
                     run = by_id[outcome["run_id"]]
                     if outcome["ok"]:
                         campaign.commit(run, outcome["summary"], outcome.get("result"), version)
@@ -350,6 +406,7 @@ def run_campaign(
             if close is not None:
                 close()  # a process pool stops its workers (interrupt) and shuts down
             bar.close()
+            campaign.sync()
             report.wall_s = time.perf_counter() - started
             # Keep results.parquet current (errors here must not hide another failure). After
             # Ctrl-C the table is left stale, to stop at once: it is rebuilt when next read.

@@ -361,10 +361,18 @@ impl Observers {
         }
     }
 
-    /// The handovers changed (a branch moved one, `k`, to another time): take the new records,
-    /// recompute handover `k`'s "before" window from the byte log, and when the run is complete.
-    pub fn move_handover(&mut self, records: Vec<HandoverRecord>, k: usize) {
+    /// The handovers changed (a branch moved one, `k`, to another time, or changed the run's
+    /// duration, which clips their windows): take the new records, recompute handover `k`'s
+    /// "before" window from the byte log, and when the run is complete.
+    pub fn move_handovers(&mut self, records: Vec<HandoverRecord>, k: Option<usize>) {
         self.handovers = records;
+        if let Some(k) = k {
+            self.recount_before_window(k);
+        }
+        self.earliest_complete = earliest_complete(&self.handovers, &self.windows);
+    }
+
+    fn recount_before_window(&mut self, k: usize) {
         let h = &self.handovers[k];
         let w = self.handover_window;
         for (f, fo) in self.flows.iter_mut().enumerate() {
@@ -378,7 +386,6 @@ impl Observers {
                 }
             }
         }
-        self.earliest_complete = earliest_complete(&self.handovers, &self.windows);
     }
 
     /// Whether every handover metric and goodput window is determined at `now`: their windows
