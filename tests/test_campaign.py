@@ -61,6 +61,34 @@ def test_a_second_sweep_runs_nothing_and_a_larger_one_only_the_new_runs(spec, tm
     assert len(campaign.open(tmp_path / "c").results()) == 18
 
 
+def test_a_resumed_campaign_reads_its_cached_plan_instead_of_validating_again(spec, tmp_path, monkeypatch):
+    from vhsim.campaign import spec as spec_module
+
+    run_campaign(spec, tmp_path / "c", workers=1)
+    cache = tmp_path / "c" / f"plan-{spec_module._file_safe(vhsim.__version__)}.json"
+    assert cache.is_file()
+    spec_module._PLANS.clear()  # as in a new process
+    spec_module._CACHED.clear()
+    calls = []
+    real = vhsim.Scenario.resolved
+    monkeypatch.setattr(vhsim.Scenario, "resolved", lambda self: calls.append(1) or real(self))
+    again = run_campaign(spec, tmp_path / "c", workers=1)
+    # (one resolve names the scenario in the results table; none validates a configuration)
+    assert (again.executed, again.already_done, len(calls)) == (0, 12, 1)
+    # another definition in the same folder does not take the cached plan: it is validated
+    spec_module._PLANS.clear()
+    spec_module._CACHED.clear()
+    more = run_campaign(spec.with_options(replications=3), tmp_path / "c", workers=1)
+    assert (more.executed, more.already_done) == (6, 12) and len(calls) >= 6
+    # the cache now holds the larger definition's plan; one that does not parse is ignored
+    spec_module._PLANS.clear()
+    spec_module._CACHED.clear()
+    cache.write_text("{not json", encoding="utf-8")
+    n = len(calls)
+    assert len(spec.with_options(replications=3).plan(vhsim.__version__, cache_dir=tmp_path / "c")) == 18
+    assert len(calls) > n and cache.read_text(encoding="utf-8").startswith("{")
+
+
 def test_run_id_is_the_hash_of_resolved_scenario_seed_and_version(spec, tiny_text):
     run = spec.plan(vhsim.__version__)[5]
     scenario = vhsim.Scenario(tiny_text, run.overrides).set("seed", run.seed)

@@ -238,6 +238,18 @@ def test_bench_table_has_one_row_per_scenario(runner, tmp_path):
     assert sum(line.startswith("tiny") for line in lines) == 2
 
 
+def test_bench_campaign_runs_the_grid_every_way_with_equal_results(runner):
+    """`vhsim bench --campaign N`: the benchmark itself asserts that branched runs equal
+    independent ones (and early-stopped ones their handover metrics) before printing."""
+    benches = Path(__file__).resolve().parents[1] / "benches"
+    result = runner.invoke(cli, ["bench", "--campaign", "4", "--dir", str(benches), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["results"]
+    assert [r["mode"].split(",")[0] for r in rows] == [
+        "independent runs", "branches of one trunk", "branches + early stop", "vhsim sweep", "vhsim sweep"]
+    assert all(r["runs"] == 4 and r["runs_per_s"] > 0 for r in rows)
+
+
 def test_bench_without_its_scenarios_fails_clearly(runner, tmp_path):
     result = runner.invoke(cli, ["bench", "--dir", str(tmp_path)])
     assert result.exit_code == 2

@@ -493,7 +493,10 @@ def check_pftk_cmd(scheme: str, seeds: int) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON instead of a table.")
 @click.option("--dir", "bench_dir", type=click.Path(file_okay=False, path_type=str), default="benches",
               show_default=True, help="Folder holding the benchmark scenarios.")
-def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str) -> None:
+@click.option("--campaign", "campaign_instants", type=click.IntRange(min=2), default=None, metavar="N",
+              help="Instead: a Daniel & Kojo handover grid of N instants (200 in README), run "
+                   "independently, branched, branched with early stop, and through vhsim sweep.")
+def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str, campaign_instants: int | None) -> None:
     """Measure simulator speed on the fixed benchmark scenarios.
 
     Runs benches/bulk-sack1.toml and benches/bulk-sack1-loss1pct.toml with
@@ -506,8 +509,13 @@ def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str) -> None:
       vhsim bench                 # from the repository root
       vhsim bench --quick --repeat 1
       vhsim bench --json > bench.json
+      vhsim bench --campaign 200  # runs/s of a 200-instant handover grid
     """
     from . import bench
+
+    if campaign_instants is not None:
+        _bench_campaign(campaign_instants, as_json, Path(bench_dir).resolve().parent)
+        return
 
     paths = bench.find_bench_files(bench_dir)
     rows = _bench_with_progress(bench, paths, repeat, quick)
@@ -521,6 +529,16 @@ def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str) -> None:
                    f"{env['machine']} | {env['cpu_count']} CPUs | best of {repeat}"
                    + (" | quick (duration=30s)" if quick else ""))
         click.echo(bench.format_table(rows))
+
+
+def _bench_campaign(instants: int, as_json: bool, root: Path) -> None:
+    from .bench_campaign import format_campaign_table, run_campaign_bench
+
+    rows = run_campaign_bench(root, instants, on_step=lambda m: click.echo(f"bench: {m}", err=True))
+    if as_json:
+        click.echo(json.dumps({"instants": instants, "results": [r.as_dict() for r in rows]}, indent=2))
+    else:
+        click.echo(format_campaign_table(rows))
 
 
 def _bench_with_progress(bench, paths, repeat: int, quick: bool):

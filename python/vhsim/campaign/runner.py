@@ -333,6 +333,10 @@ class _Progress:
 
 
 # ---------------------------------------------------------------------------- the sweep
+# Run records are not flushed one by one (see Campaign.sync): at most this much work is exposed
+# to an operating-system crash or power loss; a killed sweep process loses nothing.
+SYNC_EVERY_S = 30.0
+
 def run_campaign(
     spec: CampaignSpec,
     folder: str | os.PathLike[str],
@@ -366,7 +370,7 @@ def run_campaign(
             "put the script's code under `if __name__ == \"__main__\":`")
     started = time.perf_counter()
     folder = Path(folder)
-    spec.plan(version)  # validate everything before touching the folder
+    spec.plan(version, cache_dir=folder, write_cache=False)  # validate before touching the folder
     workers = default_workers() if workers is None else max(1, int(workers))
     with _folder_lock(folder):
         campaign = Campaign.prepare(folder, spec, version, rerun_other_versions=rerun_other_versions)
@@ -385,6 +389,7 @@ def run_campaign(
         units = branch_units(tasks) if branching else [[t] for t in tasks]
         stream = backend(units, workers) if tasks else iter(())
         interrupted = False
+        synced = time.perf_counter()
         try:
             if tasks:
                 for outcome in (o for outcomes in stream for o in outcomes):
@@ -396,6 +401,9 @@ def run_campaign(
                         campaign.record_failure(run, outcome["error"])
                         report.failed.append((run, outcome["error"]))
                     bar.advance(len(report.failed))
+                    if time.perf_counter() - synced > SYNC_EVERY_S:
+                        campaign.sync()
+                        synced = time.perf_counter()
                     if on_run is not None:
                         on_run(run, bool(outcome["ok"]))
         except KeyboardInterrupt:

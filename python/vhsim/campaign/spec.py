@@ -12,6 +12,7 @@ because it changes what is recorded, not what is simulated.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import hashlib
 import itertools
@@ -240,26 +241,49 @@ class CampaignSpec:
             return self.seed
         return int(self._resolve(self.base_scenario(), "the base scenario").get("seed", 1))
 
-    def plan(self, version: str) -> list[PlannedRun]:
+    def plan(self, version: str, cache_dir: Path | None = None, write_cache: bool = True) -> list[PlannedRun]:
         """Validate every configuration and list the runs, replication-major.
 
         Replication-major order (all configurations of rep 0, then rep 1, ...) means an
         interrupted campaign holds complete early replications rather than some
         configurations fully and others not at all.  Raises :class:`CampaignError`
         naming the axis (or the configuration) on the first invalid value.
+
+        Validation resolves every configuration, which is most of a large campaign's start-up,
+        so a plan is remembered in this process and, with ``cache_dir`` (an existing campaign
+        folder; ``write_cache=False`` only reads it), in ``plan-<version>.json`` there, keyed by this definition's digest and the
+        version: a resumed campaign whose definition did not change is not validated again.
         """
+        key = (self.digest(), version)
+        cache = cache_dir / f"plan-{_file_safe(version)}.json" if cache_dir is not None else None
+        runs = _PLANS.get(key)
+        if runs is None and cache is not None:
+            runs = _read_plan(cache, key)
+            if runs is not None:
+                _CACHED.add((key, cache))
+        if runs is None:
+            runs = self._validate_and_plan(version)
+        _PLANS[key] = runs
+        while len(_PLANS) > 4:
+            del _PLANS[next(iter(_PLANS))]
+        if write_cache and cache is not None and cache_dir.is_dir() and (key, cache) not in _CACHED:
+            _write_plan(cache, key, runs)  # replaces a stale plan of another definition
+            _CACHED.add((key, cache))
+        return runs
+
+    def _validate_and_plan(self, version: str) -> list[PlannedRun]:
         base = self.base_scenario()
         self._resolve(base, "the base scenario" + (" with its --set overrides" if self.fixed else ""))
-        # One axis value at a time first: the error then names exactly the offending axis.
-        for axis in self.axes:
-            for value in axis.values:
-                self._resolve(base.set(axis.key, value.override), f"axis {axis.key}, value {value.label!r}")
         base_seed = self.base_seed()
         configs = self.configurations()
         resolved = []
         for config in configs:
             scenario = Scenario(self.scenario_text, self.fixed + config.overrides(self.axes), self.scenario_path)
-            resolved.append(self._resolve(scenario, f"configuration {config.index} ({config.describe(self.axes)})"))
+            try:
+                resolved.append(scenario.resolved())
+            except ScenarioError as err:
+                self._name_the_axis(base)
+                raise CampaignError(f"configuration {config.index} ({config.describe(self.axes)}): {err}") from None
         runs = []
         for rep in range(self.replications):
             for config, res in zip(configs, resolved):
@@ -268,6 +292,12 @@ class CampaignSpec:
                 run_id = run_identity({**res, "seed": seed}, version)
                 runs.append(PlannedRun(config.index, rep, seed, run_id, self.fixed + config.overrides(self.axes), labels))
         return runs
+
+    def _name_the_axis(self, base: Scenario) -> None:
+        """A configuration failed: raise the error of the first axis value invalid on its own."""
+        for axis in self.axes:
+            for value in axis.values:
+                self._resolve(base.set(axis.key, value.override), f"axis {axis.key}, value {value.label!r}")
 
     @staticmethod
     def _resolve(scenario: Scenario, what: str) -> dict:
@@ -325,3 +355,36 @@ def _flatten_axes(table: dict, prefix: str = "") -> dict:
         else:
             flat[full] = value
     return flat
+
+
+# Plans already computed in this process, keyed by (definition digest, vhsim version).
+_PLANS: dict[tuple[str, str], list[PlannedRun]] = {}
+# (key, file) pairs known to hold that plan on disk.
+_CACHED: set[tuple[tuple[str, str], Path]] = set()
+
+
+def _file_safe(version: str) -> str:
+    return "".join(c if c.isalnum() or c in ".-_" else "_" for c in version)
+
+
+def _read_plan(path: Path, key: tuple[str, str]) -> list[PlannedRun] | None:
+    """The cached plan at ``path`` if it was made for ``key``; None if absent, stale or unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if [data["digest"], data["vhsim_version"]] != list(key):
+            return None
+        return [PlannedRun(r["config"], r["rep"], r["seed"], r["run_id"],
+                           tuple((str(k), str(v)) for k, v in r["overrides"]), dict(r["labels"]))
+                for r in data["runs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_plan(path: Path, key: tuple[str, str], runs: list[PlannedRun]) -> None:
+    data = {"digest": key[0], "vhsim_version": key[1],
+            "runs": [{"config": r.config, "rep": r.rep, "seed": r.seed, "run_id": r.run_id,
+                      "overrides": [list(kv) for kv in r.overrides], "labels": r.labels} for r in runs]}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):  # a cache: failing to write it costs time, not results
+        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)

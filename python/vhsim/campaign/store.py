@@ -240,7 +240,7 @@ class Campaign:
         """The runs of the current definition, with ids for ``version`` (default: active)."""
         version = version or self.active_version
         if version not in self._plans:
-            self._plans[version] = self.spec.plan(version)
+            self._plans[version] = self.spec.plan(version, cache_dir=self.path)
         return self._plans[version]
 
     def done_ids(self, version: str | None = None) -> set[str]:
