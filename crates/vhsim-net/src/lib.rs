@@ -28,7 +28,7 @@ pub use addr::Addr;
 pub use arq::{Arq, ArqConfig};
 pub use endpoint::{AccessLinkInfo, AppOffer, Endpoint, HandoverNotice, LinkEvent, Report, SendProgress, Wiring};
 pub use error::{ErrorModel, ErrorModelConfig, LossWindow};
-pub use link::{Finished, Link, LinkParams, Offer, Outcome};
+pub use link::{Departures, Fate, Finish, Finished, Link, LinkParams, Offer, Outcome};
 pub use packet::{
     DatagramHeader, DropCause, DropCounts, Packet, Payload, RetxCause, SackBlock, TcpHeader, TraceTag, UnitKind,
     NO_FLOW,

@@ -95,6 +95,58 @@ impl Finished {
     }
 }
 
+/// Where [`Link::finish_into`] hands the packets that leave the link: the world puts them
+/// straight into its in-flight store, so a packet is moved once, not through a returned
+/// [`Finished`] (the engine's largest copy before; docs/performance.md).
+pub trait Departures {
+    /// A packet leaves towards the next node (the finished one first, then a released one).
+    fn arrive(&mut self, d: Delivery);
+    /// The finished packet is lost.
+    fn dropped(&mut self, packet: Packet, cause: DropCause);
+}
+
+/// What [`Link::finish_into`] decided besides the packets it handed over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// Fate of the finished packet: `Arrives`/`Dropped` went to the [`Departures`].
+    pub fate: Fate,
+    /// Attempts this frame has used so far (1 without ARQ).
+    pub attempts: u32,
+    /// When the serialization now in progress ends, if any (as [`Finished::next_done`]).
+    pub next_done: Option<SimTime>,
+    /// The link wants [`Link::wake`] to be called at this time.
+    pub wake: Option<SimTime>,
+}
+
+/// [`Outcome`] without the packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// It arrives at the next node.
+    Arrives,
+    /// It is lost.
+    Dropped(DropCause),
+    /// The reordering model holds it.
+    Held,
+    /// ARQ: the frame is sent again.
+    Retrying,
+}
+
+/// Collects the departures of one finish into a [`Finished`].
+#[derive(Default)]
+struct Collect {
+    arrivals: Vec<Delivery>,
+    dropped: Option<(Packet, DropCause)>,
+}
+
+impl Departures for Collect {
+    fn arrive(&mut self, d: Delivery) {
+        self.arrivals.push(d);
+    }
+    fn dropped(&mut self, packet: Packet, cause: DropCause) {
+        self.dropped = Some((packet, cause));
+    }
+}
+
 /// A simplex link direction with its queue, error model and optional ARQ and reordering.
 #[derive(Clone, Debug)]
 pub struct Link {
@@ -241,23 +293,16 @@ impl Link {
     }
 
     /// The serialization in progress ends at `now`: decide the packet's fate and start the
-    /// next serialization (a retry of the same frame, or the head of the queue).
+    /// next serialization (a retry of the same frame, or the head of the queue). The packets
+    /// that leave go to `out`, the finished one before a released one.
     ///
     /// # Panics
     /// If nothing was being serialized (a world bookkeeping bug).
-    #[inline] // into the world's event handler: saves moving the 350-byte result (docs/performance.md)
-    pub fn finish_transmission(&mut self, now: SimTime) -> Finished {
+    #[inline]
+    pub fn finish_into(&mut self, now: SimTime, out: &mut impl Departures) -> Finish {
         let (packet, attempt) = self.on_wire.take().expect("finish_transmission on an idle link");
         self.attempts += 1;
-        let mut f = Finished {
-            uid: packet.uid,
-            tag: packet.tag,
-            outcome: Outcome::Retrying,
-            attempts: attempt,
-            released: None,
-            next_done: None,
-            wake: None,
-        };
+        let mut f = Finish { fate: Fate::Retrying, attempts: attempt, next_done: None, wake: None };
         let lost = if !self.up {
             Some(DropCause::LinkDown)
         } else {
@@ -275,22 +320,31 @@ impl Link {
         };
         self.packets_sent += 1;
         let delay = self.params.delay;
-        f.outcome = match lost {
-            Some(cause) => Outcome::Dropped(packet, cause),
+        match lost {
+            Some(cause) => {
+                f.fate = Fate::Dropped(cause);
+                out.dropped(packet, cause);
+            }
             None => match self.reorder.as_mut() {
-                None => Outcome::Arrives(Delivery { at: now + delay, packet }),
+                None => {
+                    f.fate = Fate::Arrives;
+                    out.arrive(Delivery { at: now + delay, packet });
+                }
                 Some(r) => {
                     let ser = self.params.rate.serialization(packet.size as u64);
                     let ro = r.on_delivered(now, packet, delay, ser);
-                    f.released = ro.released;
                     f.wake = ro.wake;
-                    match ro.passed {
-                        None => Outcome::Held,
-                        Some(packet) => Outcome::Arrives(Delivery { at: now + delay, packet }),
+                    f.fate = Fate::Held;
+                    if let Some(packet) = ro.passed {
+                        f.fate = Fate::Arrives;
+                        out.arrive(Delivery { at: now + delay, packet });
+                    }
+                    if let Some(d) = ro.released {
+                        out.arrive(d);
                     }
                 }
             },
-        };
+        }
         if self.paused {
             return f;
         }
@@ -300,6 +354,25 @@ impl Link {
             done
         });
         f
+    }
+
+    /// [`Link::finish_into`] with the packets returned in a [`Finished`] (for tests and simple
+    /// drivers; the world uses `finish_into`).
+    pub fn finish_transmission(&mut self, now: SimTime) -> Finished {
+        let (uid, tag) = self.on_wire.as_ref().map(|(p, _)| (p.uid, p.tag)).expect("finish_transmission on an idle link");
+        let mut c = Collect::default();
+        let f = self.finish_into(now, &mut c);
+        let mut arrivals = c.arrivals.into_iter();
+        let outcome = match f.fate {
+            Fate::Arrives => Outcome::Arrives(arrivals.next().expect("an arriving packet was handed over")),
+            Fate::Dropped(_) => {
+                let (p, cause) = c.dropped.expect("a dropped packet was handed over");
+                Outcome::Dropped(p, cause)
+            }
+            Fate::Held => Outcome::Held,
+            Fate::Retrying => Outcome::Retrying,
+        };
+        Finished { uid, tag, outcome, attempts: f.attempts, released: arrivals.next(), next_done: f.next_done, wake: f.wake }
     }
 
     /// A wake-up the link asked for (in [`Finished::wake`]) is due at `now`: returns a held

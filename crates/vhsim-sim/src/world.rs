@@ -259,7 +259,9 @@ impl World {
     }
 
     fn on_tx_done(&mut self, l: u32) {
-        let f = self.links[l as usize].finish_transmission(self.now);
+        let mut out = Departed { slab: &mut self.in_flight, arrivals: [(SimTime::ZERO, 0); 2], n: 0, dropped: None };
+        let f = self.links[l as usize].finish_into(self.now, &mut out);
+        let Departed { arrivals, n, dropped, .. } = out;
         if let Some(done) = f.next_done {
             self.started_serializing(l, done);
         }
@@ -267,9 +269,8 @@ impl World {
             // Timer class: after the packet events of the same time (vhsim-net `link` docs).
             self.queue.push(t, EventClass::Timer, Event::LinkWake(l));
         }
-        let (arrivals, dropped) = f.into_parts();
-        for d in arrivals {
-            self.schedule_arrival(l, d.at, d.packet);
+        for &(at, slot) in &arrivals[..n] {
+            self.queue.push(at, EventClass::Packet, Event::Arrive(l, slot));
         }
         if let Some((pkt, cause)) = dropped {
             self.drop_packet(Some(l), &pkt, cause);
@@ -322,9 +323,12 @@ impl World {
     }
 
     fn drain_reports(&mut self, f: u32, side: usize) {
-        let progress = self.flows[f as usize].endpoints[0].progress();
+        // The sender's progress is read once, and only when there is a report (most calls
+        // have none); reports do not change it.
+        let mut progress = None;
         while let Some(r) = self.flows[f as usize].endpoints[side].poll_report() {
-            self.obs.report(self.now, f, r, progress);
+            let p = *progress.get_or_insert_with(|| self.flows[f as usize].endpoints[0].progress());
+            self.obs.report(self.now, f, r, p);
         }
     }
 
@@ -414,6 +418,26 @@ impl World {
     /// back.
     pub(crate) fn finish(&mut self) {
         self.obs.finish(self.now);
+    }
+}
+
+/// The packets a finished serialization hands over: arriving ones go straight into the slab
+/// (their `Arrive` events are pushed afterwards, in the order the event sequence has always
+/// had: the next `TxDone`, a wake-up, then the arrivals).
+struct Departed<'a> {
+    slab: &'a mut Slab,
+    arrivals: [(SimTime, u32); 2],
+    n: usize,
+    dropped: Option<(Packet, DropCause)>,
+}
+
+impl vhsim_net::Departures for Departed<'_> {
+    fn arrive(&mut self, d: vhsim_net::reorder::Delivery) {
+        self.arrivals[self.n] = (d.at, self.slab.put(d.packet));
+        self.n += 1;
+    }
+    fn dropped(&mut self, packet: Packet, cause: DropCause) {
+        self.dropped = Some((packet, cause));
     }
 }
 
