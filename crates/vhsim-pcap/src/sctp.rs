@@ -33,8 +33,8 @@ use crate::ipv4::{self, Ends};
 use crate::zeros;
 use etherparse::IpNumber;
 use vhsim_net::packet::sctp::{
-    padded, AsconfAckChunk, AsconfChunk, AsconfRequest, AsconfResult, Chunk, DataChunk, HeartbeatInfo, SackChunk,
-    SctpPacket,
+    padded, AsconfAckChunk, AsconfChunk, AsconfRequest, AsconfResult, Chunk, DataChunk, HeartbeatInfo,
+    SackChunk, SctpPacket,
 };
 use vhsim_net::Packet;
 
