@@ -31,7 +31,8 @@ BULK = REPO / "benches" / "bulk-sack1.toml"
 FIG8 = REPO / "scenarios" / "danielkojo" / "fig08-mbb.toml"
 SEGMENT = 1460
 
-OFFERED = ("send", "retransmit", "ack_send")
+OFFERED = ("send", "retransmit", "ack_send", "control_send")
+DROPPED = ("drop", "ack_drop", "control_drop")
 RECEIVED = ("receive", "ack_receive")
 
 
@@ -81,6 +82,9 @@ def table(result) -> dict[str, np.ndarray]:
         "cause": pk["cause"].astype(str).to_numpy(),
         "seq": pk["seq"].to_numpy(),
         "size": pk["size"].to_numpy(),
+        "src": pk["src"].to_numpy(),
+        "dst": pk["dst"].to_numpy(),
+        "flags": pk["flags"].to_numpy(),
     }
 
 
@@ -95,7 +99,7 @@ def expected_first_hop(t: dict, link: dict) -> list[dict]:
         dropped_at_offer = (
             j < n
             and t["link"][j] == link["name"]
-            and t["event"][j] in ("drop", "ack_drop")
+            and t["event"][j] in DROPPED
             and t["time_ns"][j] == t["time_ns"][i]
             and t["cause"][j] in ("queue_overflow", "link_down")
         )
@@ -105,7 +109,9 @@ def expected_first_hop(t: dict, link: dict) -> list[dict]:
     for i in rows:
         start = max(int(t["time_ns"][i]), free_at)
         free_at = start + serialization_ns(int(t["size"][i]), link["rate"])
-        out.append({"time_ns": start, "event": t["event"][i], "seq": int(t["seq"][i]), "size": int(t["size"][i])})
+        out.append(
+            {"time_ns": start, "event": t["event"][i], "seq": int(t["seq"][i]), "size": int(t["size"][i]), "row": i}
+        )
     return out
 
 
@@ -289,8 +295,9 @@ needs_tshark = pytest.mark.skipif(
     TSHARK is None, reason="tshark is not installed (apt-get install tshark); Wireshark checks skipped"
 )
 CHECKSUMS = ["-o", "ip.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE"]
+CHECKSUMS += ["-o", "sctp.checksum:CRC-32C"]
 # One line per frame: malformed marker, expert info groups, checksum statuses.
-FIELDS = ["frame.number", "_ws.malformed", "_ws.expert.group"] + [f"{p}.checksum.status" for p in ("ip", "tcp", "udp")]
+FIELDS = ["frame.number", "_ws.malformed", "_ws.expert.group"] + [f"{p}.checksum.status" for p in ("ip", "tcp", "udp", "sctp")]
 EXPERT_CHECKSUM, EXPERT_MALFORMED = 0x01000000, 0x07000000  # epan/proto.h PI_CHECKSUM, PI_MALFORMED
 CHECKSUM_BAD = "0"  # epan/proto.h PROTO_CHECKSUM_E_BAD
 

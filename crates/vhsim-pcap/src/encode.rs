@@ -1,7 +1,7 @@
 //! From a simulated packet to the bytes of an IPv4 packet: the run's address table and what the
 //! encoders need to know about each flow, and the dispatch to one encoder per payload type.
 
-use crate::{ipv4, raw, tcp, udp};
+use crate::{ipv4, raw, sctp, tcp, udp};
 use std::fmt;
 use vhsim_net::{Packet, Payload, NO_FLOW};
 
@@ -41,19 +41,30 @@ impl TcpWire {
     }
 }
 
+/// What the SCTP encoder needs to know about an SCTP association.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SctpWire {
+    /// Every address of the data sender's node (indices into the address table): a packet
+    /// from one of them comes from the sending endpoint and uses the flow's sender port,
+    /// any other from the receiving endpoint. Both endpoints send HEARTBEATs and ASCONFs,
+    /// and a multihomed endpoint (a mobile node with mSCTP) sends from several addresses, so
+    /// neither the chunks nor one address tell the side.
+    pub sender_addrs: Vec<u32>,
+}
+
 /// A flow's transport as the encoders see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WireTransport {
     /// TCP.
     Tcp(TcpWire),
     /// The datagram transport, written as UDP.
     Datagram,
-    /// SCTP (no encoder yet: its packets are refused with `EncodeError::Unsupported`).
-    Sctp,
+    /// SCTP.
+    Sctp(SctpWire),
 }
 
 /// What the encoders know about one flow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlowWire {
     /// Port of the sending endpoint.
     pub sender_port: u16,
@@ -80,8 +91,6 @@ pub enum EncodeError {
     TooLong(usize),
     /// Its flow has another transport than its payload (a world bug).
     Mismatch(u32),
-    /// No encoder exists for its transport yet.
-    Unsupported(&'static str),
 }
 
 impl fmt::Display for EncodeError {
@@ -90,7 +99,6 @@ impl fmt::Display for EncodeError {
             EncodeError::Address(a) => write!(f, "address {a} has no IPv4 address in the address table"),
             EncodeError::TooLong(n) => write!(f, "a packet of {n} bytes does not fit in IPv4 (at most 65535 bytes)"),
             EncodeError::Mismatch(fl) => write!(f, "flow {fl}'s packet does not carry its flow's transport"),
-            EncodeError::Unsupported(t) => write!(f, "packet captures of {t} flows are not written yet"),
         }
     }
 }
@@ -118,11 +126,13 @@ impl Encoder {
         let ends = ipv4::Ends { src: addr(pkt.src)?, dst: addr(pkt.dst)?, id: pkt.uid as u16 };
         self.frame.clear();
         let flow = (pkt.flow != NO_FLOW).then(|| self.flows.get(pkt.flow as usize)).flatten();
-        match (&pkt.payload, flow.map(|f| (f, f.transport))) {
-            (Payload::Tcp(h), Some((f, WireTransport::Tcp(t)))) => tcp::encode(pkt, h, f, &t, &ends, &mut self.frame),
+        match (&pkt.payload, flow.map(|f| (f, &f.transport))) {
+            (Payload::Tcp(h), Some((f, WireTransport::Tcp(t)))) => tcp::encode(pkt, h, f, t, &ends, &mut self.frame),
             (Payload::Datagram(h), Some((f, WireTransport::Datagram))) => udp::encode(pkt, h, f, &ends, &mut self.frame),
             (Payload::Empty, _) => raw::encode(pkt, &ends, &mut self.frame),
-            (Payload::Sctp(_), Some((_, WireTransport::Sctp))) => Err(EncodeError::Unsupported("SCTP")),
+            (Payload::Sctp(p), Some((f, WireTransport::Sctp(s)))) => {
+                sctp::encode(pkt, p, f, s, &self.addresses, &ends, &mut self.frame)
+            }
             _ => return Err(EncodeError::Mismatch(pkt.flow)),
         }?;
         Ok(&self.frame)

@@ -16,7 +16,7 @@ use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 use vhsim_core::SimTime;
 use vhsim_net::Packet;
-use vhsim_pcap::{CaptureFile, Encoder, FlowWire, TcpWire, WireTransport};
+use vhsim_pcap::{CaptureFile, Encoder, FlowWire, SctpWire, TcpWire, WireTransport};
 use vhsim_scenario::{CapturePoint, Scenario, TransportModel};
 
 /// A capture that could not be written.
@@ -166,7 +166,13 @@ fn encoder(sc: &Scenario) -> Encoder {
                     WireTransport::Tcp(TcpWire::new(tcp.segment_size, sink.advertised_window, tcp.window))
                 }
                 TransportModel::Datagram { .. } => WireTransport::Datagram,
-                TransportModel::Sctp { .. } => WireTransport::Sctp,
+                // Every address of the sender's node, care-of addresses included: a mobile
+                // sender with mSCTP may send from an address it adds during the run.
+                TransportModel::Sctp { .. } => WireTransport::Sctp(SctpWire {
+                    sender_addrs: (0..sc.addresses.len() as u32)
+                        .filter(|&a| sc.addresses[a as usize].node == f.src)
+                        .collect(),
+                }),
             };
             FlowWire::new(i as u32, transport)
         })
