@@ -170,7 +170,7 @@ def _throughput_table(x: str, header: str, unit: str, schemes: Mapping[str, str]
 def _sweep(fig_id: str, title: str, grid: Grid, quick: Grid, x: str, xlabel: str, unit: str, claims,
            schemes: Mapping[str, str]) -> FigureSpec:
     plot = partial(lines_vs, metric=THROUGHPUT, x=x, lines=SCHEME, names=names(schemes), xlabel=xlabel,
-                   ylabel="throughput (kb/s)", stem=fig_id)
+                   ylabel="throughput (kb/s)", stem="throughput")
     return FigureSpec(fig_id, title, grid, quick, plot=plot, claims=claims, derive=derive_single,
                       table=_throughput_table(x, xlabel.split(" (")[0], unit, schemes))
 
