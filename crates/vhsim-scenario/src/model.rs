@@ -253,12 +253,36 @@ pub struct MobilityModel {
     pub start_position_m: f64,
     /// Where the handover happens.
     pub trigger: Trigger,
+    /// When the MN starts moving (0 unless `handover_at` is given).
+    #[serde(default, skip_serializing_if = "is_time_zero")]
+    pub depart: SimTime,
     /// When the MN enters the new cell (the overlap).
     pub overlap_enter: SimTime,
     /// When the handover starts.
     pub handover: SimTime,
     /// When the MN leaves the old cell (the overlap); may be after the end of the run.
     pub overlap_exit: SimTime,
+    /// How long the handover lasts (its gap, pause or detection; zero for make-before-break).
+    pub handoff: SimDuration,
+    /// The band-crossing handoff that gave `handoff`, if it came from the movement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band_crossing: Option<BandCrossing>,
+    /// The warning distance the `Imminent` time came from, if given (m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning_distance_m: Option<f64>,
+}
+
+fn is_time_zero(t: &SimTime) -> bool {
+    *t == SimTime::ZERO
+}
+
+/// Handoff length from the speed: `band_m / speed + latency` (docs/mobility.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BandCrossing {
+    /// Distance crossed without a usable link (m).
+    pub band_m: f64,
+    /// Fixed L2/L3 latency.
+    pub latency: SimDuration,
 }
 
 /// One interface of the mobile node.

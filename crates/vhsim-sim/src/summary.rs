@@ -128,12 +128,25 @@ pub struct MobilitySummary {
     pub start_position_m: f64,
     /// `enter`, `midpoint` or `exit`.
     pub trigger: String,
+    /// When the MN started moving (s; left out when 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depart_s: Option<f64>,
     /// When the MN entered the new cell (s).
     pub overlap_enter_s: f64,
     /// When the handover started (s).
     pub handover_s: f64,
     /// When the MN left the old cell (s; may be after the end of the run).
     pub overlap_exit_s: f64,
+    /// When the mobile node got the `Imminent` link event (s): `handover_s` minus the warning.
+    pub imminent_s: f64,
+    /// How long the handover lasted (s): its gap, pause or detection; 0 for make-before-break.
+    pub handoff_s: f64,
+    /// Band-crossing handoff: the band crossed without a usable link (m).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handoff_band_m: Option<f64>,
+    /// Band-crossing handoff: the fixed L2/L3 latency (s).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handoff_latency_s: Option<f64>,
 }
 
 /// One handover of the run.
@@ -382,8 +395,13 @@ fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
         spacing_m: m.spacing_m,
         start_position_m: m.start_position_m,
         trigger: trigger.to_owned(),
+        depart_s: (m.depart > vhsim_core::SimTime::ZERO).then(|| m.depart.as_secs_f64()),
         overlap_enter_s: m.overlap_enter.as_secs_f64(),
         handover_s: m.handover.as_secs_f64(),
         overlap_exit_s: m.overlap_exit.as_secs_f64(),
+        imminent_s: (m.handover - sc.mobile.as_ref()?.warning).as_secs_f64(),
+        handoff_s: m.handoff.as_secs_f64(),
+        handoff_band_m: m.band_crossing.as_ref().map(|b| b.band_m),
+        handoff_latency_s: m.band_crossing.as_ref().map(|b| b.latency.as_secs_f64()),
     })
 }

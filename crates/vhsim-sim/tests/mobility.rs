@@ -1,6 +1,8 @@
 //! Mobility (Park et al. §4.1): the handover generated from speed and cell geometry happens at
 //! the computed time, and summary.json reports the times.
 
+mod harness;
+
 use vhsim_scenario::load;
 use vhsim_sim::run;
 
@@ -35,4 +37,33 @@ fn a_faster_mn_hands_over_earlier() {
     let out = run(&sc, None);
     assert_eq!(out.summary.mobility.as_ref().unwrap().handover_s, 13.5);
     assert_eq!(out.summary.handovers[0].start_s, 13.5);
+}
+
+#[test]
+fn the_mobile_node_sees_the_link_events_the_geometry_implies() {
+    use vhsim_core::{SimDuration, SimTime};
+    use vhsim_net::LinkEvent;
+    use vhsim_scenario::Detail;
+    // 36 km/h = 10 m/s; cells of radius 10 m, 15 m apart: the midpoint x = 7.5 m at 750 ms.
+    // The old cell's signal falls below the warning level 2 m before it (200 ms earlier); the
+    // band-crossing handoff lasts 1 m / 10 m/s + 100 ms = 200 ms.
+    let mobility = "mobility = { speed = \"36km/h\", cell_radius = \"10m\", kind = \"break_before_make\", \
+                    handoff_band = \"1m\", handoff_latency = \"100ms\", warning_distance = \"2m\" }";
+    let sc = harness::mobile_world(&harness::datagram_flow("f", ""), mobility, &[]);
+    let mut world = vhsim_sim::build::build(&sc, Detail::Summary);
+    world.run();
+    let t = |ms: u64| SimTime::ZERO + SimDuration::from_millis(ms);
+    let seen = world.endpoint(0, 1).datagram_link_events().unwrap().to_vec();
+    assert_eq!(
+        seen,
+        vec![
+            (t(550), LinkEvent::Imminent { eta: SimDuration::from_millis(200), old: 0, new: 1 }),
+            (t(750), LinkEvent::Down(0)),
+            (t(950), LinkEvent::Up(1)),
+            (t(950), LinkEvent::Completed { old: 0, new: 1 }),
+        ]
+    );
+    let m = vhsim_sim::run(&sc, None).summary.mobility.unwrap();
+    assert_eq!((m.imminent_s, m.handover_s, m.handoff_s), (0.55, 0.75, 0.2));
+    assert_eq!((m.handoff_band_m, m.handoff_latency_s), (Some(1.0), Some(0.1)));
 }

@@ -12,8 +12,8 @@ use super::topology::{shortest_first_hops, Topology};
 use crate::error::{err, list, Result};
 use crate::model::{BindingModel, InterfaceModel, MobileModel, OldPath};
 use crate::schema::{MobileSpec, OldPathSpec};
-use vhsim_core::SimDuration;
 use std::collections::VecDeque;
+use vhsim_core::SimDuration;
 
 /// Hop distance from every node to `target` over link directions not in `excluded`.
 fn hops_to(target: usize, n: usize, topo: &Topology, excluded: &[u32]) -> Vec<Option<u32>> {
@@ -159,6 +159,7 @@ pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel>
         interfaces,
         mobility: None,
         binding,
-        warning: spec.warning.map_or(SimDuration::ZERO, |d| d.0),
+        // Resolved once the flows are known (resolve/warning.rs).
+        warning: SimDuration::ZERO,
     })
 }

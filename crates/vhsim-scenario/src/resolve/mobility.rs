@@ -19,9 +19,9 @@
 
 use super::timeline::{handover_kind, KindKeys};
 use crate::error::{err, join, list, Result};
-use crate::model::{Action, MobileModel, MobilityModel, TimelineEntry, Trigger};
+use crate::model::{Action, BandCrossing, MobileModel, MobilityModel, TimelineEntry, Trigger};
 use crate::schema::{ActionKind, HandoverKindSpec, MobilitySpec, TimelineSpec, TriggerSpec};
-use crate::units::fmt_duration;
+use crate::units::{fmt_duration, Duration};
 use vhsim_core::{SimDuration, SimTime};
 
 const PATH: &str = "mobile.mobility";
@@ -89,15 +89,42 @@ pub(super) fn resolve(
         Trigger::Midpoint => d / 2,
         Trigger::Exit => r,
     };
-    // Time at position x (half-mm): (x - x0) / v, rounded to the nearest ns.
-    let time_at = |x: u64| {
+    // Time at position x (half-mm): depart + (x - x0) / v, rounded to the nearest ns.
+    let travel = |x: u64| {
         let den = 2 * u128::from(v);
         let ns = (u128::from(x - x0) * NS_PER_HOUR + den / 2) / den;
-        SimTime(u64::try_from(ns).unwrap_or(u64::MAX))
+        SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
     };
+    let depart = match spec.handover_at {
+        None => SimTime::ZERO,
+        Some(at) if at.0 >= travel(at_x) => SimTime::ZERO + (at.0 - travel(at_x)),
+        Some(at) => {
+            let msg = format!(
+                "the MN needs {} to travel from start_position {} to the handover point x = {} at this speed, \
+                 more than {}; give a later time or a start position nearer the handover point",
+                fmt_duration(travel(at_x)),
+                fmt_m(x0),
+                fmt_m(at_x),
+                fmt_duration(at.0)
+            );
+            return Err(err(p("handover_at"), msg));
+        }
+    };
+    let time_at = |x: u64| depart + travel(x);
     let handover_at = time_at(at_x);
-    let keys = KindKeys { gap: spec.gap, duration: spec.duration, detection: spec.detection };
-    let kind = handover_kind(spec.kind.unwrap_or(HandoverKindSpec::MakeBeforeBreak), &keys, PATH)?;
+    let kind_spec = spec.kind.unwrap_or(HandoverKindSpec::MakeBeforeBreak);
+    let band_crossing = band_crossing(spec, kind_spec)?;
+    let mut keys = KindKeys { gap: spec.gap, duration: spec.duration, detection: spec.detection };
+    if let Some(b) = &band_crossing {
+        let length = Some(Duration(travel_time(b.band_mm, v) + b.latency));
+        match kind_spec {
+            HandoverKindSpec::BreakBeforeMake => keys.gap = length,
+            HandoverKindSpec::Pause => keys.duration = length,
+            HandoverKindSpec::Forced => keys.detection = length,
+            HandoverKindSpec::MakeBeforeBreak => unreachable!("refused by band_crossing"),
+        }
+    }
+    let kind = handover_kind(kind_spec, &keys, PATH)?;
     if handover_at + kind.outage() >= SimTime::ZERO + duration {
         let msg = format!(
             "the MN reaches the handover point x = {} at {}{}, not before the end of the run (duration {}); \
@@ -137,10 +164,65 @@ pub(super) fn resolve(
         spacing_m: m(d),
         start_position_m: m(x0),
         trigger,
+        depart,
         overlap_enter: time_at(d - r),
         handover: handover_at,
         overlap_exit: time_at(r),
+        handoff: kind.outage(),
+        band_crossing: band_crossing
+            .map(|b| BandCrossing { band_m: b.band_mm as f64 / 1000.0, latency: b.latency }),
+        warning_distance_m: spec.warning_distance.map(|w| w.0 as f64 / 1000.0),
     };
     let entry = TimelineEntry { at: handover_at, action: Action::Handover { kind, from, to, notify_delay } };
     Ok((model, entry))
+}
+
+/// The time to travel `length_mm` at `speed` mm/h, rounded to the nearest ns.
+pub(super) fn travel_time(length_mm: u64, speed: u64) -> SimDuration {
+    let den = u128::from(speed);
+    let ns = (u128::from(length_mm) * NS_PER_HOUR + den / 2) / den;
+    SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
+}
+
+/// The band-crossing handoff's parameters, as given.
+struct BandSpec {
+    band_mm: u64,
+    latency: SimDuration,
+}
+
+/// `handoff_band` / `handoff_latency`, if given: they set the length of a handover that has one
+/// (break-before-make gap, pause duration, forced detection), in place of that kind's own key.
+fn band_crossing(spec: &MobilitySpec, kind: HandoverKindSpec) -> Result<Option<BandSpec>> {
+    let p = |k: &str| join(PATH, k);
+    let key = match (spec.handoff_band, spec.handoff_latency) {
+        (None, None) => return Ok(None),
+        (Some(_), _) => "handoff_band",
+        (None, Some(_)) => "handoff_latency",
+    };
+    let own = match kind {
+        HandoverKindSpec::MakeBeforeBreak => {
+            let msg = "a make_before_break handover has no length; the band-crossing handoff needs \
+                       kind = \"break_before_make\", \"pause\" or \"forced\"";
+            return Err(err(p(key), msg));
+        }
+        HandoverKindSpec::BreakBeforeMake => ("gap", spec.gap.is_some()),
+        HandoverKindSpec::Pause => ("duration", spec.duration.is_some()),
+        HandoverKindSpec::Forced => ("detection", spec.detection.is_some()),
+    };
+    if own.1 {
+        let msg = format!(
+            "`{}` and `{key}` both set the handover's length; give either `{}` or handoff_band/handoff_latency",
+            own.0, own.0
+        );
+        return Err(err(p(own.0), msg));
+    }
+    let band_mm = spec.handoff_band.map_or(0, |b| b.0);
+    let latency = spec.handoff_latency.map_or(SimDuration::ZERO, |d| d.0);
+    if band_mm == 0 && latency == SimDuration::ZERO {
+        return Err(err(
+            p(key),
+            "the handover would last 0s: give a band greater than 0m or a latency greater than 0s",
+        ));
+    }
+    Ok(Some(BandSpec { band_mm, latency }))
 }

@@ -16,6 +16,7 @@ pub(crate) mod output;
 mod sctp;
 mod timeline;
 mod topology;
+mod warning;
 
 use crate::error::{err, Result};
 use crate::model::{Action, Detail, MobileModel, Scenario, TimelineEntry};
@@ -52,8 +53,11 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         m.mobility = Some(model);
     }
     let metrics = timeline::metrics(&file.metrics, duration)?;
-    if let Some(m) = &mobile {
-        check_link_events(m, &timeline, duration)?;
+    if let (Some(m), Some(spec)) = (&mut mobile, file.mobile.as_ref()) {
+        m.warning = warning::resolve(spec, m, &topo, &flows, duration)?;
+        let by_distance = spec.mobility.as_ref().is_some_and(|x| x.warning_distance.is_some());
+        let key = if by_distance { "mobile.mobility.warning_distance" } else { "mobile.warning" };
+        check_link_events(m, &timeline, duration, key)?;
     }
     let mobile_node = mobile.as_ref().map(|m| m.node);
     let addresses = addresses::resolve(&file.nodes, file.mobile.as_ref().zip(mobile_node))?;
@@ -83,7 +87,12 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
 }
 
 /// Every handover's warning must come after 0, and its binding update before the end of the run.
-fn check_link_events(m: &MobileModel, timeline: &[TimelineEntry], duration: SimDuration) -> Result<()> {
+fn check_link_events(
+    m: &MobileModel,
+    timeline: &[TimelineEntry],
+    duration: SimDuration,
+    warning_key: &str,
+) -> Result<()> {
     if m.binding.latency >= duration {
         let msg = format!(
             "{} is longer than the run (duration {})",
@@ -101,7 +110,7 @@ fn check_link_events(m: &MobileModel, timeline: &[TimelineEntry], duration: SimD
                 fmt_duration(m.warning),
                 fmt_duration(start)
             );
-            return Err(err("mobile.warning", msg));
+            return Err(err(warning_key, msg));
         }
         let bound = start + kind.outage() + m.binding.latency;
         if bound >= duration {

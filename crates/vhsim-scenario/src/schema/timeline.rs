@@ -56,9 +56,45 @@ pub struct MobileSpec {
     /// How the anchor's binding (where packets for the MN's home address go) follows a
     /// handover (default: at once, when the handover completes).
     pub binding: Option<BindingSpec>,
-    /// Warning time of the `Imminent` link event before each handover starts (default "0s":
-    /// at the start). Endpoints on the MN get it (Freeze-TCP's zero-window advertisement).
-    pub warning: Option<Duration>,
+    /// Warning time of the `Imminent` link event before each handover starts: a duration, or
+    /// "rtt" (the round trip of the MN's flows over the initial interface with empty queues).
+    /// Default "0s" (at the start), or "rtt" with `mobility`. Endpoints on the MN get it (Freeze-TCP's zero-window advertisement).
+    pub warning: Option<WarningSpec>,
+}
+
+/// `mobile.warning`: a duration such as `"100ms"`, or `"rtt"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarningSpec {
+    /// A fixed time before the handover starts.
+    Time(Duration),
+    /// One round-trip time of the path (docs/mobility.md "Link events").
+    Rtt,
+}
+
+impl<'de> Deserialize<'de> for WarningSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.trim() == "rtt" {
+            return Ok(WarningSpec::Rtt);
+        }
+        crate::units::DURATION
+            .parse(&text)
+            .map(|(ns, _)| WarningSpec::Time(Duration(vhsim_core::SimDuration::from_nanos(ns))))
+            .map_err(|e| serde::de::Error::custom(format!("{e}, or \"rtt\" (one round-trip time)")))
+    }
+}
+
+impl JsonSchema for WarningSpec {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "WarningSpec".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let time = g.subschema_for::<Duration>();
+        schemars::json_schema!({
+            "description": "A duration, or \"rtt\": one round-trip time of the mobile node's flows over the initial interface with empty queues.",
+            "anyOf": [time, { "const": "rtt" }],
+        })
+    }
 }
 
 /// What happens to packets for the old care-of address while the binding update is on its way.
@@ -114,6 +150,10 @@ pub struct MobilitySpec {
     pub start_position: Option<Length>,
     /// Where the handover happens (default midpoint).
     pub trigger: Option<TriggerSpec>,
+    /// When the MN reaches the handover point (default: moving from time 0). The MN waits at
+    /// `start_position` and departs so as to arrive then, so that the time spent in each cell
+    /// does not depend on the speed.
+    pub handover_at: Option<Duration>,
     /// Interface the MN moves to from `initial` (default: the other interface, if there are
     /// two).
     pub to: Option<String>,
@@ -127,6 +167,18 @@ pub struct MobilitySpec {
     pub detection: Option<Duration>,
     /// Signalling delay of the cross-layer notification after the handover completes.
     pub notify_delay: Option<Duration>,
+    /// Band-crossing handoff (docs/mobility.md): the distance the MN travels after the old link
+    /// is lost before the new cell's signal is good enough to associate. The handover lasts
+    /// `handoff_band / speed + handoff_latency` (the `gap`, `duration` or `detection` of its
+    /// kind, which must not be given then).
+    pub handoff_band: Option<Length>,
+    /// Band-crossing handoff: the fixed part of the handover's length (L2 association and L3
+    /// registration), independent of the speed.
+    pub handoff_latency: Option<Duration>,
+    /// The `Imminent` event comes when the MN is this far before the handover point (the old
+    /// cell's signal falls below the warning level there): a warning time of distance / speed.
+    /// Instead of `mobile.warning`.
+    pub warning_distance: Option<Length>,
 }
 
 /// One interface of the mobile node.

@@ -1,0 +1,95 @@
+//! `mobile.warning`: how long before each handover starts the mobile node gets the `Imminent`
+//! link event (docs/handover.md "Link events", docs/mobility.md "Link events").
+//!
+//! Freeze-TCP (Goff et al., INFOCOM 2000, protocol-facts §6) wants its zero-window
+//! advertisement sent "about one RTT before disconnection": earlier wastes time, later loses
+//! data in flight. The warning is therefore a duration, `"rtt"`, or, with `mobility`, a
+//! distance before the handover point (`mobile.mobility.warning_distance`: the old cell's
+//! signal falls below the warning level that far before the handover point), turned into a
+//! time by the speed. With `mobility` and nothing given the default is `"rtt"`; without, `0s`.
+//!
+//! `"rtt"` is computed from the topology, not measured: for every flow with an endpoint on the
+//! mobile node, the one-way delays plus the serialization of one data packet along the data
+//! path and of one acknowledgement along the way back (TCP: its ACK; SCTP: an MTU-sized packet
+//! and a SACK without gap blocks; datagrams: a header-sized packet), over the routes of the
+//! initial interface, with empty queues; the largest over those flows.
+
+use super::mobility::travel_time;
+use super::topology::Topology;
+use crate::error::{err, Result};
+use crate::model::{FlowModel, MobileModel, TransportModel};
+use crate::schema::{MobileSpec, WarningSpec};
+use crate::units::fmt_duration;
+use vhsim_core::SimDuration;
+
+/// The warning time of `[mobile]`; `topo`'s node routes are the initial interface's.
+pub(super) fn resolve(
+    spec: &MobileSpec,
+    mobile: &MobileModel,
+    topo: &Topology,
+    flows: &[FlowModel],
+    duration: SimDuration,
+) -> Result<SimDuration> {
+    let distance = spec.mobility.as_ref().and_then(|m| m.warning_distance.map(|d| (d, m.speed)));
+    let (warning, key) = match (spec.warning, distance) {
+        (Some(_), Some(_)) => {
+            let msg = "give either mobile.warning (a time) or mobile.mobility.warning_distance, not both";
+            return Err(err("mobile.mobility.warning_distance", msg));
+        }
+        (None, Some((d, speed))) => (travel_time(d.0, speed.0), "mobile.mobility.warning_distance"),
+        (Some(WarningSpec::Time(t)), None) => (t.0, "mobile.warning"),
+        (Some(WarningSpec::Rtt), None) => (round_trip(mobile, topo, flows)?, "mobile.warning"),
+        (None, None) if spec.mobility.is_some() => (round_trip(mobile, topo, flows)?, "mobile.warning"),
+        (None, None) => (SimDuration::ZERO, "mobile.warning"),
+    };
+    if warning >= duration {
+        let msg = format!(
+            "the warning time {} is not shorter than the run (duration {})",
+            fmt_duration(warning),
+            fmt_duration(duration)
+        );
+        return Err(err(key, msg));
+    }
+    Ok(warning)
+}
+
+/// One round trip of the mobile node's flows with empty queues (the module's rule).
+fn round_trip(mobile: &MobileModel, topo: &Topology, flows: &[FlowModel]) -> Result<SimDuration> {
+    let mut largest = None;
+    for f in flows.iter().filter(|f| f.src == mobile.node || f.dst == mobile.node) {
+        let (data, ack) = match &f.transport {
+            TransportModel::Tcp { tcp, sink } => (tcp.packet_size(), sink.ack_size),
+            // A full packet, and a SACK without gap blocks: common header 12 B + SACK chunk
+            // 16 B (RFC 4960 §3.3.4) after the IP header.
+            TransportModel::Sctp { config, .. } => (config.mtu, config.ip_header_size + 28),
+            // No acknowledgements: a header-sized packet stands for the way back.
+            TransportModel::Datagram { size, header_size } => (size + header_size, *header_size),
+        };
+        let there = one_way(topo, f.src, f.dst, u64::from(data));
+        let back = one_way(topo, f.dst, f.src, u64::from(ack));
+        if let (Some(there), Some(back)) = (there, back) {
+            largest = largest.max(Some(there + back));
+        }
+    }
+    largest.ok_or_else(|| {
+        err(
+            "mobile.warning",
+            "\"rtt\" (the default with `mobility`) needs a flow to or from the mobile node to \
+             measure the round trip on; give the warning as a time, e.g. \"100ms\"",
+        )
+    })
+}
+
+/// Delay of a packet of `bytes` from node `from` to node `to` on empty links, by the routes.
+fn one_way(topo: &Topology, from: u32, to: u32, bytes: u64) -> Option<SimDuration> {
+    let (mut node, mut total) = (from, SimDuration::ZERO);
+    for _ in 0..=topo.links.len() {
+        if node == to {
+            return Some(total);
+        }
+        let link = &topo.links[topo.nodes[node as usize].routes[to as usize]? as usize];
+        total = total + link.delay + link.rate.serialization(bytes);
+        node = link.to;
+    }
+    None
+}

@@ -1,0 +1,228 @@
+"""The ``park`` reproduction: Park, Lee, Koo & Choo, "Freeze TCPv2: An Enhancement of Freeze TCP
+for Efficient Handoff in Heterogeneous Networks" (HCII 2009).
+
+One FTP flow to a mobile node that moves from a 6 Mb/s cell into a 1 Mb/s or an 11 Mb/s cell
+(``scenarios/park/cells-6to1.toml``, ``cells-6to11.toml``: Figure 2's topology, the
+band-crossing handoff of docs/mobility.md), 180 s, 10 replications with paired seeds:
+
+* Figure 3a/3b: throughput against the MN's speed, 10-100 km/h, no wireless error;
+* Figure 4a/4b: throughput against the wireless per-packet error rate, 1-5%, at 50 km/h;
+* fairness: Jain's index over 2, 4 and 8 flows of the proposed scheme, and over the proposed
+  scheme mixed with Vegas or Reno (``fairness.toml``, ``fairness-mixed.toml``).
+
+Throughput is the flow's goodput over the run (payload delivered in order, kb/s).  Claims:
+:mod:`.park_claims` (the gain rule: docs/reproductions.md "park").
+
+**The schemes are data** (:data:`SCHEMES`): the paper's four roles, each mapped to a vhsim-tcp
+preset.  Until the issue-#14 presets (``vegas``, ``freeze``, ``demo-vegas``, ``ftv2``) are
+merged, :data:`STAND_INS` maps the roles to existing presets so that the whole reproduction runs
+and is tested; the report says so in every scheme name.  After the merge, ``SCHEMES =
+PAPER_PRESETS`` is the only change.  :func:`paper` builds the reproduction for any mapping.
+
+Quick mode: 2 replications, speeds 10/50/100 km/h, error 1% and 5%, 2 and 8 flows.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from .. import metrics as M
+from ..claims import Measure
+from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
+from . import park_claims as C
+from .kimkoh_plots import lines_vs
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+#: The paper's schemes, in its order: the roles the claims speak of.
+VEGAS, FREEZE, DEMO, FTV2 = "vegas", "freeze", "demo-vegas", "ftv2"
+ROLES = (VEGAS, FREEZE, DEMO, FTV2)
+#: The paper's schemes as the vhsim-tcp presets of issue #14.
+PAPER_PRESETS = {VEGAS: "vegas", FREEZE: "freeze", DEMO: "demo-vegas", FTV2: "ftv2"}
+#: Existing presets standing in for them until those presets are merged (they are not the
+#: paper's schemes: a report made with them reproduces nothing of Park et al.).
+STAND_INS = {VEGAS: "reno", FREEZE: "newreno", DEMO: "sack-rfc6675", FTV2: "sack"}
+#: The mapping the registered reproduction uses.  Switch to PAPER_PRESETS once the presets exist.
+SCHEMES: Mapping[str, str] = STAND_INS
+#: The paper's names for the roles.
+TITLES = {VEGAS: "TCP Vegas", FREEZE: "Freeze-TCP", DEMO: "DEMO-Vegas", FTV2: "Freeze-TCPv2"}
+#: The other scheme of the mixed fairness runs besides Vegas: a preset, not a role.
+RENO = "reno"
+
+CELLS = {"6to1": "park/cells-6to1.toml", "6to11": "park/cells-6to11.toml"}
+FAIRNESS, FAIRNESS_MIXED = "park/fairness.toml", "park/fairness-mixed.toml"
+REPLICATIONS, QUICK_REPLICATIONS = 10, 2
+SPEEDS = tuple(range(10, 101, 10))            # km/h (§4.2)
+QUICK_SPEEDS = (10, 50, 100)
+ERRORS = (0.01, 0.02, 0.03, 0.04, 0.05)      # per packet on the wireless hop (§4.3)
+QUICK_ERRORS = (0.01, 0.05)
+FLOW_COUNTS, QUICK_FLOW_COUNTS = (2, 4, 8), (2, 8)
+
+SCHEME = "scheme"          # derived column: the role
+SPEED = "speed_kmh"        # derived column: km/h
+ERROR = "error_pct"        # derived column: per-packet error rate, %
+FLOWS = "flows_n"          # derived column: number of flows (fairness)
+PARTNER = "partner"        # derived column: the other scheme of a mixed fairness run
+THROUGHPUT = M.flow("bulk", M.GOODPUT_KBPS)
+JAIN = "jain"
+
+SCHEME_KEY, SPEED_KEY = "flows.bulk.scheme", "mobile.mobility.speed"
+ERROR_KEYS = ("links.cell_old.forward.error", "links.cell_new.forward.error")
+
+
+def _bernoulli(p: float) -> str:
+    return f'{{ kind = "bernoulli", p = {p:g} }}'
+
+
+def _zipped(scenario: str, points: Sequence[Mapping[str, tuple[str, str]]], replications: int) -> Grid:
+    """Explicit points (``{key: (label, override)}``, every point the same keys) as one zipped grid."""
+    keys = list(points[0])
+    axes = tuple(axis(k, [p[k] for p in points]) for k in keys)
+    return Grid(scenario, axes, {}, replications, zip=True)
+
+
+def speed_grid(schemes: Mapping[str, str], cells: str, speeds, replications: int) -> Grid:
+    points = [{SCHEME_KEY: (role, schemes[role]), SPEED_KEY: (str(v), f"{v}km/h")} for role in ROLES for v in speeds]
+    return _zipped(CELLS[cells], points, replications)
+
+
+def error_grid(schemes: Mapping[str, str], cells: str, errors, replications: int) -> Grid:
+    points = [{SCHEME_KEY: (role, schemes[role]), **{k: (f"{100 * p:g}", _bernoulli(p)) for k in ERROR_KEYS}}
+              for role in ROLES for p in errors]
+    return _zipped(CELLS[cells], points, replications)
+
+
+def fairness_grid(schemes: Mapping[str, str], counts, replications: int) -> Grid:
+    points = [{"flows.ftp.scheme": (FTV2, schemes[FTV2]), "flows.ftp.count": (str(n), str(n))} for n in counts]
+    return _zipped(FAIRNESS, points, replications)
+
+
+def mixed_grid(schemes: Mapping[str, str], replications: int) -> Grid:
+    points = [{"flows.a.scheme": (FTV2, schemes[FTV2]), "flows.b.scheme": (label, preset)}
+              for label, preset in ((VEGAS, schemes[VEGAS]), (RENO, RENO))]
+    return _zipped(FAIRNESS_MIXED, points, replications)
+
+
+def _number(value, unit: str = "") -> float:
+    return float(str(value).replace(unit, ""))
+
+
+def derive_single(camp, df: "pd.DataFrame") -> "pd.DataFrame":
+    """Readable columns: the role, the speed (km/h) and the error rate (%) of every run."""
+    out = df.assign(**{SCHEME: df[SCHEME_KEY].astype(str)})
+    if SPEED_KEY in df.columns:
+        out[SPEED] = [_number(v, "km/h") for v in df[SPEED_KEY]]
+    if ERROR_KEYS[0] in df.columns:
+        out[ERROR] = [_number(v) for v in df[ERROR_KEYS[0]]]
+    return out
+
+
+def jain(values: Sequence[float]) -> float:
+    """Jain's fairness index (Jain, Chiu & Hawe 1984; protocol-facts §13): (sum x)^2 / (n sum x^2)."""
+    xs = [float(x) for x in values]
+    square_sum = sum(x * x for x in xs)
+    return sum(xs) ** 2 / (len(xs) * square_sum) if square_sum > 0 else float("nan")
+
+
+def _flow_goodputs(row, groups: Sequence[str]) -> list[float]:
+    """Goodput of every flow of the ``groups`` (``<group>.<i>.goodput_kbps`` columns present)."""
+    out = []
+    for g in groups:
+        i = 0
+        while (column := M.flow(f"{g}.{i}", M.GOODPUT_KBPS)) in row.index and row[column] == row[column]:
+            out.append(float(row[column]))
+            i += 1
+    return out
+
+
+def derive_fairness(camp, df: "pd.DataFrame") -> "pd.DataFrame":
+    """Jain's index over every flow of a run, the number of flows, and (mixed) the share of the
+    proposed scheme's flows in the total goodput."""
+    mixed = "flows.a.scheme" in df.columns
+    rows = [_flow_goodputs(r, ("a", "b") if mixed else ("ftp",)) for _, r in df.iterrows()]
+    out = df.assign(**{JAIN: [jain(g) for g in rows], FLOWS: [len(g) for g in rows],
+                       "total_kbps": [sum(g) for g in rows]})
+    if mixed:
+        out[SCHEME] = df["flows.a.scheme"].astype(str)
+        out[PARTNER] = df["flows.b.scheme"].astype(str)
+        a = [_flow_goodputs(r, ("a",)) for _, r in df.iterrows()]
+        out["proposed_share"] = [sum(x) / t if t else float("nan") for x, t in zip(a, out["total_kbps"])]
+    else:
+        out[SCHEME] = df["flows.ftp.scheme"].astype(str)
+    return out
+
+
+def names(schemes: Mapping[str, str]) -> dict[str, str]:
+    """Role -> the paper's name, with the preset when it is a stand-in."""
+    return {role: TITLES[role] + ("" if schemes[role] == PAPER_PRESETS[role] else f" (stand-in: {schemes[role]})")
+            for role in ROLES} | {RENO: "Reno"}
+
+
+def _throughput_table(x: str, header: str, unit: str, schemes: Mapping[str, str]) -> Table:
+    shown = names(schemes)
+    return Table((x,), tuple(Col(shown[r], Measure(THROUGHPUT, digits=0), where={SCHEME: r}, ci=True) for r in ROLES),
+                 f"Goodput over the 180 s run (kb/s), mean \u00b1 95% CI half-width over the replications, per {header}.",
+                 headers=(f"{header} ({unit})",))
+
+
+def _sweep(fig_id: str, title: str, grid: Grid, quick: Grid, x: str, xlabel: str, unit: str, claims,
+           schemes: Mapping[str, str]) -> FigureSpec:
+    plot = partial(lines_vs, metric=THROUGHPUT, x=x, lines=SCHEME, names=names(schemes), xlabel=xlabel,
+                   ylabel="throughput (kb/s)", stem="throughput")
+    return FigureSpec(fig_id, title, grid, quick, plot=plot, claims=claims, derive=derive_single,
+                      table=_throughput_table(x, xlabel.split(" (")[0], unit, schemes))
+
+
+def figures(schemes: Mapping[str, str]) -> tuple[FigureSpec, ...]:
+    figs = []
+    for panel, cells, arrow in (("a", "6to1", "6 \u2192 1 Mb/s"), ("b", "6to11", "6 \u2192 11 Mb/s")):
+        figs.append(_sweep(
+            f"fig3{panel}", f"Figure 3({panel}): throughput against the MN's speed, {arrow}",
+            speed_grid(schemes, cells, SPEEDS, REPLICATIONS), speed_grid(schemes, cells, QUICK_SPEEDS, QUICK_REPLICATIONS),
+            SPEED, "MN speed (km/h)", "km/h", C.fig3(cells), schemes))
+    for panel, cells, arrow in (("a", "6to1", "6 \u2192 1 Mb/s"), ("b", "6to11", "6 \u2192 11 Mb/s")):
+        figs.append(_sweep(
+            f"fig4{panel}", f"Figure 4({panel}): throughput against the wireless error rate at 50 km/h, {arrow}",
+            error_grid(schemes, cells, ERRORS, REPLICATIONS), error_grid(schemes, cells, QUICK_ERRORS, QUICK_REPLICATIONS),
+            ERROR, "wireless packet error rate (%)", "%", C.fig4(cells), schemes))
+    jain_col = Col("Jain's index", Measure(JAIN, digits=3), ci=True)
+    total = Col("total goodput (kb/s)", Measure("total_kbps", digits=0), ci=True)
+    figs.append(FigureSpec(
+        "fairness", "Fairness: Jain's index over 2, 4 and 8 flows of the proposed scheme through the 6 \u2192 11 Mb/s "
+                    "handover at 50 km/h",
+        fairness_grid(schemes, FLOW_COUNTS, REPLICATIONS), fairness_grid(schemes, QUICK_FLOW_COUNTS, QUICK_REPLICATIONS),
+        claims=C.FAIRNESS, derive=derive_fairness,
+        table=Table((FLOWS,), (jain_col, total), "Jain's index over the flows' goodputs of each run, mean \u00b1 95% "
+                                                 "CI over the replications.", headers=("flows",))))
+    figs.append(FigureSpec(
+        "fairness-mixed", "Fairness: 2 flows of the proposed scheme with 2 of Vegas or Reno (no claim of the paper)",
+        mixed_grid(schemes, REPLICATIONS), mixed_grid(schemes, QUICK_REPLICATIONS), derive=derive_fairness,
+        table=Table((PARTNER,), (jain_col, Col("proposed scheme's share", Measure("proposed_share", digits=3), ci=True),
+                                 total),
+                    "Jain's index over the four flows, and the share of the total goodput the two flows of the proposed "
+                    "scheme get (0.5 = an equal share), mean \u00b1 95% CI.", headers=("other scheme",))))
+    return tuple(figs)
+
+
+def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park") -> Paper:
+    """The reproduction with ``schemes`` mapping each role of :data:`ROLES` to a preset."""
+    missing = [r for r in ROLES if r not in schemes]
+    if missing:
+        raise ValueError(f"park schemes: no preset for {', '.join(missing)} (roles: {', '.join(ROLES)})")
+    stand_in = any(schemes[r] != PAPER_PRESETS[r] for r in ROLES)
+    return Paper(
+        name=name,
+        title="Freeze TCPv2: An Enhancement of Freeze TCP for Efficient Handoff in Heterogeneous Networks",
+        citation="M. Park, J. Lee, J. Koo and H. Choo, HCII 2009 (LNCS 5618). Scenarios: scenarios/park/; the "
+                 "mobility model and handoff length: docs/mobility.md; the gain rule and every reading: "
+                 "docs/reproductions.md." + (" STAND-IN SCHEMES: the paper's presets are not in this build; every "
+                                             "scheme runs an existing preset named beside it, so no number here is "
+                                             "Park et al.'s scheme." if stand_in else ""),
+        figures=figures(schemes),
+        names={SCHEME: names(schemes), PARTNER: names(schemes), SPEED: "{:g} km/h", ERROR: "{:g}%", FLOWS: "{} flows"},
+    )
+
+
+PAPER = paper()

@@ -1,0 +1,108 @@
+"""The park reproduction: the scenario files against Park et al. §4.1, Jain's index and the gain
+rule on tiny synthetic results (holds / does not hold), the scheme list as data, and one reduced
+figure run end to end with stand-in presets (the paper's presets are not on this branch)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import pytest
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib
+
+from vhsim.campaign import claims as C
+from vhsim.campaign.papers import park as P
+from vhsim.campaign.papers import park_claims as PC
+from vhsim.campaign.reproduce import register, reproduce
+
+from conftest import REPO
+
+SCEN = REPO / "scenarios" / "park"
+
+
+def _toml(name: str) -> dict:
+    return tomllib.loads((SCEN / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name, new_rate", [("cells-6to1.toml", "1Mbps"), ("cells-6to11.toml", "11Mbps")])
+def test_the_cell_scenarios_have_the_papers_values(name, new_rate):
+    s = _toml(name)
+    assert s["duration"] == "180s"
+    assert all(link["queue"] == "20pkt" for link in s["links"].values())
+    assert (s["links"]["cell_old"]["rate"], s["links"]["cell_new"]["rate"]) == ("6Mbps", new_rate)
+    assert s["mobile"]["mobility"]["cell_radius"] == "500m"
+    assert list(s["flows"]) == ["bulk"]
+    # Figure 2: CN -> GW -> old AP / new AP -> MN, the paths parting at the GW.
+    assert s["mobile"]["anchor"] == "gw"
+    assert {tuple(link["between"]) for link in s["links"].values()} == {
+        ("cn", "gw"), ("gw", "ap_old"), ("gw", "ap_new"), ("ap_old", "mn"), ("ap_new", "mn")}
+
+
+def test_jains_index():
+    assert P.jain([5, 5, 5, 5]) == 1.0
+    assert P.jain([1, 0, 0, 0]) == 0.25           # 1/n: one flow takes everything
+    assert P.jain([1, 3]) == pytest.approx(16 / 20)
+
+
+def _synthetic(ftv2: list[float], other: list[float], x: str = PC.SPEED) -> pd.DataFrame:
+    """Two speeds x two seeds per scheme; the other three schemes all give ``other``."""
+    rows = []
+    for role, values in ((PC.FTV2, ftv2), *((o, other) for o in PC.OTHERS)):
+        for k, v in enumerate(values):
+            rows.append({PC.SCHEME: role, x: float(10 + 90 * (k // 2)), "seed": 1 + k % 2, PC.THROUGHPUT.column: v})
+    return pd.DataFrame(rows)
+
+
+def _status(claim, table) -> str:
+    return C.evaluate(claim, table).status
+
+
+def test_the_gain_rule_needs_the_paired_ci_above_zero_and_the_size_in_range():
+    claim = PC.gain_claim(PC.VEGAS, 40, PC.SPEED, "test")
+    # +40% in every pair: holds.
+    assert _status(claim, _synthetic([140, 141, 142, 143], [100, 100.5, 101, 101.5])) == C.HOLDS
+    # +100% (more than twice 40%): out of range.
+    assert _status(claim, _synthetic([200, 201, 202, 203], [100, 100.5, 101, 101.5])) == C.FAILS
+    # +40% on average, but one pair negative and the spread large: the paired CI includes 0.
+    assert _status(claim, _synthetic([300, 60, 90, 110], [100, 100, 100, 100])) == C.FAILS
+    # No FTv2 runs: not checkable.
+    table = _synthetic([140, 141, 142, 143], [100, 100, 100, 100])
+    assert _status(claim, table[table[PC.SCHEME] != PC.FTV2]) == C.NOT_CHECKABLE
+
+
+def test_the_overall_improvement_is_the_mean_of_the_three_gains():
+    claim = PC.mean_gain_claim(20, 50, PC.ERROR, "test")
+    assert _status(claim, _synthetic([130, 131, 132, 133], [100, 100.5, 101, 101.5], PC.ERROR)) == C.HOLDS
+    assert _status(claim, _synthetic([110, 111, 112, 113], [100, 100.5, 101, 101.5], PC.ERROR)) == C.FAILS
+
+
+def test_the_scheme_list_is_data():
+    assert P.SCHEMES is P.STAND_INS  # switch to P.PAPER_PRESETS when the presets of issue #14 land
+    paper = P.paper(P.PAPER_PRESETS)
+    fig = paper.figure("fig3a")
+    assert [v.override for v in fig.grid.axes[0].values][::len(P.SPEEDS)] == ["vegas", "freeze", "demo-vegas", "ftv2"]
+    assert "STAND-IN" not in paper.citation and "STAND-IN" in P.PAPER.citation
+    assert P.names(P.STAND_INS)[P.FTV2] == "Freeze-TCPv2 (stand-in: sack)"
+    with pytest.raises(ValueError, match="no preset for ftv2"):
+        P.paper({P.VEGAS: "reno", P.FREEZE: "reno", P.DEMO: "reno"})
+
+
+def test_a_reduced_figure_3b_runs_end_to_end_with_stand_ins(tmp_path):
+    # Two speeds, two seeds, a 60 s run with the handover at 50 s: 16 short runs.
+    fig = P.PAPER.figure("fig3b")
+    small = P.speed_grid(P.STAND_INS, "6to11", (10, 100), 2).but(
+        fixed={"duration": "60s", "mobile.mobility.handover_at": "50s"})
+    paper = register(replace(P.paper(P.STAND_INS, name="park-test"), figures=(replace(fig, quick=small),)))
+    out = reproduce(paper.name, quick=True, out=tmp_path, workers=1, progress=False)
+    assert out.failed_runs == 0
+    verdicts = out.verdicts
+    assert len(verdicts) == 4
+    assert all(not v.ours.startswith("the check failed") for v in verdicts), [v.ours for v in verdicts]
+    report = out.report.read_text()
+    assert "stand-in: sack" in report and "STAND-IN SCHEMES" in report
+    table = out.figures[0].table
+    assert "10 km/h" in table and "100 km/h" in table
