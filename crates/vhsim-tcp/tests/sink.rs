@@ -13,7 +13,7 @@ fn sack_sink(delayed: bool) -> TcpSink {
 }
 
 fn ack(ack: u64, sack: &[(u64, u64)]) -> AckOut {
-    AckOut { ack, sack: sack.to_vec(), window: u32::MAX }
+    AckOut { ack, sack: sack.to_vec(), window: u32::MAX, sig: false }
 }
 
 /// The ACK a segment triggers at once (panics if the sink holds it back).

@@ -40,6 +40,8 @@ pub struct AckInfo {
     pub sack: Vec<(u64, u64)>,
     /// Advertised window in segments.
     pub window: u32,
+    /// DEMO-Vegas's SIG bit (a reserved header bit; a standard sender ignores it).
+    pub sig: bool,
 }
 
 /// Why a segment is sent.
@@ -228,7 +230,16 @@ impl TcpSender {
         let c = &mut self.core;
         c.ack_sample = None;
         c.round_start = ack.ack <= c.snd_max && c.est.on_ack(now, ack.ack, c.snd_una, c.snd_max);
+        let una_before = c.snd_una;
         self.process_ack(now, ack);
+        let c = &mut self.core;
+        // Vegas: the first ACKs after a retransmission check the next segment's fine-grained
+        // timer (Brakmo & Peterson §3.1); other detections never ask.
+        if c.snd_una > una_before && !c.in_recovery {
+            if let Some(seq) = self.detection.on_new_ack(c, now) {
+                c.queue_retransmission(seq, TxCause::Recovery);
+            }
+        }
         self.handover.on_ack(&mut self.core, now);
         let c = &mut self.core;
         if let Some((sent_at, rtt)) = c.ack_sample {
@@ -243,6 +254,7 @@ impl TcpSender {
         let window_changed = c.peer_window_known && ack.window != c.peer_window;
         c.peer_window = ack.window;
         c.peer_window_known = true;
+        c.peer_sig = ack.sig;
         if ack.ack > c.snd_max {
             return; // acknowledges data never sent: ignore (RFC 793 SEG.ACK > SND.NXT)
         }
@@ -269,7 +281,7 @@ impl TcpSender {
                 return;
             }
             c.dupacks += 1;
-            let lost = self.detection.lost(c);
+            let lost = self.detection.lost(c, now);
             let allowed = c.recover.is_none_or(|r| c.snd_una > r);
             let tau = self.dcr_tau();
             let c = &mut self.core;

@@ -11,6 +11,12 @@
 //!   one octet of new data; segments are whole here), which later probes then repeat; with
 //!   nothing to send, none. The interval then doubles (exponential backoff), capped at
 //!   `max_rto`. Probes do not start the retransmission timer.
+//! - A handover policy may halt the sender the same way (DEMO-Vegas while the peer's ACKs
+//!   carry SIG, protocol-facts §7.1): persist mode lasts while the window is zero *or* the
+//!   sender is halted.
+//! - The window law hears of both edges ([`crate::cc::CongestionControl::on_freeze`],
+//!   `on_resume`), after the ACK that caused them was processed (Freeze-TCPv2 saves its RTT
+//!   there).
 //! - An ACK advertising a non-zero window ends persist mode: the persist timer stops, the
 //!   retransmission timer restarts if data is outstanding (RFC 6298 §5.3), and sending resumes
 //!   with cwnd and ssthresh as they were before (nothing in persist mode changes them).
@@ -18,6 +24,7 @@
 use super::core::SenderCore;
 use super::timers::Timer;
 use super::{Transmit, TxCause};
+use crate::cc::CongestionControl;
 use vhsim_core::SimTime;
 
 /// Persist-mode state.
@@ -35,7 +42,7 @@ impl SenderCore {
     /// After an ACK was processed: enter or leave persist mode as the advertised window says.
     #[inline]
     pub(super) fn update_persist(&mut self, now: SimTime) {
-        let closed = self.peer_window == 0;
+        let closed = self.peer_window == 0 || self.halted;
         if closed && !self.persist.active {
             self.persist = Persist { active: true, probes: 0, probe_due: false };
             self.timers.clear(Timer::Rto);
@@ -44,10 +51,12 @@ impl SenderCore {
             self.rtt.on_retransmission();
             self.sb.forbid_samples();
             self.arm_persist(now);
+            self.cc.on_freeze(&mut self.window, now, &self.rtt);
         } else if !closed && self.persist.active {
             self.persist = Persist::default();
             self.timers.clear(Timer::Persist);
             self.restart_or_stop_timer(now);
+            self.cc.on_resume(&mut self.window, now, self.snd_nxt);
         }
     }
 

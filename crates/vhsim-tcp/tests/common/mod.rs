@@ -193,7 +193,7 @@ impl Script {
     /// An ACK with everything given.
     pub fn ack_full(&mut self, at_ms: u64, ack: u64, sack: &[(u64, u64)], window: u32) -> Vec<Transmit> {
         self.advance(at_ms);
-        let info = AckInfo { ack, sack: sack.to_vec(), window };
+        let info = AckInfo { ack, sack: sack.to_vec(), window, sig: false };
         self.tcp.on_ack(self.now, &info);
         self.drain()
     }
@@ -239,7 +239,7 @@ impl Script {
     }
 
     fn deliver_ack(&mut self, a: AckOut) -> Vec<Transmit> {
-        let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window };
+        let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window, sig: a.sig };
         self.tcp.on_ack(self.now, &info);
         self.drain()
     }
@@ -442,7 +442,7 @@ impl Net {
                     }
                 }
                 Ev::Ack(a) => {
-                    let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window };
+                    let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window, sig: a.sig };
                     self.tcp.on_ack(t, &info);
                     self.transmit();
                 }
