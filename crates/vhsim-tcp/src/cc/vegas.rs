@@ -176,7 +176,8 @@ pub struct Vegas {
     rounds: VegasRounds,
     /// Growth per ACK decided for this round (ns-2 `v_incr_`).
     incr: f64,
-    /// Slow start grows in every other round (ns-2 `v_inc_flag_`).
+    /// Slow start grows in every other round (ns-2 `v_inc_flag_`, 1 at the start: the first
+    /// round flips it off).
     grow_this_round: bool,
     /// When cwnd was last cut for a loss (ns-2 `t_cwnd_changed_`).
     last_cut: Option<SimTime>,
@@ -186,7 +187,7 @@ impl Part for Vegas {
     type Config = VegasConfig;
     type Settings = TcpConfig;
     fn new(cfg: &VegasConfig, _: &TcpConfig) -> Self {
-        Vegas { cfg: cfg.clone(), rounds: VegasRounds::default(), incr: 0.0, grow_this_round: false, last_cut: None }
+        Vegas { cfg: cfg.clone(), rounds: VegasRounds::default(), incr: 0.0, grow_this_round: true, last_cut: None }
     }
 }
 

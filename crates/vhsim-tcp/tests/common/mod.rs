@@ -468,6 +468,20 @@ impl Net {
         self.push(at, Ev::Ack(a));
     }
 
+    /// A link event at the mobile node (the sink) at the current time: the ACKs the sink's
+    /// policy sends go out as any other (the drop decision sees them).
+    pub fn link_event(&mut self, ev: vhsim_tcp::SinkLinkEvent) {
+        for a in self.sink.on_link_event(self.now, ev) {
+            self.send_ack(a);
+        }
+    }
+
+    /// Run until `until`, then set the clock to `until` (for a link event at that instant).
+    pub fn run_to(&mut self, until: SimTime) {
+        self.run_until(until);
+        self.now = until;
+    }
+
     /// Run until `until` or until nothing is left to happen.
     pub fn run_until(&mut self, until: SimTime) {
         while self.next_time().is_some_and(|t| t <= until) {
