@@ -135,3 +135,20 @@ fn lost_tr_acks_leave_the_sender_frozen_until_a_probe_gets_through() {
     assert_eq!(r.net.tcp.stats().rto_count, 0, "persist mode, not timeouts");
     assert!(r.net.delivered - r.at_up.1 > 300, "delivered {} after Up", r.net.delivered - r.at_up.1);
 }
+
+#[test]
+fn tr_ack_copies_are_window_updates_not_duplicate_acks() {
+    // Scripted (A6): 0..4 sent, ACK 4 at 100 ms (min RTT 100 ms) with a zero window; the window
+    // reopens at 600 ms and cwnd 5 sends 4..9; the two copies at 600 and 601 ms are not
+    // duplicate ACKs (within half the min RTT), so no limited transmit and no count.
+    let mut t = Script::new(cfg("freeze").iw(4));
+    assert_eq!(t.send_all(0), new(0..4));
+    assert_eq!(t.ack_win(100, 4, 0), none());
+    assert_eq!(t.ack_win(600, 4, 20), new(4..9));
+    assert_eq!(t.ack_win(600, 4, 20), none());
+    assert_eq!(t.ack_win(601, 4, 20), none());
+    assert_eq!(t.tcp.core().dupacks(), 0);
+    // A repeat one min RTT later is an ordinary duplicate ACK again (limited transmit).
+    assert_eq!(t.ack_win(700, 4, 20), new([9]));
+    assert_eq!(t.tcp.core().dupacks(), 1);
+}

@@ -5,7 +5,7 @@
 //! **Once per round** (when the ACK of the first segment sent in the round arrives, ns-2
 //! `v_begseq_`): rtt = the average of the round's valid per-ACK samples (or, without any, the
 //! round's length); BaseRTT = min(BaseRTT, rtt), or rtt itself when at most one segment was
-//! sent in the round; Expected = (segments outstanding) / BaseRTT, Actual = (segments sent in
+//! sent in the round -- only from samples: unlike ns-2, a round's length never sets BaseRTT; Expected = (segments outstanding) / BaseRTT, Actual = (segments sent in
 //! the round) / rtt, diff = round((Expected − Actual) · BaseRTT) segments. Then
 //!
 //! - slow start (cwnd < ssthresh): grow only every other round; in a growing round, diff > γ
@@ -118,19 +118,22 @@ impl VegasRounds {
     pub(crate) fn on_ack(&mut self, now: SimTime, ack: &AckSample) -> Option<RoundEnd> {
         let mut end = None;
         if ack.snd_una > self.begin_seq {
+            // (rtt, measured): the round's mean sample, else its length (ns-2), which is no
+            // RTT measurement (after loss recovery a burst of ACKs can end a round in far less
+            // than the path's RTT), so it never sets BaseRTT -- ns-2 would let it.
             let rtt = if self.samples > 0 {
-                Some(self.sum_rtt / self.samples as f64)
+                Some((self.sum_rtt / self.samples as f64, true))
             } else {
                 match self.begin_time {
-                    Some(t) => Some(now.saturating_since(t).as_secs_f64()),
-                    None => ack.rtt.map(|r| r.as_secs_f64()),
+                    Some(t) => Some((now.saturating_since(t).as_secs_f64(), false)),
+                    None => ack.rtt.map(|r| (r.as_secs_f64(), true)),
                 }
             };
             self.sum_rtt = 0.0;
             self.samples = 0;
             let in_round = ack.snd_nxt.saturating_sub(self.begin_seq);
-            if let Some(rtt) = rtt.filter(|&r| r > 0.0) {
-                if rtt < self.base_rtt || in_round <= 1 {
+            if let Some((rtt, measured)) = rtt.filter(|&(r, _)| r > 0.0) {
+                if measured && (rtt < self.base_rtt || in_round <= 1) {
                     self.base_rtt = rtt;
                 }
                 let outstanding = ack.snd_nxt.saturating_sub(ack.snd_una) as f64;

@@ -64,6 +64,9 @@ pub struct SenderCore {
     /// A handover policy stops the sender as a zero window would (DEMO-Vegas while SIG is set).
     pub(super) halted: bool,
     pub(super) persist: Persist,
+    /// The ACK point and arrival time of the ACK that ended persist mode, until the next new
+    /// ACK: its repeats within half a round trip are copies of it, not duplicate ACKs (A6).
+    pub(super) reopened: Option<(u64, SimTime)>,
     pub(super) stats: SenderStats,
 }
 
@@ -101,6 +104,7 @@ impl SenderCore {
             peer_sig: false,
             halted: false,
             persist: Persist::default(),
+            reopened: None,
             stats: SenderStats::default(),
             cfg,
         }
@@ -401,6 +405,7 @@ impl SenderCore {
         self.dupacks = 0;
         self.limited_transmit_sent = 0;
         self.last_acked = newly;
+        self.reopened = None;
         if self.in_rto_recovery && self.recover.is_some_and(|r| ack >= r) {
             self.in_rto_recovery = false;
         }

@@ -276,7 +276,11 @@ impl TcpSender {
                 c.stats.dcr_reorderings += 1;
             }
             c.open_new_ack(now, ack.ack);
-        } else if ack.ack == c.snd_una && c.snd_max > c.snd_una && !c.ignore_dupacks {
+        } else if ack.ack == c.snd_una
+            && c.snd_max > c.snd_una
+            && !c.ignore_dupacks
+            && !c.repeats_reopening(ack.ack, now)
+        {
             if !self.detection.counts(c, ack, window_changed) {
                 return;
             }

@@ -9,12 +9,11 @@
 //!   ("TR-ACKs", three in the paper).
 //!
 //! The sender needs nothing beyond standard zero-window persist mode (`sender/persist.rs`).
-//! How the TR-ACKs are read (A6): the first reopens the window (a window update, RFC 5681 §2:
-//! not a duplicate ACK); the later copies are ordinary repeats of it, so with nothing
-//! outstanding they are ignored and with data outstanding they count as duplicate ACKs 1 and
-//! 2 -- below the threshold, so no fast retransmit and no halving with the default 3 copies.
-//! `tr_acks = 4` gives the other reading (three duplicates after the update: a pre-freeze loss
-//! is fast-retransmitted at once, with the usual halving).
+//! How the TR-ACKs are read (A6): the first reopens the window and restores the frozen state;
+//! the sender takes repeats of it within half its smallest RTT as copies of that window update,
+//! not as duplicate ACKs (`SenderCore::repeats_reopening`), so they never trigger a fast
+//! retransmit or a halving. The other reading (TR-ACKs as duplicate ACKs that fast-retransmit a
+//! segment lost just before the freeze) is not offered.
 
 use super::{SinkLinkEvent, SinkPolicy};
 use crate::config::{ConfigError, SinkConfig};

@@ -380,9 +380,21 @@ impl Net {
         loop {
             let (una, max) = (self.tcp.core().snd_una(), self.tcp.core().snd_max());
             let Some(t) = self.tcp.poll_transmit(self.now) else { break };
-            assert!(t.seq >= una, "{t:?} below snd_una {una} at {}", self.now);
+            // (A window probe with nothing outstanding repeats the last acknowledged segment.)
+            let old_probe = t.cause == TxCause::Probe && t.seq + 1 == una && una == max;
+            assert!(t.seq >= una || old_probe, "{t:?} below snd_una {una} at {}", self.now);
             assert!(t.seq <= max, "{t:?} leaves a gap above snd_max {max} at {}", self.now);
             assert_eq!(t.cause == TxCause::New, t.seq == max, "{t:?} with snd_max {max} at {}", self.now);
+            if old_probe {
+                self.log.push((self.now, t));
+                let depart = self.link_free.max(self.now) + self.spacing;
+                self.link_free = depart;
+                if !(self.drop_data)(t.seq, 1) {
+                    let at = self.after_pauses(depart + self.owd);
+                    self.push(at, Ev::Data(t.seq));
+                }
+                continue;
+            }
             if matches!(t.cause, TxCause::FastRetransmit | TxCause::Recovery) {
                 assert!(
                     !self.tcp.core().scoreboard().is_sacked(t.seq),
