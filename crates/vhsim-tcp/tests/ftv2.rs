@@ -20,7 +20,12 @@ fn ftv2(tcp: &TcpSender) -> &vhsim_tcp::cc::ftv2::Ftv2 {
 
 /// The common start, then P's ACK `rtt_curr_ms` after the PACK; returns the script.
 fn wave_after(rtt_curr_ms: u64) -> Script {
-    let mut t = Script::new(cfg("ftv2").iw(44).window(64));
+    wave_after_with(rtt_curr_ms, "")
+}
+
+/// [`wave_after`] with `[tcp]` keys merged over the preset.
+fn wave_after_with(rtt_curr_ms: u64, keys: &str) -> Script {
+    let mut t = Script::new(cfg("ftv2").set(keys).iw(44).window(64));
     assert_eq!(t.send_all(0), new(0..44));
     assert_eq!(t.ack_win(100, 44, 0), none(), "the ZWA freezes the sender");
     let f = ftv2(&t.tcp);
@@ -120,4 +125,26 @@ fn bad_thresholds_are_errors_naming_the_key() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("tcp.congestion_control.vegas_alpha") && e.contains("vegas_beta (3)"), "{e}");
+}
+
+#[test]
+fn equation_1_once_per_round_is_an_option() {
+    // eq1 = "per_round": the 0.05 is added once at the decision, nothing per ACK after it.
+    let mut t = wave_after_with(80, "congestion_control.eq1 = \"per_round\"");
+    assert_close(t.cwnd(), 45.05);
+    t.ack_win(381, 46, 64);
+    assert_close(t.cwnd(), 45.05);
+}
+
+#[test]
+fn wave_for_one_decision_only_is_an_option() {
+    // wave_duration = "one_decision": the round after the first decision ends in Reno.
+    let mut t = wave_after_with(120, "congestion_control.wave_duration = \"one_decision\"");
+    assert_eq!(ftv2(&t.tcp).phase(), Ftv2Phase::Resumed);
+    // The next round ends with the ACK of segment 89 (the first sent after P's ACK).
+    for (i, ack) in (46..=90).enumerate() {
+        t.ack_win(421 + i as u64, ack, 64);
+    }
+    assert_eq!(ftv2(&t.tcp).phase(), Ftv2Phase::Normal);
+    assert_eq!(ftv2(&t.tcp).decisions().len(), 1);
 }

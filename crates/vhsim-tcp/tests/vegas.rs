@@ -139,3 +139,37 @@ fn a_clean_run_never_times_out() {
     assert_eq!(net.delivered, 2000);
     assert_eq!(net.tcp.stats().rto_count, 0);
 }
+
+#[test]
+fn the_first_new_ack_after_a_retransmission_retransmits_an_expired_next_segment() {
+    // Segments 1 and 2 are lost. As above, the 2nd dupACK at 160 ms retransmits 1 (fine
+    // timeout 150 ms, then backed off ×9/8 to 168.75 ms) and makes the sender "worried" for two
+    // new ACKs. The ACK of the retransmission at 260 ms finds segment 2, sent at 0, expired:
+    // it is retransmitted at once, without waiting for three more dupACKs or the RTO.
+    let mut t = Script::new(cfg("vegas").window(64).iw(4));
+    t.send_all(0);
+    assert_eq!(t.ack(100, 1), new([4]));
+    assert_eq!(t.ack(140, 1), new([5]));
+    assert_eq!(t.ack(160, 1).first(), Some(&tx(1, FastRetransmit)));
+    let sent = t.ack(260, 2);
+    assert_eq!(sent.first(), Some(&tx(2, vhsim_tcp::TxCause::Recovery)), "{sent:?}");
+    assert_eq!((t.tcp.stats().fast_retransmits, t.tcp.stats().rto_count), (1, 0));
+    assert_eq!(t.cwnd(), 3.0, "no second cut for the second loss");
+}
+
+#[test]
+fn slow_start_ends_with_ssthresh_two_once_diff_exceeds_gamma() {
+    // On the clean path of the steady-state test a queue builds in slow start; the first
+    // growing round whose diff exceeds gamma = 1 sets ssthresh = 2 and cuts cwnd by 1/8 (ns-2),
+    // long before window_ (64): cwnd never passes twice the BDP of 11 (+ alpha..beta).
+    let mut net = Net::new(cfg("vegas").window(64), sink_cfg("vegas"), u64::MAX, 50, 10_000);
+    net.start();
+    let mut peak: f64 = 0.0;
+    while net.now < ms(5_000) {
+        net.step();
+        peak = peak.max(net.tcp.cwnd());
+    }
+    assert_eq!(net.tcp.ssthresh(), 2.0);
+    assert!(peak <= 2.0 * 11.0 + 3.0, "cwnd peaked at {peak}");
+    assert_eq!(net.tcp.stats().retransmissions, 0);
+}
