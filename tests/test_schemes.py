@@ -21,3 +21,23 @@ def test_a_toy_window_law_runs_from_a_scenario(tiny_text):
     # The same scenario with Reno grows past 6 segments: the law really is in charge.
     reno = vhsim.loads(tiny_text).run(detail="timeseries").trace("timeseries")
     assert reno["cwnd_pkts"].max() > 6
+
+
+def test_the_mobile_receivers_signals_travel_as_ack_flags():
+    # Freeze-TCP's ZWA and DEMO-Vegas's SIG bit are real ACKs of the mobile node, sent from the
+    # handover warning (mobile.warning = 200 ms before the break at 8.2 s) and visible in the
+    # packet trace's flags (1 = zero window, 2 = SIG; vhsim-net packet/tcp.rs).
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "scenarios/danielkojo/fig08-bbm.toml").read_text()
+    for scheme, flag in (("freeze", 1), ("demo-vegas", 2)):
+        sc = (vhsim.loads(text).set("flows.bulk.scheme", f'"{scheme}"').set("mobile.warning", '"200ms"')
+              .set("duration", '"10s"').set("flows.bulk.tcp.window", '"20pkt"'))
+        pk = sc.run(detail="packets").trace("packets")
+        acks = pk[pk["event"] == "ack_send"]
+        flagged = acks[acks["flags"] == flag]
+        assert len(flagged) > 0, scheme
+        assert abs(flagged["time_s"].min() - 8.0) < 1e-9, scheme
+        assert (flagged["time_s"] < 8.7 + 1e-9).all(), scheme
+        # No ACK carries it before the warning or after the new link is up.
+        assert (acks.loc[acks["time_s"] < 8.0, "flags"] == 0).all()
+        assert (acks.loc[acks["time_s"] > 8.7, "flags"] == 0).all()

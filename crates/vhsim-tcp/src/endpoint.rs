@@ -4,13 +4,13 @@
 //! [`AckInfo`]; the sink turns each [`AckOut`] into an acknowledgment.
 
 use crate::sender::{AckInfo, TcpSender, TxCause};
-use crate::sink::{AckOut, TcpSink};
+use crate::sink::{AckOut, SinkLinkEvent, TcpSink};
 use crate::CaState;
 use std::collections::VecDeque;
 use vhsim_core::{SimTime, TracedVar};
 use vhsim_net::packet::{TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
 use vhsim_net::{
-    AppOffer, Endpoint, HandoverNotice, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
+    AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
     TraceTag, Wiring,
 };
 
@@ -59,6 +59,7 @@ impl Endpoint for TcpSenderEndpoint {
         let Payload::Tcp(h) = &pkt.payload else { return };
         self.ack.ack = h.ack;
         self.ack.window = h.window;
+        self.ack.sig = h.flags & TCP_FLAG_SIG != 0;
         self.ack.sack.clear();
         self.ack.sack.extend(h.sack_blocks().iter().map(|b| (b.start, b.end)));
         let info = std::mem::take(&mut self.ack);
@@ -177,7 +178,8 @@ impl Endpoint for TcpSinkEndpoint {
 
     fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
         let ack = self.acks.pop_front()?;
-        let mut h = TcpHeader { ack: ack.ack, window: ack.window, ..TcpHeader::default() };
+        let flags = if ack.sig { TCP_FLAG_SIG } else { 0 };
+        let mut h = TcpHeader { ack: ack.ack, window: ack.window, flags, ..TcpHeader::default() };
         for (slot, &(start, end)) in h.sack.iter_mut().zip(ack.sack.iter()) {
             *slot = SackBlock { start, end };
         }
@@ -193,6 +195,18 @@ impl Endpoint for TcpSinkEndpoint {
 
     fn poll_timeout(&self) -> Option<SimTime> {
         self.sink.next_timeout()
+    }
+
+    /// The mobile node's link events reach the sink's policy (Freeze-TCP's ZWA and TR-ACKs,
+    /// DEMO-Vegas's SIG); the ACKs it asks for go out at once.
+    fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
+        let ev = match *ev {
+            LinkEvent::Imminent { eta, .. } => SinkLinkEvent::Imminent { eta },
+            LinkEvent::Down(_) => SinkLinkEvent::Down,
+            LinkEvent::Up(_) => SinkLinkEvent::Up,
+            LinkEvent::Completed { .. } => SinkLinkEvent::Completed,
+        };
+        self.acks.extend(self.sink.on_link_event(now, ev));
     }
 
     fn poll_report(&mut self) -> Option<Report> {

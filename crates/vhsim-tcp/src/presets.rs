@@ -23,6 +23,11 @@ const FILES: &[(&str, &str)] = &[
     ("regular", include_str!("../presets/regular.toml")),
     ("enhanced", include_str!("../presets/enhanced.toml")),
     ("enhanced-a5", include_str!("../presets/enhanced-a5.toml")),
+    ("vegas", include_str!("../presets/vegas.toml")),
+    ("westwood", include_str!("../presets/westwood.toml")),
+    ("freeze", include_str!("../presets/freeze.toml")),
+    ("demo-vegas", include_str!("../presets/demo-vegas.toml")),
+    ("ftv2", include_str!("../presets/ftv2.toml")),
 ];
 
 /// One named preset.

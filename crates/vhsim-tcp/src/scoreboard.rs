@@ -11,6 +11,10 @@ use vhsim_core::SimTime;
 #[derive(Clone, Copy, Debug)]
 struct Seg {
     first_sent: SimTime,
+    /// Time of the latest transmission (Vegas's fine-grained timer runs from it).
+    last_sent: SimTime,
+    /// Transmissions so far (ns-2 Vegas `v_transmits_`).
+    transmissions: u32,
     sacked: bool,
     /// Retransmitted during the current recovery episode (ns-2 `MarkRetran`).
     retx_this_episode: bool,
@@ -35,6 +39,8 @@ impl Scoreboard {
             debug_assert_eq!(seq, end, "segments are sent without gaps");
             self.segs.push_back(Seg {
                 first_sent: now,
+                last_sent: now,
+                transmissions: 1,
                 sacked: false,
                 retx_this_episode: false,
                 no_sample: false,
@@ -42,6 +48,8 @@ impl Scoreboard {
         } else if seq >= self.base && retransmission {
             let s = &mut self.segs[(seq - self.base) as usize];
             s.no_sample = true;
+            s.last_sent = now;
+            s.transmissions = s.transmissions.saturating_add(1);
         }
     }
 
@@ -118,6 +126,11 @@ impl Scoreboard {
     /// Whether `seq` was retransmitted in this recovery episode.
     pub fn is_retransmitted(&self, seq: u64) -> bool {
         self.get(seq).is_some_and(|s| s.retx_this_episode)
+    }
+
+    /// When outstanding segment `seq` was last sent and how many times it has been sent.
+    pub fn sent_info(&self, seq: u64) -> Option<(SimTime, u32)> {
+        self.get(seq).map(|s| (s.last_sent, s.transmissions))
     }
 
     /// One past the highest SACKed segment.

@@ -26,8 +26,9 @@ fn a_long_freeze_sends_backed_off_probes_and_no_timeout_then_resumes_with_the_sa
     assert_eq!(t.cwnd(), 5.0);
     assert_eq!(t.tcp.core().rtx_deadline(), None, "the retransmission timer stops");
     assert_eq!(persist_deadline(&t), Some(400), "first probe one RTO (300 ms) later");
-    // First probe: nothing is outstanding, so it carries the next new segment.
-    assert_eq!(t.fire_timer(400), new([4]));
+    // First probe: nothing is outstanding, so it repeats the last acknowledged segment (a new
+    // segment lost with the link would leave a hole).
+    assert_eq!(t.fire_timer(400), vec![tx(3, Probe)]);
     assert_eq!(t.tcp.core().rtx_deadline(), None, "a probe does not start the retransmission timer");
     // The frozen receiver drops it and answers with the same zero window.
     assert_eq!(t.ack_win(450, 4, 0), none());
@@ -36,16 +37,16 @@ fn a_long_freeze_sends_backed_off_probes_and_no_timeout_then_resumes_with_the_sa
     for interval in [600, 1200, 2400, 4800, 9600, 19_200, 38_400, 60_000, 60_000] {
         at += interval;
         assert_eq!(persist_deadline(&t), Some(at));
-        assert_eq!(t.fire_timer(at), vec![tx(4, Probe)], "probe at {at} ms");
+        assert_eq!(t.fire_timer(at), vec![tx(3, Probe)], "probe at {at} ms");
         assert_eq!(t.tcp.core().rtx_deadline(), None);
     }
     let s = t.tcp.stats();
     assert_eq!((s.rto_count, t.tcp.core().rtt().backoff()), (0, 1), "no timeout and no backoff in 196 s");
     assert_eq!(t.cwnd(), 5.0);
     // The window opens (TR-ACK: the same ACK, a non-zero window): persist mode ends, the timer
-    // restarts with the un-backed-off RTO, and cwnd 5 from snd_una 4 sends 5..=8.
+    // restarts with the un-backed-off RTO, and cwnd 5 from snd_una 4 sends 4..=8.
     let now = at + 100;
-    assert_eq!(t.ack_win(now, 4, 20), new(5..9));
+    assert_eq!(t.ack_win(now, 4, 20), new(4..9));
     assert!(!t.tcp.core().persisting());
     assert_eq!(persist_deadline(&t), None);
     assert_eq!(t.deadline_ms(), Some(now + 300));
@@ -110,12 +111,16 @@ fn a_probe_is_the_queued_retransmission_when_one_waits() {
 }
 
 #[test]
-fn with_nothing_to_send_a_probe_sends_nothing() {
-    let mut t = Script::with_app_limit(cfg("sack").iw(4), 4);
-    assert_eq!(t.send_all(0), new(0..4));
-    assert_eq!(t.ack_win(100, 4, 0), none());
-    assert_eq!(t.fire_timer(400), none());
-    assert_eq!(persist_deadline(&t), Some(1000), "still probing: the application may write more");
+fn before_anything_is_acknowledged_a_probe_carries_the_next_new_segment() {
+    // The window closes in the first ACK, which acknowledges nothing: there is no old segment
+    // to repeat, so the probe is segment 0... here nothing is outstanding only if nothing was
+    // sent: an application with no data yet.
+    let mut t = Script::with_app_limit(cfg("sack").iw(4), 0);
+    assert_eq!(t.send_all(0), none());
+    assert_eq!(t.ack_win(100, 0, 0), none());
+    let first = persist_deadline(&t).unwrap();
+    assert_eq!(t.fire_timer(first), none(), "nothing to probe with");
+    let second = persist_deadline(&t).expect("still probing: the application may write more");
     t.tcp.set_app_limit(6);
-    assert_eq!(t.fire_timer(1000), new([4]));
+    assert_eq!(t.fire_timer(second), new([0]));
 }

@@ -14,36 +14,44 @@ use vhsim_tcp::{
 
 #[test]
 fn the_papers_schemes_are_compositions_of_parts() {
-    // name, loss detection, recovery, rto response, dupACK response, classifier (kinds)
+    // name, window law, loss detection, recovery, rto response, dupACK response, classifier,
+    // handover policy, sink policy (kinds)
     let table = [
-        ("sack", "dupack", "sack1", "conventional", "immediate", "none"),
-        ("sack-rfc6675", "rfc6675", "rfc6675", "conventional", "immediate", "none"),
-        ("newreno", "dupack", "new_reno", "conventional", "immediate", "none"),
-        ("reno", "dupack", "reno", "conventional", "immediate", "none"),
-        ("frto", "dupack", "sack1", "frto", "immediate", "none"),
-        ("dcr", "dupack", "sack1", "conventional", "dcr", "none"),
-        ("dcr-frto", "dupack", "sack1", "frto", "dcr", "none"),
-        ("dcr-ld", "dupack", "sack1", "conventional", "dcr", "ld"),
-        ("dcr-frto-ld", "dupack", "sack1", "frto", "dcr", "ld"),
-        ("regular", "dupack", "sack1", "conventional", "immediate", "none"),
-        ("enhanced", "dupack", "sack1", "conventional", "immediate", "none"),
-        ("enhanced-a5", "dupack", "sack1", "conventional", "immediate", "none"),
+        ("sack", "reno", "dupack", "sack1", "conventional", "immediate", "none", "none", "standard"),
+        ("sack-rfc6675", "reno", "rfc6675", "rfc6675", "conventional", "immediate", "none", "none", "standard"),
+        ("newreno", "reno", "dupack", "new_reno", "conventional", "immediate", "none", "none", "standard"),
+        ("reno", "reno", "dupack", "reno", "conventional", "immediate", "none", "none", "standard"),
+        ("frto", "reno", "dupack", "sack1", "frto", "immediate", "none", "none", "standard"),
+        ("dcr", "reno", "dupack", "sack1", "conventional", "dcr", "none", "none", "standard"),
+        ("dcr-frto", "reno", "dupack", "sack1", "frto", "dcr", "none", "none", "standard"),
+        ("dcr-ld", "reno", "dupack", "sack1", "conventional", "dcr", "ld", "none", "standard"),
+        ("dcr-frto-ld", "reno", "dupack", "sack1", "frto", "dcr", "ld", "none", "standard"),
+        ("regular", "reno", "dupack", "sack1", "conventional", "immediate", "none", "none", "standard"),
+        ("enhanced", "reno", "dupack", "sack1", "conventional", "immediate", "none", "cross_layer", "standard"),
+        ("enhanced-a5", "reno", "dupack", "sack1", "conventional", "immediate", "none", "cross_layer", "standard"),
+        ("vegas", "vegas", "vegas", "reno", "conventional", "immediate", "none", "none", "standard"),
+        ("westwood", "westwood", "dupack", "new_reno", "conventional", "immediate", "none", "none", "standard"),
+        ("freeze", "reno", "dupack", "reno", "conventional", "immediate", "none", "none", "freeze"),
+        ("demo-vegas", "vegas", "vegas", "reno", "conventional", "immediate", "none", "demo_sig", "sig"),
+        ("ftv2", "ftv2", "dupack", "reno", "conventional", "immediate", "none", "none", "freeze"),
     ];
     assert_eq!(all().len(), table.len());
-    for (name, detect, recovery, rto, dup, class) in table {
+    for (name, law, detect, recovery, rto, dup, class, handover, sink_policy) in table {
         let c = cfg(name);
         assert_eq!(
             (
+                c.congestion_control.kind(),
                 c.loss_detection.kind(),
                 c.recovery.kind(),
                 c.rto_response.kind(),
                 c.dupack_response.kind(),
-                c.loss_classifier.kind()
+                c.loss_classifier.kind(),
+                c.handover.kind(),
+                sink_cfg(name).policy.kind(),
             ),
-            (detect, recovery, rto, dup, class),
+            (law, detect, recovery, rto, dup, class, handover, sink_policy),
             "{name}"
         );
-        assert_eq!(c.congestion_control.kind(), "reno", "{name}");
         // SACK senders count dupACKs by SACK information and get a SACK sink.
         let sack = matches!(recovery, "sack1" | "rfc6675");
         assert_eq!(sink_cfg(name).sack, sack, "{name}");

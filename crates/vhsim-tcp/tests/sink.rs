@@ -13,7 +13,7 @@ fn sack_sink(delayed: bool) -> TcpSink {
 }
 
 fn ack(ack: u64, sack: &[(u64, u64)]) -> AckOut {
-    AckOut { ack, sack: sack.to_vec(), window: u32::MAX }
+    AckOut { ack, sack: sack.to_vec(), window: u32::MAX, sig: false }
 }
 
 /// The ACK a segment triggers at once (panics if the sink holds it back).
@@ -167,4 +167,46 @@ fn lossy_reordered_arrivals_are_delivered_in_order_exactly_once() {
     }
     assert_eq!(delivered, 200);
     assert_eq!(s.rcv_nxt(), 200);
+}
+
+#[test]
+fn the_freeze_sink_advertises_zero_from_the_warning_and_sends_tr_acks_when_up() {
+    use vhsim_core::SimDuration;
+    use vhsim_tcp::SinkLinkEvent::{Completed, Down, Imminent, Up};
+    let mut s = TcpSink::new(sink_cfg("freeze"));
+    s.on_data(ms(0), 0);
+    s.on_data(ms(1), 1);
+    let zwa = s.on_link_event(ms(10), Imminent { eta: SimDuration::from_millis(100) });
+    assert_eq!(zwa, vec![AckOut { ack: 2, sack: vec![], window: 0, sig: false }], "one ZWA");
+    // Data still in flight is accepted and acknowledged with the zero window.
+    assert_eq!(immediate(&mut s, 20, 2), AckOut { ack: 3, sack: vec![], window: 0, sig: false });
+    assert!(s.on_link_event(ms(110), Down).is_empty());
+    let tr = s.on_link_event(ms(600), Up);
+    assert_eq!(tr, vec![AckOut { ack: 3, sack: vec![], window: u32::MAX, sig: false }; 3], "3 TR-ACKs");
+    assert!(s.on_link_event(ms(600), Completed).is_empty(), "already reopened");
+}
+
+#[test]
+fn the_sig_sink_sets_the_bit_from_the_warning_until_completed() {
+    use vhsim_core::SimDuration;
+    use vhsim_tcp::SinkLinkEvent::{Completed, Down, Imminent, Up};
+    let mut s = TcpSink::new(sink_cfg("demo-vegas"));
+    s.on_data(ms(0), 0);
+    let set = s.on_link_event(ms(10), Imminent { eta: SimDuration::from_millis(100) });
+    assert_eq!(set, vec![AckOut { ack: 1, sack: vec![], window: u32::MAX, sig: true }]);
+    assert!(immediate(&mut s, 20, 1).sig);
+    assert!(s.on_link_event(ms(110), Down).is_empty());
+    assert!(s.on_link_event(ms(600), Up).is_empty());
+    let clear = s.on_link_event(ms(600), Completed);
+    assert_eq!(clear, vec![AckOut { ack: 2, sack: vec![], window: u32::MAX, sig: false }]);
+    assert!(!immediate(&mut s, 700, 2).sig);
+}
+
+#[test]
+fn sink_policy_options_are_checked_with_their_key() {
+    use vhsim_tcp::presets::preset;
+    let p = preset("freeze").unwrap();
+    let sink: toml::Table = toml::from_str("policy = { kind = \"freeze\", tr_acks = 0 }").unwrap();
+    let e = p.resolve(&toml::Table::new(), &sink).unwrap_err().to_string();
+    assert!(e.starts_with("sink.policy.tr_acks"), "{e}");
 }

@@ -11,7 +11,12 @@
 //! - [`CongestionControl::on_rto`] on every retransmission timeout;
 //! - [`CongestionControl::on_undo`] after F-RTO declared a timeout spurious (after F-RTO's
 //!   own response set the window);
-//! - [`CongestionControl::on_path_change`] on a handover notification.
+//! - [`CongestionControl::on_path_change`] on a handover notification;
+//! - [`CongestionControl::on_freeze`] / [`CongestionControl::on_resume`] when the sender stops
+//!   sending because the peer closed its window (or a handover policy halts it, DEMO-Vegas's
+//!   SIG) and when it may send again (Freeze-TCPv2 saves and compares RTTs there);
+//! - [`CongestionControl::on_base_rtt_restart`] when a part asks for the base RTT to be measured
+//!   anew (DEMO-Vegas when SIG clears).
 
 use crate::config::TcpConfig;
 use crate::estimate::Estimators;
@@ -44,6 +49,11 @@ pub struct AckSample {
     pub in_flight: u64,
     /// Whether this ACK ended a round (see [`crate::estimate::Rounds`]).
     pub round_start: bool,
+    /// The first unacknowledged segment after the ACK.
+    pub snd_una: u64,
+    /// The next segment to send (ns-2 `t_seqno_`: one past the highest sent, or the go-back-N
+    /// point after a timeout).
+    pub snd_nxt: u64,
 }
 
 /// A loss the window law reacts to.
@@ -54,6 +64,14 @@ pub struct CongestionEvent {
     pub window: f64,
     /// Segments outstanding.
     pub in_flight: u64,
+    /// When the segment about to be retransmitted was last sent and how many times it was
+    /// (a fast retransmit; `None` at a timeout).
+    pub lost: Option<(SimTime, u32)>,
+    /// The shared delivery-rate estimate (bit/s of payload, Westwood+'s), if a round was
+    /// measured.
+    pub bandwidth: Option<f64>,
+    /// The smallest per-ACK RTT sample of the connection, if any.
+    pub min_rtt: Option<SimDuration>,
 }
 
 /// A change of the path the connection runs over: the handover notification's old and new
@@ -75,6 +93,14 @@ pub trait CongestionControl {
     fn on_undo(&mut self, _w: &mut Window, _now: SimTime) {}
     /// The path changed (a handover notification).
     fn on_path_change(&mut self, _w: &mut Window, _now: SimTime, _change: &PathChange) {}
+    /// The sender stops sending at `now` (zero window or a halt), after the ACK that stopped it
+    /// was processed.
+    fn on_freeze(&mut self, _w: &mut Window, _now: SimTime, _rtt: &RttEstimator) {}
+    /// The sender may send again at `now`, after the ACK that reopened the window was processed;
+    /// `next_seq` is the next segment it will send.
+    fn on_resume(&mut self, _w: &mut Window, _now: SimTime, _next_seq: u64) {}
+    /// The base RTT is to be measured anew from the next samples.
+    fn on_base_rtt_restart(&mut self, _now: SimTime) {}
     /// The law's own traced variables (beyond cwnd and ssthresh, which the sender reports).
     fn traced_vars(&self, _out: &mut Vec<TracedVar>) {}
 }
@@ -91,6 +117,32 @@ crate::axis! {
     /// A fixed window of `window` segments: the worked example of adding a window law
     /// (docs/schemes.md), not a scheme of any paper.
     "constant" => Constant(constant::Constant),
+    /// TCP Vegas (Brakmo & Peterson 1995, ns-2 `tcp-vegas.cc`): per-round Expected/Actual diff
+    /// against `alpha`/`beta`/`gamma`, the 3/4 - 1/2 - 2 loss cuts.
+    "vegas" => Vegas(vegas::Vegas),
+    /// TCP Westwood+ (Grieco & Mascolo 2004): Reno growth, ssthresh = the estimated
+    /// bandwidth-delay product after a loss.
+    "westwood" => Westwood(westwood::Westwood),
+    /// Freeze-TCPv2 (Park et al. 2009 §3): Reno, plus DABE and WAVE after a freeze.
+    "ftv2" => Ftv2(ftv2::Ftv2),
+}
+
+impl AnyCc {
+    /// The Vegas law's state, if this is it.
+    pub fn vegas(&self) -> Option<&vegas::Vegas> {
+        match self {
+            AnyCc::Vegas(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Freeze-TCPv2's state, if this is it.
+    pub fn ftv2(&self) -> Option<&ftv2::Ftv2> {
+        match self {
+            AnyCc::Ftv2(f) => Some(f),
+            _ => None,
+        }
+    }
 }
 
 impl CongestionControl for AnyCc {
@@ -118,6 +170,15 @@ impl CongestionControl for AnyCc {
     }
     fn on_path_change(&mut self, w: &mut Window, now: SimTime, change: &PathChange) {
         dispatch!(self, p => p.on_path_change(w, now, change))
+    }
+    fn on_freeze(&mut self, w: &mut Window, now: SimTime, rtt: &RttEstimator) {
+        dispatch!(self, p => p.on_freeze(w, now, rtt))
+    }
+    fn on_resume(&mut self, w: &mut Window, now: SimTime, next_seq: u64) {
+        dispatch!(self, p => p.on_resume(w, now, next_seq))
+    }
+    fn on_base_rtt_restart(&mut self, now: SimTime) {
+        dispatch!(self, p => p.on_base_rtt_restart(now))
     }
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {
         dispatch!(self, p => p.traced_vars(out))

@@ -49,7 +49,7 @@ impl LossDetection for DupAck {
         }
     }
 
-    fn lost(&self, c: &SenderCore) -> bool {
+    fn lost(&mut self, c: &SenderCore, _now: vhsim_core::SimTime) -> bool {
         c.dupacks() == c.config().dupack_threshold
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::config::TcpConfig;
 use crate::sender::{AckInfo, SenderCore};
+use vhsim_core::SimTime;
 
 /// A loss-detection algorithm.
 pub trait LossDetection {
@@ -17,7 +18,12 @@ pub trait LossDetection {
     fn counts(&mut self, c: &mut SenderCore, ack: &AckInfo, window_changed: bool) -> bool;
     /// After a counted duplicate ACK (`c.dupacks()` includes it): whether the first
     /// unacknowledged segment is now deemed lost.
-    fn lost(&self, c: &SenderCore) -> bool;
+    fn lost(&mut self, c: &SenderCore, now: SimTime) -> bool;
+    /// After a new cumulative ACK outside recovery was taken: a segment to retransmit at once
+    /// (Vegas's fine-grained check after a retransmission), if any.
+    fn on_new_ack(&mut self, _c: &SenderCore, _now: SimTime) -> Option<u64> {
+        None
+    }
 }
 
 crate::axis! {
@@ -33,13 +39,19 @@ crate::axis! {
     /// RFC 6675: SACK counting, and lost also when `dupack_threshold` segments above it are
     /// SACKed (IsLost, §5 step 2).
     "rfc6675" => Rfc6675(rfc6675::Rfc6675),
+    /// TCP Vegas: `dupack` counting by RFC 5681 §2, plus the fine-grained timeout checked on
+    /// every duplicate ACK and on the first two new ACKs after a retransmission.
+    "vegas" => Vegas(vegas::VegasDetect),
 }
 
 impl LossDetection for AnyLossDetection {
     fn counts(&mut self, c: &mut SenderCore, ack: &AckInfo, window_changed: bool) -> bool {
         dispatch!(self, p => p.counts(c, ack, window_changed))
     }
-    fn lost(&self, c: &SenderCore) -> bool {
-        dispatch!(self, p => p.lost(c))
+    fn lost(&mut self, c: &SenderCore, now: SimTime) -> bool {
+        dispatch!(self, p => p.lost(c, now))
+    }
+    fn on_new_ack(&mut self, c: &SenderCore, now: SimTime) -> Option<u64> {
+        dispatch!(self, p => p.on_new_ack(c, now))
     }
 }

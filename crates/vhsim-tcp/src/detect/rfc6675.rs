@@ -18,7 +18,7 @@ impl LossDetection for Rfc6675 {
         c.scoreboard_mut().apply_sack(ack.sack.iter().copied())
     }
 
-    fn lost(&self, c: &SenderCore) -> bool {
+    fn lost(&mut self, c: &SenderCore, _now: vhsim_core::SimTime) -> bool {
         let threshold = c.config().dupack_threshold;
         c.dupacks() == threshold
             || (c.dupacks() < threshold && c.scoreboard().sacked_above(c.snd_una()) >= threshold as usize)

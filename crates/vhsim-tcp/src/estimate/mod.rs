@@ -1,7 +1,8 @@
 //! Estimators every part may read, kept up to date by the sender on every ACK: round
-//! counting ([`Rounds`]), the base (minimum) RTT ([`BaseRtt`]) and the delivery-rate estimate
-//! ([`Bandwidth`], Westwood+'s). Vegas, Westwood+, DEMO-Vegas and Freeze-TCPv2 read them
-//! (protocol-facts §7); nothing in the wave-1 schemes does, so they change no result.
+//! counting ([`Rounds`]), the base (minimum) RTT since the last path change and since the
+//! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s). Westwood+
+//! and Freeze-TCPv2 read the delivery rate and the minimum RTT since the start
+//! (protocol-facts §7.3); nothing in the wave-1 schemes reads them, so they change no result.
 
 mod bandwidth;
 mod base_rtt;
@@ -20,6 +21,9 @@ pub struct Estimators {
     pub rounds: Rounds,
     /// Minimum RTT since the last path change.
     pub base_rtt: BaseRtt,
+    /// Minimum RTT since the start of the connection (Westwood+'s RTTmin: a sender learns of
+    /// a handover only from its packets, so nothing resets it).
+    pub min_rtt: BaseRtt,
     /// Delivery rate (Westwood+).
     pub bandwidth: Bandwidth,
 }
@@ -30,6 +34,7 @@ impl Estimators {
         Estimators {
             rounds: Rounds::default(),
             base_rtt: BaseRtt::default(),
+            min_rtt: BaseRtt::default(),
             bandwidth: Bandwidth::new(segment_bytes),
         }
     }
@@ -51,6 +56,7 @@ impl Estimators {
     #[inline]
     pub fn on_rtt_sample(&mut self, rtt: SimDuration) {
         self.base_rtt.on_sample(rtt);
+        self.min_rtt.on_sample(rtt);
     }
 
     /// The path changed (a handover notification): the base RTT is measured anew.

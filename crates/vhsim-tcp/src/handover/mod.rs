@@ -40,6 +40,9 @@ crate::axis! {
     /// Daniel & Kojo's cross-layer algorithms A1-A5 (`a1` ... `a5` and their parameters;
     /// default: "enhanced TCP", A1 + A2 + A3 + A4).
     "cross_layer" => CrossLayer(crosslayer::CrossLayer),
+    /// DEMO-Vegas: stop sending while the peer's ACKs carry the SIG bit, restart the base RTT
+    /// when it clears (protocol-facts §7.1, A17).
+    "demo_sig" => DemoSig(sig::DemoSig),
 }
 
 impl HandoverPolicy for AnyHandoverPolicy {

@@ -58,7 +58,15 @@ pub struct SenderCore {
     pub(super) last_acked: u64,
     /// Whether the ACK being processed ended a round.
     pub(super) round_start: bool,
+    /// The last ACK carried DEMO-Vegas's SIG bit (a reserved header bit a standard sender
+    /// ignores; a handover policy may read it).
+    pub(super) peer_sig: bool,
+    /// A handover policy stops the sender as a zero window would (DEMO-Vegas while SIG is set).
+    pub(super) halted: bool,
     pub(super) persist: Persist,
+    /// The ACK point and arrival time of the ACK that ended persist mode, until the next new
+    /// ACK: its repeats within half a round trip are copies of it, not duplicate ACKs (A6).
+    pub(super) reopened: Option<(u64, SimTime)>,
     pub(super) stats: SenderStats,
 }
 
@@ -93,7 +101,10 @@ impl SenderCore {
             ack_sample: None,
             last_acked: 0,
             round_start: false,
+            peer_sig: false,
+            halted: false,
             persist: Persist::default(),
+            reopened: None,
             stats: SenderStats::default(),
             cfg,
         }
@@ -221,9 +232,25 @@ impl SenderCore {
         &self.stats
     }
 
-    /// Whether the sender is in persist mode (the peer advertises a zero window).
+    /// Whether the sender is in persist mode (the peer advertises a zero window, or a handover
+    /// policy halted it).
     pub fn persisting(&self) -> bool {
         self.persist.active
+    }
+
+    /// The window law (to read its own state: Vegas's BaseRTT, Freeze-TCPv2's phase).
+    pub fn congestion_control(&self) -> &AnyCc {
+        &self.cc
+    }
+
+    /// Whether the last ACK carried the SIG bit (DEMO-Vegas).
+    pub fn peer_sig(&self) -> bool {
+        self.peer_sig
+    }
+
+    /// Whether a handover policy halts the sender.
+    pub fn halted(&self) -> bool {
+        self.halted
     }
 
     // ------------------------------------------------------------------ parts' handles
@@ -251,6 +278,19 @@ impl SenderCore {
     /// Set cwnd only.
     pub(crate) fn set_cwnd(&mut self, cwnd: f64) {
         self.window.cwnd = cwnd;
+    }
+
+    /// Stop sending as for a zero window (`true`) or allow it again (DEMO-Vegas's SIG). Takes
+    /// effect when the ACK has been processed (persist mode, [`super::persist`]).
+    pub(crate) fn set_halted(&mut self, halted: bool) {
+        self.halted = halted;
+    }
+
+    /// Measure the base RTT anew (DEMO-Vegas after a handover, protocol-facts A17): the shared
+    /// estimator and the window law forget their minimum.
+    pub(crate) fn restart_base_rtt(&mut self, now: SimTime) {
+        self.est.base_rtt.reset();
+        self.cc.on_base_rtt_restart(now);
     }
 
     /// The window law's reaction to an undone loss response (after F-RTO set the window).
@@ -365,6 +405,7 @@ impl SenderCore {
         self.dupacks = 0;
         self.limited_transmit_sent = 0;
         self.last_acked = newly;
+        self.reopened = None;
         if self.in_rto_recovery && self.recover.is_some_and(|r| ack >= r) {
             self.in_rto_recovery = false;
         }
@@ -382,6 +423,8 @@ impl SenderCore {
             rtt: self.ack_sample.map(|s| s.1),
             in_flight: self.flight_size(),
             round_start: self.round_start,
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
         };
         self.cc.on_ack(&mut self.window, now, &sample, &self.rtt, &self.est);
     }
@@ -410,7 +453,7 @@ impl SenderCore {
         self.recover = Some(self.snd_max);
         self.sb.clear();
         self.pending.clear();
-        let ev = CongestionEvent { window: self.window(), in_flight: self.flight_size() };
+        let ev = self.congestion_event(self.window(), None);
         self.cc.on_rto(&mut self.window, now, &ev);
         self.rtt.on_timeout();
         self.rtt.on_retransmission();
@@ -426,13 +469,25 @@ impl SenderCore {
         self.recover = Some(self.snd_max);
         self.in_recovery = true;
         if congestion {
-            let ev = CongestionEvent { window, in_flight: self.flight_size() };
+            let ev = self.congestion_event(window, self.sb.sent_info(self.snd_una));
             self.cc.on_congestion(&mut self.window, now, &ev);
         }
         self.rtt.on_retransmission();
         self.restart_timer(now);
         self.sb.mark_retransmitted(self.snd_una);
         self.queue_retransmission(self.snd_una, TxCause::FastRetransmit);
+    }
+
+    /// What a window law learns of a loss: the window to reduce from, the lost segment's last
+    /// send, and the shared estimators' delivery rate and minimum RTT.
+    fn congestion_event(&self, window: f64, lost: Option<(SimTime, u32)>) -> CongestionEvent {
+        CongestionEvent {
+            window,
+            in_flight: self.flight_size(),
+            lost,
+            bandwidth: self.est.bandwidth.estimate(),
+            min_rtt: self.est.min_rtt.get(),
+        }
     }
 
     /// Leave recovery on an ACK covering `recover` (ns-2 `newack`).

@@ -2,7 +2,7 @@
 //!
 //! | event | parts, in order |
 //! |---|---|
-//! | ACK | estimators (delivery, rounds); in fast recovery: recovery `on_ack`; else RTO response `on_ack` (F-RTO may consume it, or find the timeout spurious: loss classifier `on_spurious_rto`, window law `on_undo`); else a new ACK: dupACK response `on_new_ack` (cancels TCP-DCR's delay), RTT sample, timer restart, window law `on_ack`; a duplicate ACK: loss detection `counts`, then `lost`, then dupACK response `on_dupack`, which may ask for a fast retransmit (allowed only if the ACK covers `recover`, RFC 6582 §3.2 step 1); then handover policy `on_ack`; loss classifier `on_sample`, `on_ack`; persist mode entered or left |
+//! | ACK | estimators (delivery, rounds); in fast recovery: recovery `on_ack`; else RTO response `on_ack` (F-RTO may consume it, or find the timeout spurious: loss classifier `on_spurious_rto`, window law `on_undo`); else a new ACK: dupACK response `on_new_ack` (cancels TCP-DCR's delay), RTT sample, timer restart, window law `on_ack`; a duplicate ACK (not a copy of the window-reopening ACK, A6): loss detection `counts`, then `lost`, then dupACK response `on_dupack`, which may ask for a fast retransmit (allowed only if the ACK covers `recover`, RFC 6582 §3.2 step 1); if `snd_una` advanced and recovery is over: loss detection `on_new_ack` (Vegas may name a segment to retransmit at once); then handover policy `on_ack`; loss classifier `on_sample`, `on_ack`; persist mode entered or left (zero window or a halt; window law `on_freeze` / `on_resume`) |
 //! | fast retransmit | loss classifier `classify` (congestion halves, wireless keeps cwnd), recovery `enter`, handover policy `on_fast_recovery` |
 //! | timer | TCP-DCR's delay (fast retransmit); then the RTO: recovery `reset`, dupACK response `cancel`, loss classifier `on_rto`, RTO response `on_timeout` (which runs the window law's `on_rto`), handover policy `on_rto`; then the persist timer (a window probe) |
 //! | notification | handover policy `on_notice`, window law and estimators `on_path_change` |
@@ -40,6 +40,8 @@ pub struct AckInfo {
     pub sack: Vec<(u64, u64)>,
     /// Advertised window in segments.
     pub window: u32,
+    /// DEMO-Vegas's SIG bit (a reserved header bit; a standard sender ignores it).
+    pub sig: bool,
 }
 
 /// Why a segment is sent.
@@ -228,7 +230,16 @@ impl TcpSender {
         let c = &mut self.core;
         c.ack_sample = None;
         c.round_start = ack.ack <= c.snd_max && c.est.on_ack(now, ack.ack, c.snd_una, c.snd_max);
+        let una_before = c.snd_una;
         self.process_ack(now, ack);
+        let c = &mut self.core;
+        // Vegas: the first ACKs after a retransmission check the next segment's fine-grained
+        // timer (Brakmo & Peterson §3.1); other detections never ask.
+        if c.snd_una > una_before && !c.in_recovery {
+            if let Some(seq) = self.detection.on_new_ack(c, now) {
+                c.queue_retransmission(seq, TxCause::Recovery);
+            }
+        }
         self.handover.on_ack(&mut self.core, now);
         let c = &mut self.core;
         if let Some((sent_at, rtt)) = c.ack_sample {
@@ -243,6 +254,7 @@ impl TcpSender {
         let window_changed = c.peer_window_known && ack.window != c.peer_window;
         c.peer_window = ack.window;
         c.peer_window_known = true;
+        c.peer_sig = ack.sig;
         if ack.ack > c.snd_max {
             return; // acknowledges data never sent: ignore (RFC 793 SEG.ACK > SND.NXT)
         }
@@ -264,12 +276,16 @@ impl TcpSender {
                 c.stats.dcr_reorderings += 1;
             }
             c.open_new_ack(now, ack.ack);
-        } else if ack.ack == c.snd_una && c.snd_max > c.snd_una && !c.ignore_dupacks {
+        } else if ack.ack == c.snd_una
+            && c.snd_max > c.snd_una
+            && !c.ignore_dupacks
+            && !c.repeats_reopening(ack.ack, now)
+        {
             if !self.detection.counts(c, ack, window_changed) {
                 return;
             }
             c.dupacks += 1;
-            let lost = self.detection.lost(c);
+            let lost = self.detection.lost(c, now);
             let allowed = c.recover.is_none_or(|r| c.snd_una > r);
             let tau = self.dcr_tau();
             let c = &mut self.core;

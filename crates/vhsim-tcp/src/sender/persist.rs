@@ -7,10 +7,20 @@
 //!   persist timer is armed one RTO ahead (RFC 1122: the first probe after one RTO).
 //! - When it expires, the sender sends one window probe: the first queued retransmission if
 //!   one waits, else a copy of the first unacknowledged segment if there is one
-//!   ([`TxCause::Probe`]), else the next new segment (RFC 9293 sends
-//!   one octet of new data; segments are whole here), which later probes then repeat; with
-//!   nothing to send, none. The interval then doubles (exponential backoff), capped at
+//!   ([`TxCause::Probe`]), else a copy of the last acknowledged segment (RFC 9293 lets a
+//!   retransmission be the probe; a whole new segment lost in a disconnection would leave a
+//!   hole), else -- nothing acknowledged yet -- the next new segment, which later probes then
+//!   repeat; with nothing to send, none. The interval then doubles (exponential backoff), capped at
 //!   `max_rto`. Probes do not start the retransmission timer.
+//! - A handover policy may halt the sender the same way (DEMO-Vegas while the peer's ACKs
+//!   carry SIG, protocol-facts §7.1): persist mode lasts while the window is zero *or* the
+//!   sender is halted.
+//! - The window law hears of both edges ([`crate::cc::CongestionControl::on_freeze`],
+//!   `on_resume`), after the ACK that caused them was processed (Freeze-TCPv2 saves its RTT
+//!   there).
+//! - Repeats of the ACK that ended persist mode arriving within half the smallest RTT of it
+//!   are copies of that window update (Freeze-TCP's three TR-ACKs, protocol-facts A6), not
+//!   duplicate ACKs: no segment sent at the reopening can have been acknowledged yet.
 //! - An ACK advertising a non-zero window ends persist mode: the persist timer stops, the
 //!   retransmission timer restarts if data is outstanding (RFC 6298 §5.3), and sending resumes
 //!   with cwnd and ssthresh as they were before (nothing in persist mode changes them).
@@ -18,6 +28,7 @@
 use super::core::SenderCore;
 use super::timers::Timer;
 use super::{Transmit, TxCause};
+use crate::cc::CongestionControl;
 use vhsim_core::SimTime;
 
 /// Persist-mode state.
@@ -35,7 +46,7 @@ impl SenderCore {
     /// After an ACK was processed: enter or leave persist mode as the advertised window says.
     #[inline]
     pub(super) fn update_persist(&mut self, now: SimTime) {
-        let closed = self.peer_window == 0;
+        let closed = self.peer_window == 0 || self.halted;
         if closed && !self.persist.active {
             self.persist = Persist { active: true, probes: 0, probe_due: false };
             self.timers.clear(Timer::Rto);
@@ -44,11 +55,25 @@ impl SenderCore {
             self.rtt.on_retransmission();
             self.sb.forbid_samples();
             self.arm_persist(now);
+            self.cc.on_freeze(&mut self.window, now, &self.rtt);
         } else if !closed && self.persist.active {
             self.persist = Persist::default();
             self.timers.clear(Timer::Persist);
             self.restart_or_stop_timer(now);
+            self.reopened = Some((self.snd_una, now));
+            self.cc.on_resume(&mut self.window, now, self.snd_nxt);
         }
+    }
+
+    /// Whether an ACK for `ack` arriving at `now` repeats the window-reopening ACK (Freeze-TCP's
+    /// TR-ACKs, A6): the same ACK point, sooner than half the smallest RTT after it -- before
+    /// any segment sent at the reopening could have been acknowledged. Such a copy is a window
+    /// update, not a duplicate ACK.
+    pub(super) fn repeats_reopening(&self, ack: u64, now: SimTime) -> bool {
+        self.reopened.is_some_and(|(a, at)| {
+            let half_rtt = self.est.min_rtt.get().map_or(vhsim_core::SimDuration::ZERO, |r| vhsim_core::SimDuration(r.0 / 2));
+            a == ack && now.saturating_since(at) < half_rtt
+        })
     }
 
     /// The persist timer expired at `now`: a probe is due, and the timer re-armed with twice
@@ -79,6 +104,12 @@ impl SenderCore {
             Some(queued)
         } else if self.snd_max > self.snd_una {
             Some(Transmit { seq: self.snd_una, cause: TxCause::Probe })
+        } else if self.snd_una > 0 {
+            // Nothing outstanding: repeat the last acknowledged segment (RFC 9293 §3.8.6.1
+            // allows a retransmission as the probe). A never-sent segment lost with the link
+            // the receiver is about to lose would leave a hole that costs a fast retransmit and
+            // a halving when the window opens (Freeze-TCP's ZWA acknowledges everything).
+            Some(Transmit { seq: self.snd_una - 1, cause: TxCause::Probe })
         } else if self.snd_nxt < self.app_limit {
             Some(Transmit { seq: self.snd_nxt, cause: TxCause::New })
         } else {

@@ -10,8 +10,8 @@
 //! What the receiver does beyond that is its policy (the `SinkPolicy` axis): the window it
 //! advertises and its reaction to link events at the mobile node ([`TcpSink::on_link_event`]).
 //! The standard policy advertises the configured window and ignores link events (today's ns-2
-//! sink); Freeze-TCP's zero-window advertisements and TR-ACKs and DEMO-Vegas's SIG bit are
-//! policies to come.
+//! sink); `freeze` sends Freeze-TCP's zero-window advertisement and TR-ACKs, `sig` sets
+//! DEMO-Vegas's SIG bit during a handover.
 
 use crate::config::SinkConfig;
 use std::collections::BTreeMap;
@@ -44,6 +44,10 @@ pub trait SinkPolicy {
     fn on_link_event(&mut self, _now: SimTime, _ev: &SinkLinkEvent) -> u32 {
         0
     }
+    /// Whether ACKs carry DEMO-Vegas's SIG bit now.
+    fn sig(&self) -> bool {
+        false
+    }
 }
 
 crate::axis! {
@@ -55,6 +59,12 @@ crate::axis! {
     settings SinkConfig;
     /// Advertise the configured window; ignore link events (ns-2's sinks).
     "standard" => Standard(standard::Standard),
+    /// Freeze-TCP (Goff et al. 2000; protocol-facts §6): a zero-window ACK at the handover
+    /// warning, `tr_acks` copies of the ACK with the window reopened when the new link is up.
+    "freeze" => Freeze(freeze::Freeze),
+    /// DEMO-Vegas (Ho, Chan & Chen 2005; protocol-facts §7.1, A17): the SIG bit in every ACK
+    /// while a handover is in progress.
+    "sig" => Sig(sig::Sig),
 }
 
 impl SinkPolicy for AnySinkPolicy {
@@ -63,6 +73,9 @@ impl SinkPolicy for AnySinkPolicy {
     }
     fn on_link_event(&mut self, now: SimTime, ev: &SinkLinkEvent) -> u32 {
         dispatch!(self, p => p.on_link_event(now, ev))
+    }
+    fn sig(&self) -> bool {
+        dispatch!(self, p => p.sig())
     }
 }
 
@@ -75,6 +88,8 @@ pub struct AckOut {
     pub sack: Vec<(u64, u64)>,
     /// Advertised window (segments).
     pub window: u32,
+    /// DEMO-Vegas's SIG bit.
+    pub sig: bool,
 }
 
 /// What a data segment did at the sink.
@@ -114,6 +129,11 @@ impl TcpSink {
             unacked_in_order: 0,
             delack_deadline: None,
         }
+    }
+
+    /// The receiver policy (to inspect its state).
+    pub fn policy(&self) -> &AnySinkPolicy {
+        &self.policy
     }
 
     /// Next segment expected.
@@ -189,7 +209,12 @@ impl TcpSink {
                 }
             }
         }
-        AckOut { ack: self.rcv_nxt, sack, window: self.policy.advertised_window(self.cfg.advertised_window) }
+        AckOut {
+            ack: self.rcv_nxt,
+            sack,
+            window: self.policy.advertised_window(self.cfg.advertised_window),
+            sig: self.policy.sig(),
+        }
     }
 
     /// `seq` was just added to the out-of-order blocks. Its (possibly merged) block moves to

@@ -193,7 +193,7 @@ impl Script {
     /// An ACK with everything given.
     pub fn ack_full(&mut self, at_ms: u64, ack: u64, sack: &[(u64, u64)], window: u32) -> Vec<Transmit> {
         self.advance(at_ms);
-        let info = AckInfo { ack, sack: sack.to_vec(), window };
+        let info = AckInfo { ack, sack: sack.to_vec(), window, sig: false };
         self.tcp.on_ack(self.now, &info);
         self.drain()
     }
@@ -239,7 +239,7 @@ impl Script {
     }
 
     fn deliver_ack(&mut self, a: AckOut) -> Vec<Transmit> {
-        let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window };
+        let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window, sig: a.sig };
         self.tcp.on_ack(self.now, &info);
         self.drain()
     }
@@ -380,9 +380,21 @@ impl Net {
         loop {
             let (una, max) = (self.tcp.core().snd_una(), self.tcp.core().snd_max());
             let Some(t) = self.tcp.poll_transmit(self.now) else { break };
-            assert!(t.seq >= una, "{t:?} below snd_una {una} at {}", self.now);
+            // (A window probe with nothing outstanding repeats the last acknowledged segment.)
+            let old_probe = t.cause == TxCause::Probe && t.seq + 1 == una && una == max;
+            assert!(t.seq >= una || old_probe, "{t:?} below snd_una {una} at {}", self.now);
             assert!(t.seq <= max, "{t:?} leaves a gap above snd_max {max} at {}", self.now);
             assert_eq!(t.cause == TxCause::New, t.seq == max, "{t:?} with snd_max {max} at {}", self.now);
+            if old_probe {
+                self.log.push((self.now, t));
+                let depart = self.link_free.max(self.now) + self.spacing;
+                self.link_free = depart;
+                if !(self.drop_data)(t.seq, 1) {
+                    let at = self.after_pauses(depart + self.owd);
+                    self.push(at, Ev::Data(t.seq));
+                }
+                continue;
+            }
             if matches!(t.cause, TxCause::FastRetransmit | TxCause::Recovery) {
                 assert!(
                     !self.tcp.core().scoreboard().is_sacked(t.seq),
@@ -442,7 +454,7 @@ impl Net {
                     }
                 }
                 Ev::Ack(a) => {
-                    let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window };
+                    let info = AckInfo { ack: a.ack, sack: a.sack, window: a.window, sig: a.sig };
                     self.tcp.on_ack(t, &info);
                     self.transmit();
                 }
@@ -466,6 +478,20 @@ impl Net {
         }
         let at = self.after_pauses(self.now + self.owd);
         self.push(at, Ev::Ack(a));
+    }
+
+    /// A link event at the mobile node (the sink) at the current time: the ACKs the sink's
+    /// policy sends go out as any other (the drop decision sees them).
+    pub fn link_event(&mut self, ev: vhsim_tcp::SinkLinkEvent) {
+        for a in self.sink.on_link_event(self.now, ev) {
+            self.send_ack(a);
+        }
+    }
+
+    /// Run until `until`, then set the clock to `until` (for a link event at that instant).
+    pub fn run_to(&mut self, until: SimTime) {
+        self.run_until(until);
+        self.now = until;
     }
 
     /// Run until `until` or until nothing is left to happen.
