@@ -22,6 +22,7 @@ fn retx_cause(c: TxCause) -> RetxCause {
         TxCause::Rto => RetxCause::Timeout,
         TxCause::GoBackN => RetxCause::GoBackN,
         TxCause::Probe => RetxCause::Probe,
+        TxCause::Notified => RetxCause::Notified,
     }
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use vhsim_core::{Rate, SimDuration};
-use vhsim_tcp::{AccessLinkInfo, HandoverNotice, TcpConfig};
+use vhsim_tcp::{AccessLinkInfo, HandoverNotice, TcpConfig, TxCause};
 
 /// The `enhanced` preset with 1500-byte packets (1460 B payload + 40 B headers), 40-byte ACKs,
 /// no window cap, no limited transmit, initial window `iw`.
@@ -135,6 +135,11 @@ fn a3_in_rto_recovery_retransmits_at_once_and_restores_the_saved_ssthresh() {
     // The handover completes while in RTO recovery: segment 1 goes out at once.
     let sent = notify(&mut s, 700, link(6400, 9), link(6400, 300));
     assert_eq!(sent.first().map(|t| t.seq), Some(1), "immediate retransmission");
+    // It is the notification's retransmission, not a timeout's: the ground truth must not
+    // count it as an RTO retransmission (a flow would report more spurious RTOs than RTOs).
+    assert_eq!(sent[0].cause, TxCause::Notified);
+    assert!(sent[1..].iter().all(|t| t.cause == TxCause::GoBackN), "{sent:?}");
+    assert_eq!(s.tcp.stats().rto_count, 2, "no timeout counted by the notification");
     assert_close(s.ssthresh(), saved);
     // 9 ms -> 300 ms is a significant change: RTT variables restarted, and the retransmission's
     // timer runs with the restarted estimate's RTO (3 s), not the old backed-off 800 ms.

@@ -32,7 +32,7 @@
 use super::{HandoverNotice, HandoverPolicy};
 use crate::config::{ConfigError, TcpConfig};
 use crate::part::{Part, PartConfig};
-use crate::sender::SenderCore;
+use crate::sender::{SenderCore, TxCause};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, Duration};
@@ -207,7 +207,9 @@ impl HandoverPolicy for CrossLayer {
                     self.sample_next = true;
                     self.counters.rtt_restarts += 1;
                 }
-                c.go_back_n();
+                // Its own cause: a timeout did not trigger it (the ground truth counts
+                // spurious RTOs from the timeouts' retransmissions only).
+                c.go_back_n_for(TxCause::Notified);
                 c.restart_timer(now);
                 if let Some(ss) = self.saved_ssthresh {
                     let cwnd = c.cwnd();

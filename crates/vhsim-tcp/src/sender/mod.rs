@@ -59,6 +59,9 @@ pub enum TxCause {
     /// A zero-window probe that re-sends the first unacknowledged segment (a probe carrying a
     /// never-sent segment is `New`).
     Probe = 5,
+    /// The retransmission a handover notification triggers at once (Daniel & Kojo's A3, in
+    /// RTO recovery): not a timeout's, so the ground truth does not count it as an RTO.
+    Notified = 6,
 }
 
 impl TxCause {
