@@ -206,3 +206,17 @@ fn no_flow_reports_more_spurious_rtos_than_rtos_across_the_danielkojo_handovers(
         }
     }
 }
+
+#[test]
+fn the_cross_layer_decisions_reach_the_flow_summary_at_the_notification() {
+    let out = run(&scenario(&[("flows.bulk.scheme", "enhanced")]), Some(Detail::Summary));
+    let d = &out.summary.flows["bulk"].decisions;
+    let rules: Vec<&str> = d.iter().map(|d| d.rule.as_str()).collect();
+    assert_eq!(rules, ["a1_case1", "a2_no_cut"], "{d:?}");
+    assert!((d[0].time_s - 8.2).abs() < 1e-9, "{d:?}");
+    assert!(d[0].outputs["minrto_s"] > d[0].inputs["rtt_old_newlink_s"], "{d:?}");
+    let regular = run(&scenario(&[]), Some(Detail::Summary));
+    assert!(regular.summary.flows["bulk"].decisions.is_empty());
+    let json = serde_json::to_value(&regular.summary).expect("serializes");
+    assert!(json["flows"]["bulk"].get("decisions").is_none(), "no empty list in the summary");
+}

@@ -452,6 +452,12 @@ impl TcpSender {
         }
     }
 
+    /// The oldest decision of the sender's rules not taken yet (the cross-layer algorithms';
+    /// [`vhsim_net::Decision`]).
+    pub fn take_decision(&mut self) -> Option<vhsim_net::Decision> {
+        self.handover.next_decision()
+    }
+
     /// A cross-layer handover notification arrives at `now`: the handover policy, then the
     /// window law and the estimators (a path change).
     pub fn on_handover_notice(&mut self, now: SimTime, notice: &HandoverNotice) {
