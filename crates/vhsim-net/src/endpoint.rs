@@ -75,10 +75,11 @@ pub struct HandoverNotice {
 
 /// A decision one of an endpoint's rules took at a given moment, with the numbers it read and
 /// the numbers it set (TCP's cross-layer A1: FlightSize, the old link's bandwidth, RTT_old_newlink
-/// and the RTO in, minrto out). The world records it as it comes (the `decisions` trace table),
-/// so that whoever studies a run reads what the simulator computed instead of computing it again.
-/// Names and units are the transport's, as for traced variables; within one decision each name
-/// appears once among the inputs and once among the outputs.
+/// and the RTO in, minrto out). The world keeps it, with its time, in the flow summary's
+/// `decisions` (in time order), so that whoever studies a run reads what the simulator computed
+/// instead of computing it again. Names and units are the transport's, as for traced variables
+/// (the summary keys them `<name>_<unit>`); within one decision a name appears at most once
+/// among the inputs and at most once among the outputs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
     /// The rule that decided, e.g. `a1_case1` (a name of the transport's; docs/schemes.md).
