@@ -119,3 +119,16 @@ def test_walkthrough_example_runs(tmp_path):
 def test_new_commands_have_help_with_examples(name):
     r = run_vhsim(name, "--help")
     assert r.returncode == 0 and "Examples:" in r.stdout
+
+
+def test_trace_for_reads_the_stored_traces_or_reruns_the_run(tiny_path, tmp_path):
+    spec = CampaignSpec.from_cli(str(tiny_path), ["flows.bulk.scheme=reno,sack"], replications=1)
+    run_campaign(spec, tmp_path / "c", workers=1)  # summaries only: no traces kept
+    camp = campaign.open(tmp_path / "c")
+    row = camp.results().iloc[1]
+    with pytest.raises(FileNotFoundError):
+        camp.trace_for(row)
+    again = camp.trace_for(row, rerun=True)  # the same run, simulated again with its packet trace
+    assert again.has_trace("packets") and again.seed == int(row["seed"])
+    assert again.summary["flows"]["bulk"]["goodput_kbps"] == row["bulk.goodput_kbps"]
+    assert again.summary["flows"]["bulk"]["scheme"] == row["flows.bulk.scheme"]

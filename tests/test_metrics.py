@@ -59,3 +59,38 @@ def test_an_sctp_run_flattens_its_per_path_figures_into_schema_metrics():
     assert flatten_summary(s)["assoc.path1.t3_expiries"] >= 1
     assert {"assoc.path0.cwnd_bytes", "assoc.fast_recoveries", "assoc.primary_path"} <= cols
     assert "paths" not in {c.split(".")[-1] for c in cols}
+
+
+def test_committed_metric_names_module_is_generated_from_the_schema():
+    # Regenerate with: python -m vhsim.metrics > python/vhsim/summary_names.py
+    committed = (ROOT / "python" / "vhsim" / metrics.NAMES_FILE).read_text(encoding="utf-8")
+    assert committed == metrics.names_module()
+    from vhsim.summary_names import Flow, Handover, Link, Path
+
+    assert Flow.GOODPUT_KBPS == "goodput_kbps" and Handover.TIME_TO_N_ACKED_S == "time_to_n_acked_s"
+    assert Path.CWND_BYTES == "cwnd_bytes" and Link.PACKETS_SENT == "packets_sent"
+    assert set(metrics.handover_metrics()) == {v for k, v in vars(Handover).items() if k.isupper()}
+
+
+def test_campaign_columns_are_built_from_the_generated_names():
+    from vhsim.campaign import metrics as M
+
+    assert M.handover("bulk", M.TIME_TO_N_ACKED_S) == "bulk.ho0.time_to_n_acked_s"
+    assert M.window("ftp", "after25") == "ftp.goodput_kbps_after25"
+    assert M.link("new", M.drops("queue_overflow")) == "new/forward.drops_queue_overflow"
+    # every per-flow and per-handover name the reproductions use is one the summary reports
+    used = {getattr(M, n) for n in ("GOODPUT_KBPS", "SEGMENTS_SENT", "RETRANSMISSIONS", "RTO_COUNT",
+                                    "SPURIOUS_RTO_COUNT", "FAST_RETRANSMITS", "LD_DECISIONS")}
+    assert used <= set(metrics.flow_metrics())
+
+
+def test_a_runs_decisions_come_with_the_senders_state_around_them():
+    sc = vhsim.load(ROOT / "scenarios/danielkojo/fig08-mbb.toml").with_(flows__bulk__scheme="enhanced")
+    res = sc.run(seed=1, detail="timeseries")
+    a1, a2 = res.decisions("bulk")
+    assert (a1.rule, a2.rule) == ("a1_case1", "a2_no_cut") and a1.time_s == 8.2
+    # the RTO the sender traced right after A1 is the one the decision set; before, the old one
+    assert a1.after.rto_s == a1.outputs["rto_s"] and a1.before.rto_s == a1.inputs["rto_s"]
+    assert a1.before.flight == a1.inputs["flight_pkts"]
+    assert res.state_around("bulk", 8.2) == (a1.before, a1.after)
+    assert vhsim.load(ROOT / "scenarios/danielkojo/fig08-mbb.toml").run().decisions("bulk") == []

@@ -1,7 +1,8 @@
 """The danielkojo reproduction: buffers, configuration lists, censored quartiles, the A1/A2
-formulas of the consistency tests, claims on synthetic results (regular, and regular against
-enhanced TCP, drops of A2 against A5), and quick runs of one small figure of each kind and a case
-study, whose regular-TCP claims now compare the paper's RTO sequence and counts with ours."""
+consistency tests (the simulator's decisions against its traced state), claims on synthetic
+results (regular, and regular against enhanced TCP, drops of A2 against A5), and quick runs of
+one small figure of each kind and a case study, whose regular-TCP claims now compare the
+paper's RTO sequence and counts with ours."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from vhsim import campaign
 from vhsim.campaign import claims as C
 from vhsim.campaign import metrics as M
+from vhsim.campaign import story as S
 from vhsim.campaign.papers import danielkojo as D
 from vhsim.campaign.papers import danielkojo_cases as K
 from vhsim.campaign.papers import danielkojo_claims as DC
@@ -92,15 +94,43 @@ def test_drop_counting_runs_end_five_seconds_after_the_handoff():
     assert len({r.run_id for r in spec.plan(__version__)}) == len(labels)
 
 
-def test_a1_and_a2_formulas_of_the_consistency_tests_give_the_papers_worked_values():
-    # crates/vhsim-tcp/tests/crosslayer.rs asserts the same numbers in the sender itself
-    assert math.isclose(K.a1_minrto(1, D.Link(6400, 9), D.Link(200, 300), 21), 0.55185)
-    assert math.isclose(K.a1_minrto(2, D.Link(800, 75), D.Link(200, 300), 24), 1.2216)
-    assert math.isclose(K.a1_minrto(3, D.Link(400, 150), D.Link(200, 300), 21), 2.1216)
-    assert math.isclose(K.bdp_newlink(D.Link(400, 150)), 11.0267, rel_tol=1e-4)  # "11"
-    assert K.cut_window(D.Link(400, 150)) == 11 and K.cut_window(D.Link(1600, 1)) == 2
+def _story_with(decision: "S.Decision", state: str = M.OPEN) -> "S.Story":
+    snap = S.Snapshot(8.2, state, 21, 21.0, 1e9, 0.2)
+    return S.Story(8.0, 8.2, snap, decision.after or snap, math.inf, decisions=[decision])
+
+
+def _evaluate(claim: C.Claim, sender: str, story: "S.Story") -> C.Verdict:
+    return C.evaluate(claim, pd.DataFrame([{"sender": sender, "story": story}]))
+
+
+def test_the_a1_and_a2_consistency_tests_read_the_simulators_decisions_and_can_fail():
+    # The numbers are the simulator's (crates/vhsim-tcp/tests/crosslayer.rs asserts the paper's
+    # worked values in the sender itself); the test compares its decision with the traced state.
+    a1 = K.a1_test(1, 21, 552)
+    inputs = {"flight_pkts": 21, "rtt_old_newlink_s": 0.312475, "rtt_newlink_s": 0.6616, "drain_s": 0.039375,
+              "rest_of_path_s": 0.2, "rto_s": 0.2, "in_fast_recovery_bool": 0}
+    outputs = {"minrto_s": 0.55185, "rto_s": 0.55185}
+    traced = S.Snapshot(8.2, M.OPEN, 21, 21.0, 1e9, 0.55185)
+    good = S.Decision(8.2, "a1_case1", inputs, outputs, after=traced)
+    v = _evaluate(a1, "enhanced", _story_with(good))
+    assert v.status == C.PASSES and "minrto 551.85 ms" in v.ours and "paper: 552 ms with FlightSize 21" in v.ours
+    off = S.Decision(8.2, "a1_case1", inputs, outputs, after=S.Snapshot(8.2, M.OPEN, 21, 21.0, 1e9, 0.2))
+    assert _evaluate(a1, "enhanced", _story_with(off)).status == C.TEST_FAILS  # the timer kept the old RTO
+    none = S.Decision(8.2, "a1_no_case", inputs, {}, after=traced)
+    v = _evaluate(a1, "enhanced", _story_with(none))
+    assert v.status == C.NOT_REACHED and "a1_no_case at 8.200 s (FlightSize 21, RTT_old_newlink 312.48 ms" in v.ours
+    cut = K.cut_test("enhanced", 2, "cwnd = ssthresh = 11")
+    inputs = {"flight_pkts": 39, "bdp_newlink_pkts": 11.03, "threshold_pkts": 22.05, "cwnd_pkts": 39,
+              "ssthresh_pkts": 1e9}
+    decided = S.Decision(6.5, "a2_cut", inputs, {"cwnd_pkts": 11, "ssthresh_pkts": 11},
+                         after=S.Snapshot(6.5, M.OPEN, 39, 11.0, 11.0, 1.0))
+    assert _evaluate(cut, "enhanced", _story_with(decided)).status == C.PASSES
+    uncut = S.Decision(6.5, "a2_cut", inputs, {"cwnd_pkts": 11, "ssthresh_pkts": 11},
+                       after=S.Snapshot(6.5, M.OPEN, 39, 39.0, 1e9, 1.0))
+    assert _evaluate(cut, "enhanced", _story_with(uncut)).status == C.TEST_FAILS
     tests = [c for case in K.CASES for c in case.claims if c.category == C.CONSISTENCY]
     assert len(tests) == 6 and all(isinstance(t, C.Check) for t in tests)  # never counted as claims
+    assert not hasattr(K, "a1_minrto")  # no formula of the sender's re-implemented here
 
 
 def test_censored_quartiles():
@@ -221,7 +251,7 @@ def test_quick_reproduction_of_every_figure(quick):
     assert counts[C.CLAIM]["holds"] > 0 and counts[C.CLAIM]["does not hold"] > 0
     report = quick.report.read_text(encoding="utf-8")
     assert "(of 69 claims); consistency tests:" in report and "| fig26 |" in report
-    assert "### Consistency tests (our simulator against our reading of the paper's formulas)" in report
+    assert "### Consistency tests (our simulator against itself or our reading of the paper's formulas)" in report
 
 
 def test_reproduce_quick_one_figure_from_the_cli(quick):

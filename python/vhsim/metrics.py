@@ -20,7 +20,8 @@ from typing import Any, Iterable
 from . import _native
 from .result import DROP_CAUSES, PATHS_KEY, TRANSPORT_PARTS
 
-__all__ = ["schema", "run_metrics", "flow_metrics", "path_metrics", "handover_metrics", "link_metrics", "columns"]
+__all__ = ["schema", "run_metrics", "flow_metrics", "path_metrics", "handover_metrics", "link_metrics", "columns",
+           "names_module"]
 
 #: Run-level figures that describe the engine, not the simulation (left out of campaign tables).
 ENGINE_FIGURES = ("vhsim_version", "wall_s", "events_per_s")
@@ -112,3 +113,38 @@ def columns(flows: Iterable[str], links: Iterable[str] = (), handovers: int = 0,
     for link in links:
         out += [f"{link}.{m}" for m in link_metrics()]
     return out
+
+
+#: The generated module of typed metric names (:func:`names_module`), and its classes.
+NAMES_FILE = "summary_names.py"
+_NAME_CLASSES = (("Run", "Run-level figures (campaign column ``<name>``).", run_metrics),
+                 ("Flow", "Per-flow figures, transport parts included (``<flow>.<name>``).", flow_metrics),
+                 ("Handover", "Per-flow, per-handover figures (``<flow>.ho<k>.<name>``).", handover_metrics),
+                 ("Path", "Per-path figures of a transport part (``<flow>.path<i>.<name>``).", path_metrics),
+                 ("Link", "Per-link-direction figures (``<link>/<direction>.<name>``).", link_metrics))
+
+
+def names_module() -> str:
+    """The text of ``vhsim/summary_names.py``: one class per level of the summary with one
+    constant per figure (``Flow.GOODPUT_KBPS = "goodput_kbps"``), each with the schema's
+    description, so that code names a metric by an attribute that exists only if the summary
+    has it. Regenerate with ``python -m vhsim.metrics > python/vhsim/summary_names.py``; a test keeps the
+    file up to date."""
+    out = ['"""Names of the figures of ``summary.json``, generated from its JSON Schema by',
+           "``vhsim.metrics.names_module()`` (regenerate: ``python -m vhsim.metrics > python/vhsim/summary_names.py``;",
+           "do not edit).",
+           "",
+           "Build campaign columns from these with :mod:`vhsim.campaign.metrics` (``M.flow(\"bulk\",",
+           "Flow.GOODPUT_KBPS)``) instead of spelling them as string literals.",
+           '"""']
+    for cls, doc, names in _NAME_CLASSES:
+        out += ["", "", f"class {cls}:", f'    """{doc}"""', ""]
+        for name, description in sorted(names().items()):
+            text = " ".join(description.split()) or name
+            out += [f"    #: {text}" if len(text) <= 110 else f"    #: {text[:107]}...",
+                    f"    {name.upper()} = {json.dumps(name)}"]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m vhsim.metrics > python/vhsim/summary_names.py
+    print(names_module(), end="")

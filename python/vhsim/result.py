@@ -205,6 +205,23 @@ class Result:
         n = len(next(iter(cols.values()))) if cols else 0
         return pd.DataFrame(data, index=pd.RangeIndex(n), copy=False)
 
+    def decisions(self, flow: str) -> list[Any]:
+        """What ``flow``'s sender decided and the numbers it used (TCP's cross-layer A1-A3;
+        docs/schemes.md), each with the sender's traced state just before and right after it:
+        :func:`vhsim.campaign.story.decisions`."""
+        from .campaign.story import decisions
+
+        return decisions(self, flow)
+
+    def state_around(self, flow: str, t: float) -> tuple[Any, Any]:
+        """``flow``'s sender state (cwnd, ssthresh, RTO, FlightSize, state) just before time
+        ``t`` (s) and right after it, from the time series: :func:`vhsim.campaign.story.state_around`."""
+        from .campaign import metrics as M
+        from .campaign.story import state_around
+
+        ts = self.trace("timeseries")
+        return state_around(ts[ts[M.FLOW] == flow], t)
+
     def _missing_message(self, name: str) -> str:
         have = ", ".join(self._traces) or "none"
         hint = ""

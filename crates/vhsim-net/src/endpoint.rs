@@ -73,8 +73,25 @@ pub struct HandoverNotice {
     pub new: AccessLinkInfo,
 }
 
+/// A decision one of an endpoint's rules took at a given moment, with the numbers it read and
+/// the numbers it set (TCP's cross-layer A1: FlightSize, the old link's bandwidth, RTT_old_newlink
+/// and the RTO in, minrto out). The world keeps it, with its time, in the flow summary's
+/// `decisions` (in time order), so that whoever studies a run reads what the simulator computed
+/// instead of computing it again. Names and units are the transport's, as for traced variables
+/// (the summary keys them `<name>_<unit>`); within one decision a name appears at most once
+/// among the inputs and at most once among the outputs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The rule that decided, e.g. `a1_case1` (a name of the transport's; docs/schemes.md).
+    pub rule: &'static str,
+    /// What it read.
+    pub inputs: Vec<TracedVar>,
+    /// What it set.
+    pub outputs: Vec<TracedVar>,
+}
+
 /// What an endpoint tells the world's observers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Report {
     /// Receiver: `bytes` (`units` data units) newly delivered in order to the application.
     Delivered {
@@ -93,6 +110,8 @@ pub enum Report {
         /// True for "wireless", false for "congestion".
         wireless: bool,
     },
+    /// One of the endpoint's rules decided something (see [`Decision`]).
+    Decision(Box<Decision>),
 }
 
 /// How far a sender has got.

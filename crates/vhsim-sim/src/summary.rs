@@ -50,12 +50,40 @@ pub struct FlowSummary {
     /// The application, if it is not bulk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: Option<AppSummary>,
+    /// The decisions the flow's endpoints reported (TCP's cross-layer A1-A3: the numbers each
+    /// rule read and set), in time order; absent when there were none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<DecisionRecord>,
     /// What only a TCP sender knows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpPart>,
     /// What only an SCTP association knows, per destination in `paths` (docs/sctp.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sctp: Option<Box<SctpSummary>>,
+}
+
+/// One decision an endpoint's rule took (`vhsim_net::Decision`), as the summary holds it:
+/// its numbers keyed `<name>_<unit>` like the time-series columns (`flight_pkts`, `rto_s`).
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
+pub struct DecisionRecord {
+    /// When it was taken (s).
+    pub time_s: f64,
+    /// The rule (docs/schemes.md lists TCP's: `a1_case1`, `a2_cut`, ...).
+    pub rule: String,
+    /// What it read.
+    pub inputs: BTreeMap<String, f64>,
+    /// What it set (empty when the rule decided to do nothing).
+    pub outputs: BTreeMap<String, f64>,
+}
+
+impl DecisionRecord {
+    /// The record of decision `d` taken at `time_s`.
+    pub fn of(time_s: f64, d: &vhsim_net::Decision) -> Self {
+        let map = |vars: &[vhsim_core::TracedVar]| {
+            vars.iter().map(|v| (format!("{}_{}", v.name, v.unit), v.value)).collect()
+        };
+        DecisionRecord { time_s, rule: d.rule.to_string(), inputs: map(&d.inputs), outputs: map(&d.outputs) }
+    }
 }
 
 /// The TCP part of a flow's summary.
@@ -298,6 +326,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 handovers,
                 loss_classification: o.verdicts,
                 app: app_summary(f),
+                decisions: o.decisions.clone(),
                 tcp: None,
                 sctp: None,
             };

@@ -149,3 +149,74 @@ fn figure_8_enhanced_tcp_avoids_the_spurious_rto_and_transfers_100_packets_soone
     let (tr, te) = (r.time_to_n_acked_s.unwrap(), e.time_to_n_acked_s.unwrap());
     assert!(te < tr, "enhanced {te} s vs regular {tr} s");
 }
+
+#[test]
+fn a3_immediate_retransmission_is_not_counted_as_a_timeout() {
+    // The example's WLAN -> 3G handover as break-before-make: enhanced TCP is in RTO recovery
+    // when the notification comes, and A3 retransmits at once. That retransmission (spurious
+    // here: its segment's earlier copy had arrived) is the notification's, not a timeout's, so
+    // a flow never reports more spurious RTOs than RTOs.
+    let text = include_str!("../../../scenarios/examples/handover-3g-wlan.toml");
+    let o: Vec<(String, String)> = [
+        ("flows.bulk.scheme", "enhanced"),
+        ("timeline[1].kind", "break_before_make"),
+        ("timeline[1].gap", "500ms"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let out = run(&load(text, &o).expect("valid scenario"), Some(Detail::Summary));
+    let f = &out.summary.flows["bulk"];
+    assert!(f.spurious_rto_count <= f.rto_count, "{} spurious of {} RTOs", f.spurious_rto_count, f.rto_count);
+    for h in &f.handovers {
+        assert!(h.spurious_rtos <= h.rtos, "{h:?}");
+    }
+    let h = &f.handovers[1];
+    assert_eq!(h.notifications, 1);
+    assert!(h.rtos >= 1, "the timer fires in the gap: {h:?}");
+    assert!(h.spurious_retransmissions > h.spurious_rtos, "A3's retransmission is spurious, not an RTO's: {h:?}");
+}
+
+#[test]
+fn no_flow_reports_more_spurious_rtos_than_rtos_across_the_danielkojo_handovers() {
+    // Whole-scenario invariant: a spurious RTO is an RTO, so per flow and per handover the
+    // spurious count never exceeds the count of timeouts (the A3 labelling bug broke it).
+    let files = [
+        ("fig08-mbb", include_str!("../../../scenarios/danielkojo/fig08-mbb.toml")),
+        ("fig08-bbm", include_str!("../../../scenarios/danielkojo/fig08-bbm.toml")),
+    ];
+    for (name, text) in files {
+        for scheme in ["sack", "enhanced", "enhanced-a5"] {
+            for gap in ["200ms", "500ms", "2s"] {
+                let mut o = vec![("flows.bulk.scheme".to_string(), scheme.to_string())];
+                if name == "fig08-bbm" {
+                    o.push(("timeline[0].gap".to_string(), gap.to_string()));
+                }
+                let out = run(&load(text, &o).expect("valid scenario"), Some(Detail::Summary));
+                let f = &out.summary.flows["bulk"];
+                let case = format!("{name} {scheme} gap {gap}");
+                assert!(f.spurious_rto_count <= f.rto_count, "{case}: {} spurious of {} RTOs", f.spurious_rto_count, f.rto_count);
+                for h in &f.handovers {
+                    assert!(h.spurious_rtos <= h.rtos, "{case}: {h:?}");
+                }
+                if name != "fig08-bbm" {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cross_layer_decisions_reach_the_flow_summary_at_the_notification() {
+    let out = run(&scenario(&[("flows.bulk.scheme", "enhanced")]), Some(Detail::Summary));
+    let d = &out.summary.flows["bulk"].decisions;
+    let rules: Vec<&str> = d.iter().map(|d| d.rule.as_str()).collect();
+    assert_eq!(rules, ["a1_case1", "a2_no_cut"], "{d:?}");
+    assert!((d[0].time_s - 8.2).abs() < 1e-9, "{d:?}");
+    assert!(d[0].outputs["minrto_s"] > d[0].inputs["rtt_old_newlink_s"], "{d:?}");
+    let regular = run(&scenario(&[]), Some(Detail::Summary));
+    assert!(regular.summary.flows["bulk"].decisions.is_empty());
+    let json = serde_json::to_value(&regular.summary).expect("serializes");
+    assert!(json["flows"]["bulk"].get("decisions").is_none(), "no empty list in the summary");
+}

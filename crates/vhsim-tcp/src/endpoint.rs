@@ -22,6 +22,7 @@ fn retx_cause(c: TxCause) -> RetxCause {
         TxCause::Rto => RetxCause::Timeout,
         TxCause::GoBackN => RetxCause::GoBackN,
         TxCause::Probe => RetxCause::Probe,
+        TxCause::Notified => RetxCause::Notified,
     }
 }
 
@@ -46,10 +47,14 @@ impl TcpSenderEndpoint {
         &self.sender
     }
 
+    /// The loss classifier's verdicts and the rules' decisions since the last input, as reports.
     fn queue_verdicts(&mut self) {
         for c in self.sender.take_loss_classifications() {
             let wireless = c.class == crate::LossClass::Wireless;
             self.reports.push_back(Report::LossVerdict { seq: c.seq, wireless });
+        }
+        while let Some(d) = self.sender.take_decision() {
+            self.reports.push_back(Report::Decision(Box::new(d)));
         }
     }
 }
@@ -105,6 +110,7 @@ impl Endpoint for TcpSenderEndpoint {
 
     fn on_notice(&mut self, now: SimTime, notice: &HandoverNotice) {
         self.sender.on_handover_notice(now, notice);
+        self.queue_verdicts();
     }
 
     fn on_app(&mut self, _now: SimTime, offer: AppOffer) {

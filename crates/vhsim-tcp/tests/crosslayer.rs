@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use vhsim_core::{Rate, SimDuration};
-use vhsim_tcp::{AccessLinkInfo, HandoverNotice, TcpConfig};
+use vhsim_tcp::{AccessLinkInfo, HandoverNotice, TcpConfig, TxCause};
 
 /// The `enhanced` preset with 1500-byte packets (1460 B payload + 40 B headers), 40-byte ACKs,
 /// no window cap, no limited transmit, initial window `iw`.
@@ -135,6 +135,11 @@ fn a3_in_rto_recovery_retransmits_at_once_and_restores_the_saved_ssthresh() {
     // The handover completes while in RTO recovery: segment 1 goes out at once.
     let sent = notify(&mut s, 700, link(6400, 9), link(6400, 300));
     assert_eq!(sent.first().map(|t| t.seq), Some(1), "immediate retransmission");
+    // It is the notification's retransmission, not a timeout's: the ground truth must not
+    // count it as an RTO retransmission (a flow would report more spurious RTOs than RTOs).
+    assert_eq!(sent[0].cause, TxCause::Notified);
+    assert!(sent[1..].iter().all(|t| t.cause == TxCause::GoBackN), "{sent:?}");
+    assert_eq!(s.tcp.stats().rto_count, 2, "no timeout counted by the notification");
     assert_close(s.ssthresh(), saved);
     // 9 ms -> 300 ms is a significant change: RTT variables restarted, and the retransmission's
     // timer runs with the restarted estimate's RTO (3 s), not the old backed-off 800 ms.
@@ -202,4 +207,61 @@ fn nothing_acts_without_a_notification_and_regular_tcp_ignores_notifications() {
     assert_close(r.cwnd(), cwnd);
     s.ack(100, 5);
     assert_eq!(minrto_ns(&s), 200_000_000);
+}
+
+/// The decisions the sender took since the last call.
+fn decisions(s: &mut Script) -> Vec<vhsim_net::Decision> {
+    std::iter::from_fn(|| s.tcp.take_decision()).collect()
+}
+
+/// The value of `name` among `vars`.
+fn var(vars: &[vhsim_core::TracedVar], name: &str) -> f64 {
+    vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no {name} in {vars:?}")).value
+}
+
+#[test]
+fn each_evaluation_of_a1_and_a2_is_recorded_as_a_decision_with_the_numbers_it_used() {
+    // Figure 8's worked example: Case 1 with FlightSize 21 gives 551.85 ms.
+    let mut s = in_flight(20, 45);
+    notify(&mut s, 50, link(6400, 9), link(200, 300));
+    let d = decisions(&mut s);
+    let rules: Vec<&str> = d.iter().map(|d| d.rule).collect();
+    assert_eq!(rules, ["a1_case1", "a2_no_cut"]);
+    let a1 = &d[0];
+    assert_eq!(var(&a1.inputs, "flight"), 21.0);
+    assert_eq!(var(&a1.inputs, "old_bandwidth"), 6.4e6);
+    assert_close(var(&a1.inputs, "rtt_old_newlink"), 0.312475);
+    assert_close(var(&a1.inputs, "drain"), 0.039375);
+    assert_close(var(&a1.inputs, "rto"), 0.2);
+    assert_close(var(&a1.outputs, "minrto"), 0.55185);
+    assert_close(var(&a1.outputs, "rto"), s.tcp.core().rtt().rto().as_secs_f64());
+    assert!(decisions(&mut s).is_empty(), "taken once");
+
+    // Figure 10: neither case at the notification, then Case 3 on fast recovery (2.12 s).
+    let mut s = in_flight(20, 450);
+    notify(&mut s, 460, link(400, 150), link(200, 300));
+    assert_eq!(decisions(&mut s).iter().map(|d| d.rule).collect::<Vec<_>>(), ["a1_no_case", "a2_no_cut"]);
+    s.ack_sack(700, 1, &[(2, 3)]);
+    s.ack_sack(700, 1, &[(2, 4)]);
+    s.ack_sack(700, 1, &[(2, 5)]);
+    let d = decisions(&mut s);
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].rule, var(&d[0].inputs, "flight")), ("a1_case3", 21.0));
+    assert_close(var(&d[0].outputs, "minrto"), 2.1216);
+
+    // Figure 12: A2 with FlightSize 39 > 2 x 11.03 cuts to 11; with 22 it does not.
+    let mut s = in_flight(38, 160);
+    notify(&mut s, 170, link(1600, 75), link(400, 150));
+    let d = decisions(&mut s);
+    let cut = d.iter().find(|d| d.rule == "a2_cut").expect("A2 cut");
+    assert_eq!(var(&cut.inputs, "flight"), 39.0);
+    assert_close(var(&cut.inputs, "bdp_newlink"), 400e3 * 0.3308 / 12000.0);
+    assert_close(var(&cut.inputs, "threshold"), 2.0 * 400e3 * 0.3308 / 12000.0);
+    assert_eq!((var(&cut.outputs, "cwnd"), var(&cut.outputs, "ssthresh")), (11.0, 11.0));
+    let mut s = in_flight(21, 160);
+    notify(&mut s, 170, link(1600, 75), link(400, 150));
+    let d = decisions(&mut s);
+    let no_cut = d.iter().find(|d| d.rule == "a2_no_cut").expect("A2 evaluated");
+    assert_eq!(var(&no_cut.inputs, "flight"), 22.0);
+    assert!(no_cut.outputs.is_empty());
 }

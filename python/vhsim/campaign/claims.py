@@ -16,8 +16,9 @@ Rules: :class:`Level` (a value against the paper's), :class:`Share` (a share of 
 Categories (:data:`CATEGORIES`): a *claim* is a result of the reproduction (holds, does not
 hold, or is not checkable, with the reason); a *calibration* is a parameter we chose to hit a
 number of the paper, reported with that number and never as a claim that holds; a
-*consistency test* compares our simulator with our own reading of a formula (it can pass or
-fail as a test, but reproduces nothing).
+*consistency test* checks our simulator against itself (a decision it reported against the
+state it traced) or against our reading of a formula (it can pass or fail as a test, but
+reproduces nothing).
 """
 
 from __future__ import annotations

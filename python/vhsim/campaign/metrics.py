@@ -1,8 +1,9 @@
 """Names of the columns of a campaign's result table and of the trace tables, in one place.
 
-Reproductions never spell a result column as a string literal: they build it here, so that
-when the transport-neutral core publishes its summary's JSON Schema (issue #18 item 10) this
-module can be generated from it and every use is checked at once.
+Reproductions never spell a result column as a string literal: they build it here from the
+names :mod:`vhsim.summary_names` generates from the summary's JSON Schema (``Flow``,
+``Handover``, ``Path``, ``Link``, ``Run``), so a figure the summary does not have fails at
+import, not as an empty column.
 
 Result columns (:func:`vhsim.campaign.flatten_summary`):
 
@@ -14,26 +15,31 @@ Result columns (:func:`vhsim.campaign.flatten_summary`):
 
 from __future__ import annotations
 
-# -- per-flow metrics -------------------------------------------------------------------------
-GOODPUT_KBPS = "goodput_kbps"
-SEGMENTS_SENT = "segments_sent"
-RETRANSMISSIONS = "retransmissions"
-RTO_COUNT = "rto_count"
-SPURIOUS_RTO_COUNT = "spurious_rto_count"
-FAST_RETRANSMITS = "fast_retransmits"
-LD_DECISIONS = "ld_decisions"
+from ..summary_names import Flow, Handover, Link, Path, Run
+
+__all__ = ["Flow", "Handover", "Link", "Path", "Run", "flow", "handover", "link", "link_direction", "ld", "drops",
+           "window"]
+
+# -- per-flow metrics (the short names the reproductions use) ----------------------------------
+GOODPUT_KBPS = Flow.GOODPUT_KBPS
+SEGMENTS_SENT = Flow.SEGMENTS_SENT
+RETRANSMISSIONS = Flow.RETRANSMISSIONS
+RTO_COUNT = Flow.RTO_COUNT
+SPURIOUS_RTO_COUNT = Flow.SPURIOUS_RTO_COUNT
+FAST_RETRANSMITS = Flow.FAST_RETRANSMITS
+LD_DECISIONS = Flow.LD_DECISIONS
 
 # -- per-handover metrics (windows set by the scenario's [metrics]) ----------------------------
-TIME_TO_N_ACKED_S = "time_to_n_acked_s"
-GOODPUT_AFTER_KBPS = "goodput_after_kbps"
-THROUGHPUT_BEFORE_KBPS = "throughput_before_kbps"
-THROUGHPUT_AFTER_KBPS = "throughput_after_kbps"
-RTOS = "rtos"
-SPURIOUS_RTOS = "spurious_rtos"
-SPURIOUS_RETRANSMISSIONS = "spurious_retransmissions"
+TIME_TO_N_ACKED_S = Handover.TIME_TO_N_ACKED_S
+GOODPUT_AFTER_KBPS = Handover.GOODPUT_AFTER_KBPS
+THROUGHPUT_BEFORE_KBPS = Handover.THROUGHPUT_BEFORE_KBPS
+THROUGHPUT_AFTER_KBPS = Handover.THROUGHPUT_AFTER_KBPS
+RTOS = Handover.RTOS
+SPURIOUS_RTOS = Handover.SPURIOUS_RTOS
+SPURIOUS_RETRANSMISSIONS = Handover.SPURIOUS_RETRANSMISSIONS
 
 # -- drops, per flow or per link direction (one column per cause) ------------------------------
-PACKETS_SENT = "packets_sent"
+PACKETS_SENT = Link.PACKETS_SENT
 
 
 def drops(cause: str) -> str:
@@ -48,6 +54,12 @@ LD_VERDICTS = ("wireless", "congestion")
 
 def flow(name: str, metric: str) -> str:
     return f"{name}.{metric}"
+
+
+def window(name: str, window_name: str) -> str:
+    """Flow ``name``'s goodput in the scenario's goodput window ``window_name``
+    (``<flow>.goodput_kbps_<window>``)."""
+    return f"{name}.{Flow.GOODPUT_KBPS}_{window_name}"
 
 
 def handover(name: str, metric: str, k: int = 0) -> str:

@@ -234,15 +234,9 @@ def run_overview(campaign: "Campaign", path: str | os.PathLike[str], config: int
     from matplotlib.figure import Figure
 
     from .. import plots as run_plots
-    from ..result import read_result
 
-    scenario, seed, run = campaign.run_scenario(config, rep)
-    traces = campaign.trace_dir(run.run_id)
-    if (traces / "packets.parquet").is_file():
-        result = read_result(traces)
-    else:
-        result = scenario.run(seed=seed, detail="packets")
-        _check_same_run(campaign, run.run_id, result)
+    _, seed, run = campaign.run_scenario(config, rep)
+    result = campaign.trace_for({"run_id": run.run_id, "config": config, "rep": rep}, rerun=True)
     flow = run_plots.pick_flow(result, flow)
     fig = Figure(figsize=(9, 7.5), layout="constrained")
     ax_seq, ax_cw = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
@@ -255,23 +249,6 @@ def run_overview(campaign: "Campaign", path: str | os.PathLike[str], config: int
           f"replications \u2014 vhsim {result.version}"
     _title_block(fig, title, cap)
     return save_figure(fig, path, title, cap, formats)
-
-
-def _check_same_run(campaign: "Campaign", run_id: str, result: Any) -> None:
-    import json
-    import warnings
-
-    from .store import flatten_summary
-
-    record_path = campaign.record_path(run_id)
-    if not record_path.is_file():
-        return
-    stored = json.loads(record_path.read_text(encoding="utf-8")).get("metrics", {})
-    again = flatten_summary(result.summary)
-    differing = [k for k in stored if k.endswith("goodput_kbps") and stored[k] != again.get(k)]
-    if differing:
-        warnings.warn(f"re-run of {run_id[:12]} differs from the stored run in {', '.join(differing)}; "
-                      "the campaign was probably made by another vhsim build", stacklevel=3)
 
 
 # -- plot kinds of a FigureSpec ---------------------------------------------------------------------

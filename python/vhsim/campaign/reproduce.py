@@ -153,8 +153,9 @@ def counts_line(verdicts: list[Verdict]) -> str:
 _CATEGORY_NOTE = (
     "Only *claims* are results of the reproduction: each holds, does not hold, or is not checkable (the reason is "
     "given). A *calibration* is a parameter we chose to hit one of the paper's numbers: it is reported with that "
-    "number, never as a claim that holds. A *consistency test* compares our simulator with our own reading of one "
-    "of the paper's formulas: it can fail, but it reproduces nothing.")
+    "number, never as a claim that holds. A *consistency test* checks our simulator against itself (a decision it "
+    "reported against the state it traced) or against our reading of one of the paper's formulas: it can fail, but "
+    "it reproduces nothing.")
 
 
 def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
@@ -190,7 +191,8 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
 
 def _verdict_tables(verdicts: list[Verdict]) -> list[str]:
     sections = ((CLAIM, "The paper's claims and our results"), (CALIBRATION, "Calibrations"),
-                (CONSISTENCY, "Consistency tests (our simulator against our reading of the paper's formulas)"))
+                (CONSISTENCY,
+                 "Consistency tests (our simulator against itself or our reading of the paper's formulas)"))
     lines: list[str] = []
     for category, heading in sections:
         chosen = [v for v in verdicts if v.category == category]

@@ -162,7 +162,9 @@ def spurious_rtos(df: "pd.DataFrame", flow: str, by: Sequence[str] | str | None 
     import pandas as pd
 
     by = axis_columns(df, by)
-    rto, spurious = f"{flow}.rto_count", f"{flow}.spurious_rto_count"
+    from .metrics import RTO_COUNT, SPURIOUS_RTO_COUNT
+
+    rto, spurious = f"{flow}.{RTO_COUNT}", f"{flow}.{SPURIOUS_RTO_COUNT}"
     _metric(df, rto)
     _metric(df, spurious)
     rows = []

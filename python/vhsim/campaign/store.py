@@ -201,13 +201,38 @@ class Campaign:
     def trace_dir(self, run_id: str) -> Path:
         return self.path / "traces" / run_id
 
-    def trace_for(self, row: Mapping[str, Any]) -> "Result":
-        """The stored traces of one run (a row of :meth:`results`), read as a :class:`vhsim.Result`.
+    def trace_for(self, row: Mapping[str, Any], rerun: bool = False) -> "Result":
+        """The traces of one run (a row of :meth:`results`: ``run_id``, ``config``, ``rep``), read
+        as a :class:`vhsim.Result`: the one way to a run's traces.
 
-        Raises FileNotFoundError if the campaign kept no traces (``detail = "summary"``)."""
+        The stored traces when the campaign kept them; if they lack the packet trace, with
+        ``rerun``, the run is simulated again (its scenario and seed) with ``detail="packets"`` -- the simulator is
+        deterministic, and the re-run's goodput is checked against the stored record (a warning
+        names what differs, e.g. when another vhsim build made the campaign). Without ``rerun``
+        a campaign that kept no traces (``detail = "summary"``) raises FileNotFoundError."""
         from ..result import read_result
 
-        return read_result(self.trace_dir(str(row["run_id"])))
+        run_id = str(row["run_id"])
+        path = self.trace_dir(run_id)
+        if (path / "packets.parquet").is_file() or not rerun:
+            return read_result(path)
+        scenario, seed, _ = self.run_scenario(int(row["config"]), int(row["rep"]))
+        result = scenario.run(seed=seed, detail="packets")
+        self._check_same_run(run_id, result)
+        return result
+
+    def _check_same_run(self, run_id: str, result: "Result") -> None:
+        import warnings
+
+        record_path = self.record_path(run_id)
+        if not record_path.is_file():
+            return
+        stored = json.loads(record_path.read_text(encoding="utf-8")).get("metrics", {})
+        again = flatten_summary(result.summary)
+        differing = [k for k in stored if k.endswith(".goodput_kbps") and stored[k] != again.get(k)]
+        if differing:
+            warnings.warn(f"re-run of {run_id[:12]} differs from the stored run in {', '.join(differing)}; "
+                          "the campaign was probably made by another vhsim build", stacklevel=3)
 
     def versions(self) -> dict[str, int]:
         """``{vhsim version: number of stored runs}`` over everything in the folder."""

@@ -9,8 +9,12 @@ A paper's case study turns these into per-run columns (:func:`story_columns`) th
 read like any other result column.
 
 RTOs are not trace events: an RTO shows in the time series as the sender entering (or staying
-in) the loss state with cwnd 1 and a new ssthresh or a backed-off RTO.  The traced decision
-events of the new core (issue #18 item 11) will replace this reading.
+in) the loss state with cwnd 1 and a new ssthresh or a backed-off RTO.
+
+The numbers a sender's rules computed are not recomputed here: the simulator reports each
+decision (TCP's cross-layer A1-A3: the rule, the numbers it read and set; docs/schemes.md) in
+the flow's summary, and :func:`decisions` reads them, each with the sender's traced state just
+before and right after it (:func:`state_around`, which works for any instant).
 """
 
 from __future__ import annotations
@@ -51,6 +55,46 @@ def _snap(row: Any) -> Snapshot:
                     float(row[M.SSTHRESH]), float(row[M.RTO]))
 
 
+def state_around(ts: "pd.DataFrame", t: float) -> tuple[Snapshot, Snapshot]:
+    """The sender's state in one flow's time series ``ts`` just before ``t`` (the last row
+    before it) and right after it (the last row at ``t``; the state before if nothing changed)."""
+    earlier = ts[ts[M.TIME] < t - EPS]
+    at = ts[(ts[M.TIME] >= t - EPS) & (ts[M.TIME] <= t + EPS)]
+    if not len(earlier) and not len(at):
+        raise ValueError(f"no time-series row at or before {t} s")
+    before = _snap(earlier.iloc[-1]) if len(earlier) else _snap(at.iloc[0])
+    return before, _snap(at.iloc[-1]) if len(at) else before
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision the simulator reported (summary ``flows.<f>.decisions``): the rule, what it
+    read and what it set (keys ``<name>_<unit>``: ``flight_pkts``, ``minrto_s``), and the
+    sender's traced state just before and right after it (``None`` without a time series)."""
+
+    time_s: float
+    rule: str
+    inputs: dict[str, float]
+    outputs: dict[str, float]
+    before: Snapshot | None = None
+    after: Snapshot | None = None
+
+
+def decisions(result: "Result", flow: str = "bulk") -> list[Decision]:
+    """Every decision ``flow``'s endpoints reported, in time order, with the sender's state
+    around each when the run kept its time series."""
+    raw = result.summary["flows"][flow].get("decisions", [])
+    ts = result.trace("timeseries") if raw and result.has_trace("timeseries") else None
+    if ts is not None:
+        ts = ts[ts[M.FLOW] == flow].reset_index(drop=True)
+    out = []
+    for d in raw:
+        t = float(d["time_s"])
+        before, after = state_around(ts, t) if ts is not None else (None, None)
+        out.append(Decision(t, str(d["rule"]), dict(d["inputs"]), dict(d["outputs"]), before, after))
+    return out
+
+
 @dataclass
 class Story:
     start_s: float                # the handover's start
@@ -68,6 +112,11 @@ class Story:
     drops_s: dict[str, list[float]] = field(default_factory=dict)  # data drops per link in the window
     outstanding: int = 0          # segments outstanding at the handover's start
     lost_outstanding: int = 0     # ... of which the transmission before it was dropped
+    decisions: list[Decision] = field(default_factory=list)    # the sender's, from the notification on
+
+    def decided(self, *rules: str) -> list[Decision]:
+        """The decisions by one of ``rules`` (all with none) from the notification on."""
+        return [d for d in self.decisions if not rules or d.rule in rules]
 
     def describe(self) -> str:
         return (f"at the notification ({self.notify_s:.2f} s) the sender is {self.before.describe()}; after it "
@@ -87,9 +136,7 @@ def run_story(result: "Result", window_s: float, flow: str = "bulk", handover: i
     end = start + window_s
     ts = result.trace("timeseries")
     ts = ts[ts[M.FLOW] == flow].reset_index(drop=True)
-    before = _snap(ts[ts[M.TIME] < notify - EPS].iloc[-1])
-    at = ts[(ts[M.TIME] >= notify - EPS) & (ts[M.TIME] <= notify + EPS)]
-    after = _snap(at.iloc[-1]) if len(at) else before
+    before, after = state_around(ts, notify)
     pk = result.trace("packets")
     pk = pk[pk[M.FLOW] == flow]
     sent = pk[pk[M.EVENT].isin([M.SEND, M.RETRANSMIT]) & (pk[M.TIME] <= notify + EPS)]
@@ -111,6 +158,7 @@ def run_story(result: "Result", window_s: float, flow: str = "bulk", handover: i
     for link, sub in drops.groupby(drops[M.LINK].astype(str), sort=True):
         story.drops_s[link] = [float(t) for t in sub[M.TIME]]
     story.outstanding, story.lost_outstanding = _lost_outstanding(pk, start)
+    story.decisions = [d for d in decisions(result, flow) if d.time_s >= notify - EPS]
     return story
 
 

@@ -46,6 +46,9 @@ pub enum RetxCause {
     GoBackN = 4,
     /// A zero-window probe that carries already-sent data (RFC 9293 §3.8.6.1).
     Probe = 5,
+    /// The retransmission a handover notification triggers at once (TCP's cross-layer A3):
+    /// not a timeout's, whatever recovery the sender is in.
+    Notified = 6,
 }
 
 impl RetxCause {

@@ -421,7 +421,7 @@ impl Net {
             match r {
                 Report::Delivered { bytes, units } => self.delivered.push((now, bytes, units)),
                 Report::Timeout => self.timeouts.push(now),
-                Report::LossVerdict { .. } => {}
+                Report::LossVerdict { .. } | Report::Decision(_) => {}
             }
         }
     }

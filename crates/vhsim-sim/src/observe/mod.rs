@@ -21,6 +21,7 @@ pub mod verdicts;
 
 use crate::handover::HandoverRecord;
 use crate::trace::{PacketEvent, PacketRow, Traces};
+use crate::summary::DecisionRecord;
 use handover_metrics::FlowHandovers;
 use truth::{FlowTruth, Label};
 use verdicts::{LossConfusion, Truth};
@@ -61,6 +62,8 @@ pub struct FlowObs {
     pub verdicts: Option<LossConfusion>,
     /// Last recorded variables of each path.
     last_vars: Vec<Vec<TracedVar>>,
+    /// The endpoints' decisions, in time order.
+    pub decisions: Vec<DecisionRecord>,
 }
 
 /// All observers of a run. A clone (a branch of the run, `crate::branch`) records no packet
@@ -117,6 +120,7 @@ impl Observers {
             .map(|f| FlowObs {
                 truth: f.acknowledged.then(FlowTruth::default),
                 labels: Vec::new(),
+                decisions: Vec::new(),
                 counters: FlowCounters::default(),
                 drops: DropCounts::default(),
                 window_bytes: vec![0; windows.len()],
@@ -274,6 +278,7 @@ impl Observers {
                     v.add(truth, wireless);
                 }
             }
+            Report::Decision(d) => fo.decisions.push(DecisionRecord::of(now.as_secs_f64(), &d)),
         }
     }
 

@@ -28,15 +28,21 @@
 //!
 //! The RTO of restarted RTT variables is `reinit_rto` until the first sample (RFC 2988's 3 s;
 //! A13); "significant" delay change = a factor of at least `significant_delay_factor` (A14).
+//!
+//! Each time A1, A2/A5 or A3 is evaluated the policy records a [`Decision`] (rule, the numbers
+//! it read, the numbers it set; the rules are listed in docs/schemes.md), which the world puts
+//! in the flow's summary: whoever studies a run reads these numbers instead of computing them.
 
 use super::{HandoverNotice, HandoverPolicy};
 use crate::config::{ConfigError, TcpConfig};
 use crate::part::{Part, PartConfig};
-use crate::sender::SenderCore;
+use crate::sender::{SenderCore, TxCause};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, Duration};
-use vhsim_core::{Rate, SimDuration, SimTime};
+use std::collections::VecDeque;
+use vhsim_core::{Rate, SimDuration, SimTime, TracedVar};
+use vhsim_net::Decision;
 
 /// Which of Daniel & Kojo's algorithms run (protocol-facts §11), and their open parameters.
 /// The defaults are the paper's "enhanced TCP": A1 + A2 + A3 + A4.
@@ -118,6 +124,8 @@ pub struct CrossLayer {
     cwnd_reduced: bool,
     /// A3: the ssthresh the first timeout of a segment set.
     saved_ssthresh: Option<f64>,
+    /// Decisions not yet taken by the endpoint (oldest first).
+    decisions: VecDeque<Decision>,
     /// How often each algorithm acted (for summaries and tests): A1 cases 1-3, A2/A5, A3, A4 and
     /// RTT restarts.
     pub counters: CrossLayerCounters,
@@ -145,6 +153,21 @@ fn ser(bytes: u32, bw: Rate) -> SimDuration {
     bw.serialization(bytes as u64)
 }
 
+/// A decision's number in seconds.
+fn secs(name: &'static str, d: SimDuration) -> TracedVar {
+    TracedVar::new(name, "s", d.as_secs_f64())
+}
+
+/// A decision's number in packets.
+fn pkts(name: &'static str, v: f64) -> TracedVar {
+    TracedVar::new(name, "pkts", v)
+}
+
+/// A decision's link rate.
+fn bps(name: &'static str, r: Rate) -> TracedVar {
+    TracedVar::new(name, "bps", r.bits_per_sec() as f64)
+}
+
 impl Part for CrossLayer {
     type Config = CrossLayerConfig;
     type Settings = TcpConfig;
@@ -165,6 +188,7 @@ impl CrossLayer {
             sample_next: false,
             cwnd_reduced: false,
             saved_ssthresh: None,
+            decisions: VecDeque::new(),
             counters: CrossLayerCounters::default(),
         }
     }
@@ -174,11 +198,25 @@ impl CrossLayer {
         bw.serialization(flight * s as u64)
     }
 
-    fn set_minrto(&mut self, c: &mut SenderCore, now: SimTime, minrto: SimDuration) {
+    /// A1 sets minrto (by `rule`, from `inputs`); the decision records it and the RTO it gives.
+    fn set_minrto(
+        &mut self,
+        c: &mut SenderCore,
+        now: SimTime,
+        minrto: SimDuration,
+        rule: &'static str,
+        inputs: Vec<TracedVar>,
+    ) {
         self.saved_minrto.get_or_insert(c.rtt().min_rto());
         c.rtt_mut().set_min_rto(minrto);
         // "Update RTO timer": restart it now so the new bound takes effect (A13).
         c.restart_timer(now);
+        let outputs = vec![secs("minrto", minrto), secs("rto", c.rtt().rto())];
+        self.decide(rule, inputs, outputs);
+    }
+
+    fn decide(&mut self, rule: &'static str, inputs: Vec<TracedVar>, outputs: Vec<TracedVar>) {
+        self.decisions.push_back(Decision { rule, inputs, outputs });
     }
 }
 
@@ -207,27 +245,60 @@ impl HandoverPolicy for CrossLayer {
                     self.sample_next = true;
                     self.counters.rtt_restarts += 1;
                 }
-                c.go_back_n();
+                // Its own cause: a timeout did not trigger it (the ground truth counts
+                // spurious RTOs from the timeouts' retransmissions only).
+                c.go_back_n_for(TxCause::Notified);
                 c.restart_timer(now);
+                let ssthresh_before = c.ssthresh();
                 if let Some(ss) = self.saved_ssthresh {
                     let cwnd = c.cwnd();
                     c.set_window(cwnd, ss);
                 }
                 self.counters.a3_restores += 1;
+                let inputs = vec![
+                    pkts("ssthresh", ssthresh_before),
+                    pkts("saved_ssthresh", self.saved_ssthresh.unwrap_or(f64::NAN)),
+                    secs("old_delay", old.delay),
+                    secs("new_delay", new.delay),
+                ];
+                let outputs = vec![
+                    TracedVar::new("retransmitted", "seq", c.snd_una() as f64),
+                    pkts("ssthresh", c.ssthresh()),
+                    TracedVar::new("rtt_restarted", "bool", if significant { 1.0 } else { 0.0 }),
+                    secs("rto", c.rtt().rto()),
+                ];
+                self.decide("a3", inputs, outputs);
             }
             return;
         }
         self.pre_ho_high = Some(c.snd_max());
         let delay_up = d_new > d_old;
         if self.cfg.a1 && (delay_up || new.bandwidth < old.bandwidth) {
+            let drain_old = Self::drain_time(flight, s, old.bandwidth);
+            let inputs = vec![
+                pkts("flight", flight as f64),
+                bps("old_bandwidth", old.bandwidth),
+                secs("old_delay", old.delay),
+                bps("new_bandwidth", new.bandwidth),
+                secs("new_delay", new.delay),
+                secs("rtt_old_newlink", rtt_old_new),
+                secs("rtt_newlink", rtt_new),
+                secs("drain", drain_old),
+                secs("rest_of_path", self.cfg.rest_of_path),
+                secs("rto", c.rtt().rto()),
+                TracedVar::new("in_fast_recovery", "bool", if c.in_recovery() { 1.0 } else { 0.0 }),
+            ];
             if rtt_old_new > c.rtt().rto() {
-                let m = rtt_old_new + Self::drain_time(flight, s, old.bandwidth) + self.cfg.rest_of_path;
-                self.set_minrto(c, now, m);
+                let m = rtt_old_new + drain_old + self.cfg.rest_of_path;
+                self.set_minrto(c, now, m, "a1_case1", inputs);
                 self.counters.a1_case1 += 1;
             } else if c.in_recovery() {
-                let m = rtt_new + Self::drain_time(flight, s, old.bandwidth) + self.cfg.rest_of_path;
-                self.set_minrto(c, now, m);
+                let m = rtt_new + drain_old + self.cfg.rest_of_path;
+                self.set_minrto(c, now, m, "a1_case2", inputs);
                 self.counters.a1_case2 += 1;
+            } else {
+                // Neither case applies now; Case 3 is armed until pre_HO_high is acknowledged.
+                self.decide("a1_no_case", inputs, vec![]);
             }
             self.case3 = Some((new.bandwidth, rtt_new));
             self.reinit_at_pre_ho |= delay_up;
@@ -241,11 +312,24 @@ impl HandoverPolicy for CrossLayer {
             } else {
                 2.0
             };
+            let inputs = vec![
+                pkts("flight", flight as f64),
+                bps("new_bandwidth", new.bandwidth),
+                secs("rtt_newlink", rtt_new),
+                pkts("bdp_newlink", bdp_new),
+                pkts("threshold", factor * bdp_new),
+                pkts("cwnd", c.cwnd()),
+                pkts("ssthresh", c.ssthresh()),
+            ];
+            let (cut, no_cut) = if self.cfg.a5 { ("a5_cut", "a5_no_cut") } else { ("a2_cut", "a2_no_cut") };
             if flight as f64 > factor * bdp_new {
                 let w = bdp_new.floor().max(2.0);
                 c.set_window(w, w);
                 self.cwnd_reduced = true;
                 self.counters.window_reductions += 1;
+                self.decide(cut, inputs, vec![pkts("cwnd", c.cwnd()), pkts("ssthresh", c.ssthresh())]);
+            } else {
+                self.decide(no_cut, inputs, vec![]);
             }
         }
     }
@@ -284,10 +368,16 @@ impl HandoverPolicy for CrossLayer {
     /// Fast recovery was just entered at `now` (A1 Case 3).
     fn on_fast_recovery(&mut self, c: &mut SenderCore, now: SimTime) {
         if let Some((bw_new, rtt_new)) = self.case3 {
-            let m = rtt_new
-                + Self::drain_time(c.flight_size(), c.config().packet_size(), bw_new)
-                + self.cfg.rest_of_path;
-            self.set_minrto(c, now, m);
+            let drain_new = Self::drain_time(c.flight_size(), c.config().packet_size(), bw_new);
+            let inputs = vec![
+                pkts("flight", c.flight_size() as f64),
+                bps("new_bandwidth", bw_new),
+                secs("rtt_newlink", rtt_new),
+                secs("drain", drain_new),
+                secs("rest_of_path", self.cfg.rest_of_path),
+                secs("rto", c.rtt().rto()),
+            ];
+            self.set_minrto(c, now, rtt_new + drain_new + self.cfg.rest_of_path, "a1_case3", inputs);
             self.counters.a1_case3 += 1;
         }
     }
@@ -298,5 +388,9 @@ impl HandoverPolicy for CrossLayer {
         if first {
             self.saved_ssthresh = Some(c.ssthresh());
         }
+    }
+
+    fn next_decision(&mut self) -> Option<Decision> {
+        self.decisions.pop_front()
     }
 }

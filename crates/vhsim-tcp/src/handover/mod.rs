@@ -7,6 +7,7 @@
 use crate::config::TcpConfig;
 use crate::sender::SenderCore;
 use vhsim_core::SimTime;
+use vhsim_net::Decision;
 
 pub use vhsim_net::{AccessLinkInfo, HandoverNotice};
 
@@ -24,6 +25,10 @@ pub trait HandoverPolicy {
     fn on_fast_recovery(&mut self, _c: &mut SenderCore, _now: SimTime) {}
     /// A timeout was handled; `first` = not in RTO recovery before it.
     fn on_rto(&mut self, _c: &mut SenderCore, _first: bool) {}
+    /// The oldest decision the policy took and nobody has taken yet (see [`Decision`]).
+    fn next_decision(&mut self) -> Option<Decision> {
+        None
+    }
 }
 
 crate::axis! {
@@ -60,6 +65,9 @@ impl HandoverPolicy for AnyHandoverPolicy {
     }
     fn on_rto(&mut self, c: &mut SenderCore, first: bool) {
         dispatch!(self, p => p.on_rto(c, first))
+    }
+    fn next_decision(&mut self) -> Option<Decision> {
+        dispatch!(self, p => p.next_decision())
     }
 }
 

@@ -499,10 +499,17 @@ impl SenderCore {
     }
 
     /// Go-back-N from the first unacknowledged segment (RFC 6298 §5.4), which is retransmitted
-    /// at once.
+    /// at once: the timeout's retransmission.
     pub(crate) fn go_back_n(&mut self) {
+        self.go_back_n_for(TxCause::Rto);
+    }
+
+    /// Go-back-N as [`SenderCore::go_back_n`], the first segment retransmitted for `cause`
+    /// (A3: [`TxCause::Notified`], the notification's retransmission, which no timeout
+    /// triggered and the ground truth must not count as an RTO's).
+    pub(crate) fn go_back_n_for(&mut self, cause: TxCause) {
         self.snd_nxt = self.snd_una;
-        self.queue_retransmission(self.snd_una, TxCause::Rto);
+        self.queue_retransmission(self.snd_una, cause);
     }
 
     /// Advance `snd_una` without an RTT sample (partial ACKs in recovery).

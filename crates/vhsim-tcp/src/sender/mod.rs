@@ -61,6 +61,9 @@ pub enum TxCause {
     /// A zero-window probe that re-sends the first unacknowledged segment (a probe carrying a
     /// never-sent segment is `New`).
     Probe = 5,
+    /// The retransmission a handover notification triggers at once (Daniel & Kojo's A3, in
+    /// RTO recovery): not a timeout's, so the ground truth does not count it as an RTO.
+    Notified = 6,
 }
 
 impl TxCause {
@@ -463,6 +466,12 @@ impl TcpSender {
         if c.timers.get(Timer::Rto).is_none() {
             c.restart_timer(now);
         }
+    }
+
+    /// The oldest decision of the sender's rules not taken yet (the cross-layer algorithms';
+    /// [`vhsim_net::Decision`]).
+    pub fn take_decision(&mut self) -> Option<vhsim_net::Decision> {
+        self.handover.next_decision()
     }
 
     /// A cross-layer handover notification arrives at `now`: the handover policy, then the

@@ -9,10 +9,12 @@ counts with the paper's.
 
 The paper's worked values of A1 and A2 (minrto 552 ms with FlightSize 21, 1220 ms, 2.12 s; cwnd
 cut to 11 with 39 in flight) are asserted by the simulator's scripted tests
-(crates/vhsim-tcp/tests/crosslayer.rs).  Here the same formulas are evaluated with our run's
-FlightSize and compared with what our sender did: a *consistency test* of our simulator against
-our reading of the formulas, reported with the paper's numbers beside ours, never a reproduced
-claim.  When our run does not reach the paper's situation the test is "not reached".
+(crates/vhsim-tcp/tests/crosslayer.rs).  Here nothing is recomputed: the simulator reports each
+A1/A2/A5/A3 decision with the numbers it read and set (summary ``flows.bulk.decisions``;
+:func:`vhsim.campaign.story.decisions`), and a *consistency test* checks that the state the
+sender traced right after the decision is the one the decision set, reported with the paper's
+numbers beside ours, never a reproduced claim.  When our run does not reach the paper's
+situation the test is "not reached", with the simulator's numbers saying why.
 """
 
 from __future__ import annotations
@@ -32,37 +34,11 @@ from .danielkojo import ENHANCED, WITH_A5, Link, derive, grid
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-DATA_BITS, ACK_BITS = 1500 * 8, 40 * 8
-REST_OF_PATH_S = 0.2    # A1's rough rest-of-path term (ns-2's default minrto)
-TOLERANCE_S = 0.005     # "within 5 ms"
+EXACT = 1e-9           # the decision and the time series carry the same doubles
 REG, ENH, A5 = {"sender": "regular"}, {"sender": "enhanced"}, {"sender": "enhanced-a5"}
 T100 = Measure("t100", "median", unit=" s", digits=2, name="time to 100 packets ACKed")
 SPURIOUS = Measure(M.handover("bulk", M.SPURIOUS_RTOS), digits=0, name="spurious RTOs")
 NEW_DROPS = Measure("story.new_drops", digits=0, name="new-link drops:")
-
-
-# -- the formulas of §5 (docs/schemes.md, "Cross-layer A1-A5"), for the consistency tests ----------
-def rtt_old_newlink(old: Link, new: Link) -> float:
-    return old.ms / 1e3 + DATA_BITS / (old.kbps * 1e3) + new.ms / 1e3 + ACK_BITS / (new.kbps * 1e3)
-
-
-def rtt_newlink(new: Link) -> float:
-    return 2 * new.ms / 1e3 + DATA_BITS / (new.kbps * 1e3) + ACK_BITS / (new.kbps * 1e3)
-
-
-def bdp_newlink(new: Link) -> float:
-    return new.kbps * 1e3 * rtt_newlink(new) / DATA_BITS
-
-
-def a1_minrto(case: int, old: Link, new: Link, flight: float) -> float:
-    """A1's minrto (s) for Case 1, 2 or 3 with ``flight`` packets outstanding."""
-    base = rtt_old_newlink(old, new) if case == 1 else rtt_newlink(new)
-    rate = new.kbps if case == 3 else old.kbps
-    return base + flight * DATA_BITS / (rate * 1e3) + REST_OF_PATH_S
-
-
-def cut_window(new: Link) -> float:
-    return float(max(2, math.floor(bdp_newlink(new))))
 
 
 def _run(ctx, sender: str) -> "pd.Series":
@@ -72,73 +48,92 @@ def _run(ctx, sender: str) -> "pd.Series":
     return rows.iloc[0]
 
 
-def _links(r: "pd.Series") -> tuple[Link, Link]:
-    return Link(int(r["old_kbps"]), int(r["old_ms"])), Link(int(r["new_kbps"]), int(r["new_ms"]))
+def _ms(x: float) -> str:
+    return f"{1e3 * x:.2f} ms"
+
+
+def _not_taken(story, rules: tuple[str, ...], what: str, paper: str) -> NotCheckable:
+    """Why the run never reached ``rules``, in the simulator's own numbers."""
+    b = story.before
+    if b.state == M.LOSS:
+        return NotCheckable(f"{story.describe()}: in RTO recovery, where {what} does not act; {paper}")
+    took = "; ".join(f"{d.rule} at {d.time_s:.3f} s ({_inputs(d)})" for d in story.decisions) or "no decision"
+    return NotCheckable(f"{story.describe()}: the sender took {took}, not {' or '.join(rules)}; {paper}")
+
+
+def _inputs(d) -> str:
+    i = d.inputs
+    if d.rule.startswith("a1"):
+        return (f"FlightSize {i['flight_pkts']:.0f}, RTT_old_newlink {_ms(i.get('rtt_old_newlink_s', math.nan))}, "
+                f"RTO {_ms(i['rto_s'])}, in fast recovery: {'yes' if i.get('in_fast_recovery_bool') else 'no'}")
+    if d.rule.startswith(("a2", "a5")):
+        return (f"FlightSize {i['flight_pkts']:.0f}, BDP_newlink {i['bdp_newlink_pkts']:.2f}, threshold "
+                f"{i['threshold_pkts']:.2f}")
+    return ", ".join(f"{k} {v:g}" for k, v in i.items())
 
 
 def a1_test(case: int, paper_flight: int, paper_ms: float) -> Check:
-    """A1 in our enhanced run: the RTO right after the trigger is max(RTO, minrto) with our FlightSize."""
+    """A1 in our enhanced run: the simulator's Case ``case`` decision, and the RTO the sender
+    traced right after it is the one the decision set, max(RTO, minrto)."""
+    rule = f"a1_case{case}"
+
     def fn(ctx) -> tuple[bool, str]:
-        r = _run(ctx, "enhanced")
-        story, (old, new) = r["story"], _links(r)
-        paper = f"paper: {paper_ms:g} ms with FlightSize {paper_flight} (the formula gives " \
-                f"{1e3 * a1_minrto(case, old, new, paper_flight):.2f} ms)"
-        b, a = story.before, story.after
-        if case in (1, 2):
-            if b.state == M.LOSS:
-                raise NotCheckable(f"{story.describe()}: in RTO recovery, where A1 does not act; {paper}")
-            if case == 2 and b.state != M.RECOVERY:
-                raise NotCheckable(f"{story.describe()}: not in fast recovery, so Case 2 does not apply; {paper}")
-            if case == 1 and (b.state == M.RECOVERY or rtt_old_newlink(old, new) <= b.rto_s):
-                raise NotCheckable(f"{story.describe()}: RTT_old_newlink {1e3 * rtt_old_newlink(old, new):.1f} ms is "
-                                   f"not above the RTO, so Case 1 does not apply; {paper}")
-            trigger, flight, rto_before, rto_after = story.notify_s, b.flight, b.rto_s, a.rto_s
-        else:
-            entries = [(p, e) for p, e in story.recovery_entries if story.notify_s < e.time_s < story.pre_acked_s]
-            if not entries:
-                raise NotCheckable(f"{story.describe()}; no fast recovery between the notification and the ACK of the "
-                                   f"data sent before it, so Case 3 does not apply; {paper}")
-            p, e = entries[0]
-            trigger, flight, rto_before, rto_after = e.time_s, p.flight, p.rto_s, e.rto_s
-        ours = a1_minrto(case, old, new, flight)
-        holds = abs(rto_after - max(rto_before, ours)) <= TOLERANCE_S
-        return holds, (f"{paper}; ours: Case {case} at {trigger:.3f} s with FlightSize {flight}, RTO set to "
-                       f"{1e3 * rto_after:.2f} ms (the formula gives {1e3 * ours:.2f} ms)")
-    return Check(f"A1 Case {case} sets the RTO to max(RTO, minrto) at once (checked with our FlightSize, within "
-                 "5 ms).", paper=f"{paper_ms:g} ms", category=CONSISTENCY, fn=fn, rule="within 5 ms of the formula")
+        story = _run(ctx, "enhanced")["story"]
+        paper = f"paper: {paper_ms:g} ms with FlightSize {paper_flight}"
+        taken = story.decided(rule)
+        if not taken:
+            raise _not_taken(story, (rule,), "A1", paper)
+        d = taken[0]
+        i, o = d.inputs, d.outputs
+        base = "RTT_old_newlink" if case == 1 else "RTT_newlink"
+        rate = "BW_new" if case == 3 else "BW_old"
+        traced = d.after.rto_s
+        holds = abs(traced - o["rto_s"]) <= EXACT and abs(o["rto_s"] - max(i["rto_s"], o["minrto_s"])) <= EXACT
+        return holds, (f"{paper}; ours: Case {case} at {d.time_s:.3f} s with FlightSize {i['flight_pkts']:.0f}: "
+                       f"minrto {_ms(o['minrto_s'])} ({base} {_ms(i[f'{base.lower()}_s'])} + FlightSize/{rate} "
+                       f"{_ms(i['drain_s'])} + {_ms(i['rest_of_path_s'])}); RTO {_ms(i['rto_s'])} -> "
+                       f"{_ms(o['rto_s'])}; traced after it: {_ms(traced)}")
+    return Check(f"A1 Case {case} sets the RTO to max(RTO, minrto) at once (the simulator's decision against the "
+                 "sender's traced RTO).", paper=f"{paper_ms:g} ms", category=CONSISTENCY, fn=fn,
+                 rule="traced RTO = the decision's = max(RTO, minrto)")
 
 
 def cut_test(sender: str, factor: float, paper: str) -> Check:
-    """A2 (factor 2) or A5 (1.5): cwnd = ssthresh = max(2, BDP_newlink) at the notification when
-    FlightSize > factor x BDP_newlink and the sender is not in RTO recovery."""
-    def fn(ctx) -> tuple[bool, str]:
-        r = _run(ctx, sender)
-        story, (_, new) = r["story"], _links(r)
-        b, a, bdp, cut = story.before, story.after, bdp_newlink(new), cut_window(new)
-        text = f"paper: {paper}; ours: FlightSize {b.flight}, {factor:g} x BDP_newlink = {factor * bdp:.2f}"
-        if b.state == M.LOSS:
-            raise NotCheckable(f"{story.describe()}: in RTO recovery, where the cut does not act; {text}")
-        if b.flight <= factor * bdp:
-            raise NotCheckable(f"{story.describe()}: FlightSize not above the threshold; {text}")
-        holds = abs(a.cwnd - cut) < 1e-6 and abs(a.ssthresh - cut) < 1e-6
-        return holds, f"{text}: cwnd {a.cwnd:.1f}, ssthresh {a.ssthresh:.0f} after it (the formula gives {cut:.0f})"
+    """A2 (factor 2) or A5 (1.5): the simulator's cut decision at the notification (FlightSize >
+    factor x BDP_newlink, not in RTO recovery), and the cwnd and ssthresh the sender traced right
+    after it are the ones the decision set."""
     name = "A5" if factor < 2 else "A2"
+    cut, no_cut = f"{name.lower()}_cut", f"{name.lower()}_no_cut"
+
+    def fn(ctx) -> tuple[bool, str]:
+        story = _run(ctx, sender)["story"]
+        taken = story.decided(cut)
+        if not taken:
+            raise _not_taken(story, (cut,), f"the {name} cut", f"paper: {paper}")
+        d = taken[0]
+        i, o, a = d.inputs, d.outputs, d.after
+        holds = (i["flight_pkts"] > i["threshold_pkts"] and abs(a.cwnd - o["cwnd_pkts"]) <= EXACT
+                 and abs(a.ssthresh - o["ssthresh_pkts"]) <= EXACT)
+        return holds, (f"paper: {paper}; ours: {_inputs(d)} (factor {factor:g}): cwnd = ssthresh = "
+                       f"{o['cwnd_pkts']:.0f}; traced after it: cwnd {a.cwnd:.1f}, ssthresh {a.ssthresh:.0f}")
     return Check(f"{name} cuts cwnd = ssthresh to max(2, BDP_newlink) at the notification when FlightSize > "
-                 f"{factor:g} x BDP_newlink ({sender}).", paper=paper, category=CONSISTENCY, fn=fn,
-                 rule="cwnd = ssthresh = the formula's")
+                 f"{factor:g} x BDP_newlink ({sender}; the simulator's decision against the sender's traced state).",
+                 paper=paper, category=CONSISTENCY, fn=fn, rule="traced cwnd, ssthresh = the decision's")
 
 
 def _a3(ctx) -> tuple[bool, str]:
     e, r = _run(ctx, "enhanced")["story"], _run(ctx, "regular")["story"]
-    if e.before.state != M.LOSS:
+    if e.before.state != M.LOSS or not e.decided("a3"):
         raise NotCheckable(f"{e.describe()}: not in RTO recovery, so A3 does not act")
-    saved = e.rto_ssthresh[0] if e.rto_ssthresh else math.nan
+    d = e.decided("a3")[0]
+    saved = d.inputs["saved_ssthresh_pkts"]
     gap = e.first_retransmit_s - e.notify_s
-    holds = gap <= 1e-3 and e.after.ssthresh == saved and e.after.ssthresh > 2 and len(e.rto_s) == 1
+    holds = gap <= 1e-3 and d.after.ssthresh == saved and saved > 2 and len(e.rto_s) == 1
     return holds, (f"enhanced: {e.describe()}; first retransmission {1e3 * gap:.1f} ms after the notification; "
-                   f"ssthresh saved at the first RTO {saved:.0f}; RTOs at {', '.join(f'{t:.2f}' for t in e.rto_s)} s; "
-                   f"regular: first retransmission {1e3 * (r.first_retransmit_s - r.notify_s):.0f} ms after the "
-                   f"reconnection, RTOs at {', '.join(f'{t:.2f}' for t in r.rto_s)} s")
+                   f"ssthresh saved at the first RTO {saved:.0f}, traced after A3 {d.after.ssthresh:.0f}; RTOs at "
+                   f"{', '.join(f'{t:.2f}' for t in e.rto_s)} s; regular: first retransmission "
+                   f"{1e3 * (r.first_retransmit_s - r.notify_s):.0f} ms after the reconnection, RTOs at "
+                   f"{', '.join(f'{t:.2f}' for t in r.rto_s)} s")
 
 
 def rtos(text: str, *expected) -> Events:

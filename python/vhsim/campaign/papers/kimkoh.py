@@ -36,8 +36,8 @@ MSCTP, MT, HR = "msctp", "mt-msctp", "hr-msctp"
 SCHEMES, PAIR = (MSCTP, MT, HR), (MSCTP, HR)
 NAMES = {MSCTP: "mSCTP", MT: "MT-mSCTP", HR: "HR-mSCTP"}
 REPLICATIONS, QUICK_REPLICATIONS = 10, 2
-AFTER25, AFTER50 = M.flow(FLOW, "goodput_kbps_after25"), M.flow(FLOW, "goodput_kbps_after50")
-BEFORE25 = M.flow(FLOW, "goodput_kbps_before25")
+AFTER25, AFTER50 = M.window(FLOW, "after25"), M.window(FLOW, "after50")
+BEFORE25 = M.window(FLOW, "before25")
 UMTS_ERROR, WLAN_ERROR, WLAN_WINDOW_P = "links.umts.forward.error", "links.wlan.forward.error", "links.wlan.forward.error.p"
 NO_WLAN_LOSS = {WLAN_ERROR: '{ kind = "bernoulli", p = 0 }'}
 LOSSES = ("0.002", "0.005", "0.01", "0.015", "0.02")          # Figure 10's range, 0.2-2%
@@ -208,7 +208,7 @@ def fig16() -> FigureSpec:
 
 
 def tcp_summary(df: "pd.DataFrame") -> str:
-    after = [df[M.handover("bulk", "goodput_after_kbps", k)].mean() for k in (0, 1)]
+    after = [df[M.handover("bulk", M.GOODPUT_AFTER_KBPS, k)].mean() for k in (0, 1)]
     return ("TCP SACK (1460 B payload, window 64 packets) over the same 3G / WLAN pair with make-before-break "
             "handovers at 25 s and 50 s (scenarios/kimkoh/switch-pair-tcp.toml: one access router, not the SCTP "
             "runs' two), mean over the replications: goodput in the 4 s after the switch to WLAN "

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import metrics as M
 from ..claims import (CONSISTENCY, AllOf, Band, Check, Gain, Level, Measure, Monotone, Negligible, NotCheckable,
                       Ordering, above, around, plusminus)
 
 SCHEME = "flows.ftp.scheme"
 MSCTP, MT, HR = "msctp", "mt-msctp", "hr-msctp"
-AFTER25, AFTER50 = "ftp.goodput_kbps_after25", "ftp.goodput_kbps_after50"
-BEFORE25 = "ftp.goodput_kbps_before25"
+AFTER25, AFTER50 = M.window("ftp", "after25"), M.window("ftp", "after50")
+BEFORE25 = M.window("ftp", "before25")
 UMTS_ERROR, WLAN_ERROR, WLAN_WINDOW_P = "links.umts.forward.error", "links.wlan.forward.error", "links.wlan.forward.error.p"
 TIME_TOLERANCE_S = 0.25
 SIMILAR, NOT_SIGNIFICANT = 0.15, 0.10

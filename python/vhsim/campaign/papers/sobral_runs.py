@@ -37,7 +37,7 @@ def goodput_kbps(result: "Result") -> "pd.Series":
 
     g = result.trace("goodput")
     g = g[g[M.FLOW] == FLOW]
-    end = int(math.ceil(float(result.summary["sim_s"])))
+    end = int(math.ceil(float(result.summary[M.Run.SIM_S])))
     series = pd.Series(0.0, index=np.arange(end + 1, dtype=float))
     series.loc[g[M.TIME].to_numpy(float)] = g[M.GOODPUT_BYTES].to_numpy(float) * 8 / 1000
     return series
