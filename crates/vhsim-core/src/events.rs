@@ -13,7 +13,7 @@
 
 use crate::time::SimTime;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use dary_heap::QuaternaryHeap;
 
 /// Same-time priority classes (lower runs first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -84,14 +84,14 @@ impl<E> Ord for Entry<E> {
 /// A priority queue of events in the total order described in the module docs.
 #[derive(Clone)]
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: QuaternaryHeap<Entry<E>>,
     next_seq: u64,
     popped: u64,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: BinaryHeap::new(), next_seq: 0, popped: 0 }
+        EventQueue { heap: QuaternaryHeap::new(), next_seq: 0, popped: 0 }
     }
 }
 

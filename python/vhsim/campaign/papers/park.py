@@ -14,10 +14,9 @@ Throughput is the flow's goodput over the run (payload delivered in order, kb/s)
 :mod:`.park_claims` (the gain rule: docs/reproductions.md "park").
 
 **The schemes are data** (:data:`SCHEMES`): the paper's four roles, each mapped to a vhsim-tcp
-preset.  Until the issue-#14 presets (``vegas``, ``freeze``, ``demo-vegas``, ``ftv2``) are
-merged, :data:`STAND_INS` maps the roles to existing presets so that the whole reproduction runs
-and is tested; the report says so in every scheme name.  After the merge, ``SCHEMES =
-PAPER_PRESETS`` is the only change.  :func:`paper` builds the reproduction for any mapping.
+preset (``vegas``, ``freeze``, ``demo-vegas``, ``ftv2``). :data:`STAND_INS` maps the roles to
+older presets (a cheap end-to-end test of the machinery; the report then says "stand-in" in
+every scheme name). :func:`paper` builds the reproduction for any mapping.
 
 Quick mode: 2 replications, speeds 10/50/100 km/h, error 1% and 5%, 2 and 8 flows.
 """
@@ -44,8 +43,8 @@ PAPER_PRESETS = {VEGAS: "vegas", FREEZE: "freeze", DEMO: "demo-vegas", FTV2: "ft
 #: Existing presets standing in for them until those presets are merged (they are not the
 #: paper's schemes: a report made with them reproduces nothing of Park et al.).
 STAND_INS = {VEGAS: "reno", FREEZE: "newreno", DEMO: "sack-rfc6675", FTV2: "sack"}
-#: The mapping the registered reproduction uses.  Switch to PAPER_PRESETS once the presets exist.
-SCHEMES: Mapping[str, str] = STAND_INS
+#: The mapping the registered reproduction uses: the paper's schemes (issue #14's presets).
+SCHEMES: Mapping[str, str] = PAPER_PRESETS
 #: The paper's names for the roles.
 TITLES = {VEGAS: "TCP Vegas", FREEZE: "Freeze-TCP", DEMO: "DEMO-Vegas", FTV2: "Freeze-TCPv2"}
 #: The other scheme of the mixed fairness runs besides Vegas: a preset, not a role.
