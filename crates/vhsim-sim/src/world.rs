@@ -270,7 +270,7 @@ impl World {
             self.queue.push(t, EventClass::Timer, Event::LinkWake(l));
         }
         for &(at, slot) in &arrivals[..n] {
-            self.queue.push(at, EventClass::Packet, Event::Arrive(l, slot));
+            self.queue.push_lane(l, at, EventClass::Packet, Event::Arrive(l, slot));
         }
         if let Some((pkt, cause)) = dropped {
             self.drop_packet(Some(l), &pkt, cause);
@@ -280,7 +280,8 @@ impl World {
     /// `pkt` arrives at the far end of link `l` at `at`.
     pub(crate) fn schedule_arrival(&mut self, l: u32, at: SimTime, pkt: Packet) {
         let slot = self.in_flight.put(pkt);
-        self.queue.push(at, EventClass::Packet, Event::Arrive(l, slot));
+        // A link's arrivals come in time order: its lane of the queue (vhsim-core `events`).
+        self.queue.push_lane(l, at, EventClass::Packet, Event::Arrive(l, slot));
     }
 
     /// `pkt` reached `node`, which owns its destination address: the flow's endpoint there
