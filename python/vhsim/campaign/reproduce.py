@@ -110,7 +110,7 @@ def reproduce(
 
     for fig, spec in specs:  # every definition valid before the first run
         try:
-            spec.plan(__version__)
+            spec.plan(__version__, cache_dir=out_dir / fig.id / "campaign", write_cache=False)
         except CampaignError as err:
             raise CampaignError(f"{name} figure {fig.id}: {err}") from None
     outcome = ReproduceOutcome(paper, out_dir, out_dir / "report.md")

@@ -264,7 +264,7 @@ class CampaignSpec:
         if runs is None:
             runs = self._validate_and_plan(version)
         _PLANS[key] = runs
-        while len(_PLANS) > 4:
+        while len(_PLANS) > 1 and sum(map(len, _PLANS.values())) > _PLANS_MAX_RUNS:
             del _PLANS[next(iter(_PLANS))]
         if write_cache and cache is not None and cache_dir.is_dir() and (key, cache) not in _CACHED:
             _write_plan(cache, key, runs)  # replaces a stale plan of another definition
@@ -276,21 +276,25 @@ class CampaignSpec:
         self._resolve(base, "the base scenario" + (" with its --set overrides" if self.fixed else ""))
         base_seed = self.base_seed()
         configs = self.configurations()
-        resolved = []
+        # Each resolved scenario is reduced to its run ids at once: a large campaign's resolved
+        # scenarios held together took hundreds of MB.
+        ids: list[list[tuple[int, str]]] = []
         for config in configs:
             scenario = Scenario(self.scenario_text, self.fixed + config.overrides(self.axes), self.scenario_path)
             try:
-                resolved.append(scenario.resolved())
+                res = scenario.resolved()
             except ScenarioError as err:
                 self._name_the_axis(base)
                 raise CampaignError(f"configuration {config.index} ({config.describe(self.axes)}): {err}") from None
+            labels = config.labels(self.axes)
+            seeds = [seed_for(base_seed, rep, self.paired_seeds, labels) for rep in range(self.replications)]
+            ids.append([(seed, run_identity({**res, "seed": seed}, version)) for seed in seeds])
         runs = []
         for rep in range(self.replications):
-            for config, res in zip(configs, resolved):
-                labels = config.labels(self.axes)
-                seed = seed_for(base_seed, rep, self.paired_seeds, labels)
-                run_id = run_identity({**res, "seed": seed}, version)
-                runs.append(PlannedRun(config.index, rep, seed, run_id, self.fixed + config.overrides(self.axes), labels))
+            for config, per_rep in zip(configs, ids):
+                seed, run_id = per_rep[rep]
+                runs.append(PlannedRun(config.index, rep, seed, run_id, self.fixed + config.overrides(self.axes),
+                                       config.labels(self.axes)))
         return runs
 
     def _name_the_axis(self, base: Scenario) -> None:
@@ -357,8 +361,11 @@ def _flatten_axes(table: dict, prefix: str = "") -> dict:
     return flat
 
 
-# Plans already computed in this process, keyed by (definition digest, vhsim version).
+# Plans already computed in this process, keyed by (definition digest, vhsim version), the
+# oldest dropped beyond this many runs in all (a reproduction validates every figure's plan
+# before running the first; Daniel & Kojo's are 76,815 runs, a few hundred bytes each).
 _PLANS: dict[tuple[str, str], list[PlannedRun]] = {}
+_PLANS_MAX_RUNS = 200_000
 # (key, file) pairs known to hold that plan on disk.
 _CACHED: set[tuple[tuple[str, str], Path]] = set()
 
