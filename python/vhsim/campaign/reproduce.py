@@ -126,6 +126,7 @@ def reproduce(
         files = fig.draw(sweep.campaign, table, fig_dir) if len(df) else []
         ours = fig.render_table(table) if len(df) else None
         outcome.figures.append(FigureOutcome(fig, sweep, files, judge(fig, table), ours))
+        sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / ".report.md.tmp"
     tmp.write_text(_markdown(outcome, quick), encoding="utf-8")

@@ -370,6 +370,11 @@ _PLANS_MAX_RUNS = 200_000
 _CACHED: set[tuple[tuple[str, str], Path]] = set()
 
 
+def forget_plan(spec: CampaignSpec, version: str) -> None:
+    """Drop ``spec``'s plan for ``version`` from the in-process memo."""
+    _PLANS.pop((spec.digest(), version), None)
+
+
 def _file_safe(version: str) -> str:
     return "".join(c if c.isalnum() or c in ".-_" else "_" for c in version)
 
