@@ -152,3 +152,19 @@ fn tr_ack_copies_are_window_updates_not_duplicate_acks() {
     assert_eq!(t.ack_win(700, 4, 20), new([9]));
     assert_eq!(t.tcp.core().dupacks(), 1);
 }
+
+#[test]
+fn read_as_duplicate_acks_the_tr_ack_copies_count_and_trigger_limited_transmit() {
+    // The other reading of A6 (`reopening_copies = "duplicate_acks"`): the same script as above,
+    // but each copy of the reopening ACK is a duplicate ACK at once: limited transmit sends one
+    // new segment on each of the first two (RFC 3042), and the count reaches 2.
+    let mut c = cfg("freeze").iw(4);
+    c.reopening_copies = vhsim_tcp::ReopeningCopies::DuplicateAcks;
+    let mut t = Script::new(c);
+    assert_eq!(t.send_all(0), new(0..4));
+    assert_eq!(t.ack_win(100, 4, 0), none());
+    assert_eq!(t.ack_win(600, 4, 20), new(4..9));
+    assert_eq!(t.ack_win(600, 4, 20), new([9]));
+    assert_eq!(t.ack_win(601, 4, 20), new([10]));
+    assert_eq!(t.tcp.core().dupacks(), 2);
+}

@@ -70,6 +70,19 @@ crate::named_enum! {
     }
 }
 
+crate::named_enum! {
+    /// How the sender reads repeats of the ACK that reopens a zero window (Freeze-TCP's
+    /// TR-ACKs, protocol-facts A6).
+    pub enum ReopeningCopies {
+        /// Copies of one window update: not duplicate ACKs (the recommended reading; the
+        /// TR-ACKs only restore the frozen state).
+        "window_update" => WindowUpdate,
+        /// Duplicate ACKs like any other (RFC 5681's literal count): three TR-ACKs then
+        /// trigger a fast retransmit of the first unacknowledged segment.
+        "duplicate_acks" => DuplicateAcks,
+    }
+}
+
 /// Retransmission-timer settings (RFC 6298 with ns-2's knobs, protocol-facts §1.2), as the
 /// RTT estimator takes them ([`TcpConfig::rto`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,6 +142,9 @@ pub struct TcpConfig {
     pub limited_transmit: bool,
     /// Most segments sent in response to one ACK (0 = no limit, ns-2 `maxburst_`).
     pub max_burst: u32,
+    /// Repeats of the window-reopening ACK (Freeze-TCP's TR-ACKs, A6): "window_update"
+    /// (default: not duplicate ACKs) or "duplicate_acks".
+    pub reopening_copies: ReopeningCopies,
     /// Lower bound on the RTO before backoff (ns-2 `minrto_`, "200ms").
     #[serde(with = "as_duration")]
     #[schemars(with = "Duration")]
@@ -179,6 +195,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: true,
             max_burst: 0,
+            reopening_copies: ReopeningCopies::WindowUpdate,
             min_rto: SimDuration::from_millis(200),
             initial_rto: SimDuration::from_secs(3),
             max_rto: SimDuration::from_secs(60),

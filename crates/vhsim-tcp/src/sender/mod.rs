@@ -20,7 +20,7 @@ pub use timers::{Timer, Timers};
 
 use crate::cc::CongestionControl;
 use crate::classify::{AnyLossClassifier, LossClass, LossClassification, LossClassifier};
-use crate::config::TcpConfig;
+use crate::config::{ReopeningCopies, TcpConfig};
 use crate::detect::{AnyLossDetection, LossDetection};
 use crate::handover::{AnyHandoverPolicy, HandoverNotice, HandoverPolicy};
 use crate::recovery::{AnyRecovery, RecoveryPolicy};
@@ -282,7 +282,7 @@ impl TcpSender {
         } else if ack.ack == c.snd_una
             && c.snd_max > c.snd_una
             && !c.ignore_dupacks
-            && !c.repeats_reopening(ack.ack, now)
+            && !(c.cfg.reopening_copies == ReopeningCopies::WindowUpdate && c.repeats_reopening(ack.ack, now))
         {
             if !self.detection.counts(c, ack, window_changed) {
                 return;
