@@ -4,38 +4,14 @@
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_scenario::{load, Action, HandoverKind, Trigger};
 
-const BASE: &str = r#"
-duration = "100s"
-[nodes.cn]
-[nodes.r]
-[nodes.mn]
-[links.wired]
-between = ["cn", "r"]
-rate = "100Mbps"
-delay = "10ms"
-[links.old]
-between = ["r", "mn"]
-rate = "6Mbps"
-delay = "10ms"
-[links.new]
-between = ["r", "mn"]
-rate = "11Mbps"
-delay = "10ms"
-[flows.bulk]
-from = "cn"
-to = "mn"
-[mobile]
-node = "mn"
-anchor = "r"
-initial = "old"
-[mobile.interfaces.old]
-access = "old"
-[mobile.interfaces.new]
-access = "new"
-"#;
+mod common;
+
+fn base() -> String {
+    common::two_cells("100s", "")
+}
 
 fn with(mobility: &str) -> String {
-    format!("{BASE}[mobile.mobility]\n{mobility}\n")
+    format!("{}[mobile.mobility]\n{mobility}\n", base())
 }
 
 fn secs(t: SimTime) -> f64 {
@@ -107,7 +83,7 @@ fn handover_kind_and_target_interface_are_configurable() {
 
 #[test]
 fn scenarios_without_mobility_keep_their_canonical_json() {
-    let s = load(BASE, &[]).unwrap();
+    let s = load(&base(), &[]).unwrap();
     assert!(!vhsim_scenario::to_canonical_json(&s).contains("mobility"));
 }
 

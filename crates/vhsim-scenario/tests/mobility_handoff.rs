@@ -4,40 +4,12 @@
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_scenario::{load, Action, HandoverKind, Scenario};
 
-/// cn -(100 Mb/s, 10 ms)- r -(old 6 Mb/s, 10 ms | new 11 Mb/s, 10 ms)- mn; one TCP flow to the
-/// MN with the default 1000 + 40 B segments and 40 B ACKs; `{warning}` goes into `[mobile]`.
-const BASE: &str = r#"
-duration = "{duration}"
-[nodes.cn]
-[nodes.r]
-[nodes.mn]
-[links.wired]
-between = ["cn", "r"]
-rate = "100Mbps"
-delay = "10ms"
-[links.old]
-between = ["r", "mn"]
-rate = "6Mbps"
-delay = "10ms"
-[links.new]
-between = ["r", "mn"]
-rate = "11Mbps"
-delay = "10ms"
-[flows.bulk]
-from = "cn"
-to = "mn"
-[mobile]
-node = "mn"
-anchor = "r"
-initial = "old"
-{warning}
-[mobile.interfaces.old]
-access = "old"
-[mobile.interfaces.new]
-access = "new"
-[mobile.mobility]
-cell_radius = "500m"
-"#;
+mod common;
+
+/// The shared two cells (`common::two_cells`) with 500 m cells: `{warning}` goes into `[mobile]`.
+fn base(duration: &str, warning: &str) -> String {
+    common::two_cells(duration, warning) + "[mobile.mobility]\ncell_radius = \"500m\"\n"
+}
 
 /// 36 km/h = 10 m/s; R = 500 m, d = 750 m: the handover point (midpoint) x = 375 m at 37.5 s.
 const BBM: &str =
@@ -48,7 +20,7 @@ fn scenario(
     warning: &str,
     mobility: &str,
 ) -> Result<Scenario, vhsim_scenario::ScenarioError> {
-    let text = BASE.replace("{duration}", duration).replace("{warning}", warning) + mobility + "\n";
+    let text = base(duration, warning) + mobility + "\n";
     load(&text, &[])
 }
 
@@ -112,10 +84,7 @@ fn the_default_warning_with_mobility_is_one_empty_path_round_trip() {
 
 #[test]
 fn timeline_handovers_keep_their_default_warning_of_zero() {
-    let text = BASE
-        .replace("{duration}", "10s")
-        .replace("{warning}", "")
-        .replace("[mobile.mobility]\ncell_radius = \"500m\"\n", "")
+    let text = common::two_cells("10s", "")
         + "[[timeline]]\nat = \"5s\"\naction = \"handover\"\nkind = \"make_before_break\"\nto = \"new\"\n";
     assert_eq!(load(&text, &[]).unwrap().mobile.unwrap().warning, SimDuration::ZERO);
 }
@@ -227,7 +196,7 @@ fn malformed_handoff_and_warning_name_the_key() {
         assert!(e.message.contains(phrase), "{name}: message {:?} lacks {phrase:?}", e.message);
     }
     // AP range 0 (the file's own cell_radius replaced): the key and the rule.
-    let text = BASE.replace("{duration}", "100s").replace("{warning}", "").replace("500m", "0m") + BBM + "\n";
+    let text = base("100s", "").replace("500m", "0m") + BBM + "\n";
     let e = load(&text, &[]).unwrap_err();
     assert_eq!(
         (e.path.as_str(), e.message.contains("greater than 0m")),
