@@ -86,7 +86,10 @@ def test_a_resumed_campaign_reads_its_cached_plan_instead_of_validating_again(sp
     cache.write_text("{not json", encoding="utf-8")
     n = len(calls)
     assert len(spec.with_options(replications=3).plan(vhsim.__version__, cache_dir=tmp_path / "c")) == 18
-    assert len(calls) > n and cache.read_text(encoding="utf-8").startswith("{")
+    import json
+
+    assert len(calls) > n  # validated again, and the unreadable cache replaced by a good one
+    assert len(json.loads(cache.read_text(encoding="utf-8"))["runs"]) == 18
 
 
 def test_run_id_is_the_hash_of_resolved_scenario_seed_and_version(spec, tiny_text):
