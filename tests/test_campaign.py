@@ -134,6 +134,27 @@ def test_local_pool_1_and_2_workers_and_dask_give_identical_tables(spec, tmp_pat
     assert files[0].equals(files[1]) and files[0].equals(files[2])
 
 
+def test_a_warm_pool_runs_several_campaigns_with_the_same_workers_and_results(spec, tmp_path):
+    """runner.WorkerPool: started once, before any plan; every campaign run on it uses the same
+    worker processes and stores the table a pool of its own gives."""
+    from vhsim.campaign import WorkerPool
+
+    other = CampaignSpec.from_cli(str(spec.scenario_path), [SCHEMES], replications=1)
+    with WorkerPool(2) as pool:
+        workers = set(pool.executor._processes)
+        assert len(workers) == 2, "fork starts every worker when the pool is entered"
+        first = run_campaign(spec, tmp_path / "p1", pool=pool)
+        second = run_campaign(other, tmp_path / "p2", pool=pool)
+        assert set(pool.executor._processes) == workers
+        assert first.backend == second.backend == "2 local processes (kept warm)"
+    with pytest.raises(CampaignError, match="not running"):
+        pool.executor
+    run_campaign(spec, tmp_path / "own", workers=2)
+    pd.testing.assert_frame_equal(campaign.open(tmp_path / "p1").results(), campaign.open(tmp_path / "own").results(),
+                                  check_exact=True)
+    assert len(campaign.open(tmp_path / "p2").results()) == 3
+
+
 def test_duckdb_query_on_the_results_table(spec, tmp_path):
     duckdb = pytest.importorskip("duckdb")
     run_campaign(spec, tmp_path / "c", workers=1)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import stats
 from .axes import Axis, AxisValue, CampaignError, expand_range, parse_cli_axis, quantity
-from .runner import SweepReport, default_workers, execute_run, run_campaign
+from .runner import SweepReport, WorkerPool, default_workers, execute_run, run_campaign
 from .spec import CampaignSpec, Configuration, PlannedRun, run_identity, seed_for
 from .store import Campaign, CampaignVersionError, flatten_summary, open_campaign
 
@@ -35,6 +35,7 @@ __all__ = [
     "Configuration",
     "PlannedRun",
     "SweepReport",
+    "WorkerPool",
     "default_workers",
     "execute_run",
     "expand_range",
