@@ -13,7 +13,7 @@
 
 use crate::time::SimTime;
 use std::cmp::Ordering;
-use dary_heap::{PeekMut, QuaternaryHeap};
+use dary_heap::QuaternaryHeap;
 use std::collections::VecDeque;
 
 /// Same-time priority classes (lower runs first).
@@ -38,7 +38,7 @@ struct Entry<E> {
     slot: Slot<E>,
 }
 
-/// What a heap entry stands for: an event, or the earliest event of a lane.
+/// What a stored entry stands for: an event, or the earliest event of a lane.
 #[derive(Clone)]
 enum Slot<E> {
     Event(E),
@@ -89,19 +89,107 @@ impl<E> Ord for Entry<E> {
     }
 }
 
+/// Where the queue keeps its entries. Few (a bulk run has ~10: a lane head per link, a
+/// pending `TxDone` per busy link, a timer per endpoint): a `Vec` sorted by key from the latest
+/// to the earliest, so the next event pops off its end and a new one, usually due soon, is
+/// inserted near the end. Many (scenarios with many flows and links): a 4-ary heap. Keys are
+/// unique, so both give the same order of events; the sorted `Vec` needs no sifting, the
+/// heap's largest cost (docs/performance.md).
+#[derive(Clone)]
+enum Store<E> {
+    Few(Vec<Entry<E>>),
+    Many(QuaternaryHeap<Entry<E>>),
+}
+
+/// More entries than this: the store becomes a heap ...
+const FEW_MAX: usize = 48;
+/// ... and a sorted `Vec` again below this (apart, so that a size near one threshold does not
+/// convert back and forth).
+const FEW_AGAIN: usize = 16;
+
+/// Where `key` goes in `v` (sorted from the latest key to the earliest): searched from the
+/// end, where the events due soonest are, since a new event is usually due soon (a link's
+/// next `TxDone`).
+#[inline]
+fn slot_for<E>(v: &[Entry<E>], key: u128) -> usize {
+    let mut at = v.len();
+    while at > 0 && v[at - 1].key < key {
+        at -= 1;
+    }
+    at
+}
+
+impl<E> Store<E> {
+    fn push(&mut self, e: Entry<E>) {
+        match self {
+            Store::Few(v) => {
+                v.insert(slot_for(v, e.key), e);
+                if v.len() > FEW_MAX {
+                    *self = Store::Many(QuaternaryHeap::from(std::mem::take(v)));
+                }
+            }
+            Store::Many(h) => h.push(e),
+        }
+    }
+
+    fn peek(&self) -> Option<&Entry<E>> {
+        match self {
+            Store::Few(v) => v.last(),
+            Store::Many(h) => h.peek(),
+        }
+    }
+
+    fn pop(&mut self) -> Option<Entry<E>> {
+        match self {
+            Store::Few(v) => v.pop(),
+            Store::Many(h) => {
+                let e = h.pop();
+                if h.len() < FEW_AGAIN {
+                    // Ascending in the entries' (reversed) order: latest key first, as `Few` keeps them.
+                    *self = Store::Few(std::mem::take(h).into_sorted_vec());
+                }
+                e
+            }
+        }
+    }
+
+    /// Give the earliest entry the later key `key` (a lane's next event).
+    fn rekey_first(&mut self, key: u128) {
+        match self {
+            Store::Few(v) => {
+                let mut e = v.pop().expect("rekeyed entry present");
+                e.key = key;
+                v.insert(slot_for(v, key), e);
+            }
+            Store::Many(h) => {
+                if let Some(mut top) = h.peek_mut() {
+                    top.key = key; // sifts down when `top` drops
+                }
+            }
+        }
+    }
+
+    fn retain(&mut self, keep: impl FnMut(&Entry<E>) -> bool) {
+        match self {
+            Store::Few(v) => v.retain(keep),
+            Store::Many(h) => h.retain(keep),
+        }
+    }
+}
+
 /// A priority queue of events in the total order described in the module docs.
 ///
 /// **Lanes.** Most events of a run are packets arriving at the end of a link, and a link's
 /// arrivals are scheduled in the order they arrive (constant delay, FIFO serialization). Such
 /// events can go to a *lane* ([`EventQueue::push_lane`]): a FIFO per link whose earliest event
-/// alone stands in the heap. The heap then holds a few entries per link instead of every packet
-/// in flight, and an arrival behind others costs no heap operation. An event whose key is not
-/// after its lane's last one (the link's delay fell) goes to the heap directly. Keys are
+/// alone stands in the store. The store then holds a few entries per link instead of every
+/// packet in flight, and an arrival behind others costs no store operation. An event whose key
+/// is not after its lane's last one (the link's delay fell) goes to the store directly. Keys are
 /// assigned exactly as by [`EventQueue::push`], so the order of events is the same whether or
 /// not lanes are used.
 #[derive(Clone)]
 pub struct EventQueue<E> {
-    heap: QuaternaryHeap<Entry<E>>,
+    store: Store<E>,
     lanes: Vec<VecDeque<(u128, E)>>,
     len: usize,
     next_seq: u64,
@@ -110,7 +198,7 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: QuaternaryHeap::new(), lanes: Vec::new(), len: 0, next_seq: 0, popped: 0 }
+        EventQueue { store: Store::Few(Vec::new()), lanes: Vec::new(), len: 0, next_seq: 0, popped: 0 }
     }
 }
 
@@ -129,7 +217,7 @@ impl<E> EventQueue<E> {
     /// Schedule `event` at `time` in `class`.
     pub fn push(&mut self, time: SimTime, class: EventClass, event: E) {
         let key = self.next_key(time, class);
-        self.heap.push(Entry { key, slot: Slot::Event(event) });
+        self.store.push(Entry { key, slot: Slot::Event(event) });
         self.len += 1;
     }
 
@@ -145,30 +233,30 @@ impl<E> EventQueue<E> {
         match q.back() {
             None => {
                 q.push_back((key, event));
-                self.heap.push(Entry { key, slot: Slot::Lane(lane) });
+                self.store.push(Entry { key, slot: Slot::Lane(lane) });
             }
             Some(&(last, _)) if key > last => q.push_back((key, event)),
-            Some(_) => self.heap.push(Entry { key, slot: Slot::Event(event) }),
+            Some(_) => self.store.push(Entry { key, slot: Slot::Event(event) }),
         }
         self.len += 1;
     }
 
     /// The earliest event, removed from the queue.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let mut top = self.heap.peek_mut()?;
+        let top = self.store.peek()?;
         let key = top.key;
         let event = match top.slot {
-            Slot::Event(_) => match PeekMut::pop(top).slot {
-                Slot::Event(e) => e,
-                Slot::Lane(_) => unreachable!("matched as an event"),
+            Slot::Event(_) => match self.store.pop().map(|e| e.slot) {
+                Some(Slot::Event(e)) => e,
+                _ => unreachable!("peeked as an event"),
             },
             Slot::Lane(l) => {
                 let q = &mut self.lanes[l as usize];
-                let (_, e) = q.pop_front().expect("a lane in the heap holds its head");
+                let (_, e) = q.pop_front().expect("a lane in the store holds its head");
                 match q.front() {
-                    Some(&(next, _)) => top.key = next, // sifts down when `top` drops
+                    Some(&(next, _)) => self.store.rekey_first(next),
                     None => {
-                        PeekMut::pop(top);
+                        self.store.pop();
                     }
                 }
                 e
@@ -181,7 +269,7 @@ impl<E> EventQueue<E> {
 
     /// The key of the earliest event.
     pub fn peek_key(&self) -> Option<EventKey> {
-        self.heap.peek().map(Entry::key)
+        self.store.peek().map(Entry::key)
     }
 
     /// Remove every event `pick` selects, with its key (for moving an event to another time
@@ -191,15 +279,15 @@ impl<E> EventQueue<E> {
     where
         E: Clone,
     {
-        // Rare (branching): lanes are first emptied into the heap, which keeps the order.
-        self.heap.retain(|e| matches!(e.slot, Slot::Event(_)));
+        // Rare (branching): lanes are first emptied into the store, which keeps the order.
+        self.store.retain(|e| matches!(e.slot, Slot::Event(_)));
         for q in &mut self.lanes {
             for (key, event) in q.drain(..) {
-                self.heap.push(Entry { key, slot: Slot::Event(event) });
+                self.store.push(Entry { key, slot: Slot::Event(event) });
             }
         }
         let mut taken = Vec::new();
-        self.heap.retain(|e| match &e.slot {
+        self.store.retain(|e| match &e.slot {
             Slot::Event(ev) if pick(ev) => {
                 taken.push((e.key(), ev.clone()));
                 false
@@ -213,13 +301,13 @@ impl<E> EventQueue<E> {
     /// Schedule `event` with an explicit key (its `seq` one the queue assigned before, so the
     /// total order stays what it would have been had the event been pushed with that time).
     pub fn push_keyed(&mut self, key: EventKey, event: E) {
-        self.heap.push(Entry { key: pack(key), slot: Slot::Event(event) });
+        self.store.push(Entry { key: pack(key), slot: Slot::Event(event) });
         self.len += 1;
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| SimTime((e.key >> 64) as u64))
+        self.store.peek().map(|e| SimTime((e.key >> 64) as u64))
     }
 
     /// Number of events popped so far (the run's event count).
@@ -302,6 +390,50 @@ mod tests {
         }
         assert!(laned.is_empty());
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_store_pops_in_key_order_as_it_changes_form() {
+        // The number of waiting events swings between a few and ~250 several times, across
+        // FEW_MAX and FEW_AGAIN both ways, with lane and plain pushes; every pop must be the
+        // earliest (time, class, insertion) not yet popped (a BTreeMap is the reference).
+        let mut q = EventQueue::new();
+        let mut reference = std::collections::BTreeMap::new();
+        let (mut x, mut pushed, mut lane_time) = (7u64, 0u64, [0u64; 3]);
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..8u64 {
+            for _ in 0..(250 - 25 * round) {
+                let r = next();
+                let class = if r % 4 == 0 { EventClass::Timer } else { EventClass::Packet };
+                let t = if r % 3 == 0 {
+                    let l = (r % 3) as usize;
+                    lane_time[l] += r % 50;
+                    q.push_lane(l as u32, SimTime(lane_time[l]), class, pushed);
+                    SimTime(lane_time[l])
+                } else {
+                    let t = SimTime(r % 5_000);
+                    q.push(t, class, pushed);
+                    t
+                };
+                reference.insert((t, class, pushed), pushed);
+                pushed += 1;
+                if r % 5 == 0 {
+                    assert_eq!(q.pop().map(|(_, e)| e), reference.pop_first().map(|(_, e)| e));
+                }
+            }
+            while q.len() > (round % 3) as usize {
+                assert_eq!(q.pop().map(|(_, e)| e), reference.pop_first().map(|(_, e)| e));
+            }
+        }
+        while let Some((_, e)) = reference.pop_first() {
+            assert_eq!(q.pop().map(|(_, e)| e), Some(e));
+        }
+        assert!(q.is_empty() && q.pop().is_none());
     }
 
     #[test]

@@ -215,7 +215,7 @@ impl World {
                 Verdict::Drop => return self.drop_packet(None, &pkt, DropCause::Agent),
                 Verdict::Consume => {
                     if local {
-                        let path = self.routing.path_of(&pkt);
+                        let path = self.trace_path(&pkt);
                         self.obs.arrived(self.now, &pkt, path);
                     }
                     return;
@@ -254,7 +254,7 @@ impl World {
     }
 
     fn drop_packet(&mut self, link: Option<u32>, pkt: &Packet, cause: DropCause) {
-        let path = self.routing.path_of(pkt);
+        let path = self.trace_path(pkt);
         self.obs.dropped(self.now, link, pkt, cause, path);
     }
 
@@ -292,7 +292,7 @@ impl World {
             return; // an agent's packet no agent at its destination consumed
         }
         let side = self.flows[f as usize].side_at(node);
-        let path = self.routing.path_of(&pkt);
+        let path = self.trace_path(&pkt);
         self.obs.arrived(self.now, &pkt, path);
         self.flows[f as usize].endpoints[side].on_packet(self.now, &pkt);
         self.drain_reports(f, side);
@@ -355,9 +355,19 @@ impl World {
     fn enter_network(&mut self, node: u32, pkt: &mut Packet) {
         pkt.uid = self.next_uid;
         self.next_uid += 1;
-        let first_hop = self.routing.peek_hop(node, pkt);
-        let path = self.routing.path_of(pkt);
+        let first_hop = if self.obs.records_packets() { self.routing.peek_hop(node, pkt) } else { None };
+        let path = self.trace_path(pkt);
         self.obs.sent(self.now, pkt, first_hop, path);
+    }
+
+    /// The mobile node's interface `pkt` uses, for the packet trace; `None` when the run keeps
+    /// no packet trace (nothing else reads it, and it costs a routing look-up per packet).
+    fn trace_path(&self, pkt: &Packet) -> Option<u32> {
+        if self.obs.records_packets() {
+            self.routing.path_of(pkt)
+        } else {
+            None
+        }
     }
 
     fn sync_endpoint_timer(&mut self, f: u32, side: usize) {

@@ -415,6 +415,13 @@ impl Observers {
         self.capture.0.take().map(|c| *c)
     }
 
+    /// Whether the run keeps a packet trace: the only reader of a packet's first hop and
+    /// path given to [`Observers::sent`], [`Observers::arrived`] and [`Observers::dropped`].
+    #[inline]
+    pub fn records_packets(&self) -> bool {
+        self.traces.packets.is_some()
+    }
+
     /// Whether anything records the frames link `l` puts on the wire (packet captures). One
     /// test of an `Option` when the run captures nothing.
     #[inline]
