@@ -259,9 +259,12 @@ impl World {
     }
 
     fn on_tx_done(&mut self, l: u32) {
-        let mut out = Departed { slab: &mut self.in_flight, arrivals: [(SimTime::ZERO, 0); 2], n: 0, dropped: None };
+        // The dropped packet, if any, is written in place (no move of a whole packet out of
+        // `Departed` on every transmission: most have none).
+        let mut dropped = None;
+        let mut out = Departed { slab: &mut self.in_flight, arrivals: [(SimTime::ZERO, 0); 2], n: 0, dropped: &mut dropped };
         let f = self.links[l as usize].finish_into(self.now, &mut out);
-        let Departed { arrivals, n, dropped, .. } = out;
+        let (arrivals, n) = (out.arrivals, out.n);
         if let Some(done) = f.next_done {
             self.started_serializing(l, done);
         }
@@ -439,7 +442,7 @@ struct Departed<'a> {
     slab: &'a mut Slab,
     arrivals: [(SimTime, u32); 2],
     n: usize,
-    dropped: Option<(Packet, DropCause)>,
+    dropped: &'a mut Option<(Packet, DropCause)>,
 }
 
 impl vhsim_net::Departures for Departed<'_> {
@@ -448,7 +451,7 @@ impl vhsim_net::Departures for Departed<'_> {
         self.n += 1;
     }
     fn dropped(&mut self, packet: Packet, cause: DropCause) {
-        self.dropped = Some((packet, cause));
+        *self.dropped = Some((packet, cause));
     }
 }
 
