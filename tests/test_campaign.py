@@ -339,7 +339,7 @@ def test_the_folder_is_locked_while_a_sweep_runs(spec, tmp_path):
 
 
 # -------------------------------------------------------------------------- branching
-def test_a_handover_instant_axis_runs_as_branches_with_the_results_of_independent_runs(tmp_path):
+def test_a_handover_instant_axis_runs_as_branches_with_the_results_of_independent_runs(tmp_path, monkeypatch):
     """Issue #16: runs that differ only in a handover instant (and the duration) share their
     past; the table equals that of independent runs, and the grouping is as documented."""
     from vhsim.campaign.runner import branch_units
@@ -351,7 +351,16 @@ def test_a_handover_instant_axis_runs_as_branches_with_the_results_of_independen
     tasks = [(r.run_id, spec.scenario_text, r.overrides, spec.scenario_path, r.seed, "summary") for r in plan]
     units = branch_units(tasks)
     assert len(units) == 2 * 2 * 2 and all(len(u) == 4 for u in units), "one group per scheme, queue and seed"
-    branched = run_campaign(spec, tmp_path / "b", workers=2).campaign.results()
+    # A group the core cannot branch falls back to independent runs, which would give the same
+    # table: here every group must branch (run_branches alone, no fallback to execute_run).
+    from vhsim.campaign import runner
+
+    def fell_back(task):
+        raise AssertionError(f"group of {task[0]} was not run as branches")
+
+    monkeypatch.setattr(runner, "execute_run", fell_back)
+    branched = run_campaign(spec, tmp_path / "b", workers=1).campaign.results()
+    monkeypatch.undo()
     alone = run_campaign(spec, tmp_path / "a", workers=1, branching=False).campaign.results()
     pd.testing.assert_frame_equal(branched, alone)
     assert branched["bulk.ho0.time_to_n_acked_s"].notna().sum() > 20

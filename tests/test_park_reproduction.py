@@ -1,6 +1,6 @@
 """The park reproduction: the scenario files against Park et al. §4.1, Jain's index and the gain
 rule on tiny synthetic results (holds / does not hold), the scheme list as data, and one reduced
-figure run end to end with stand-in presets (the paper's presets are not on this branch)."""
+figure run end to end with the paper's presets; the stand-in mapping's labels."""
 
 from __future__ import annotations
 

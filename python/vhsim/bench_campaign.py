@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
+from .metrics import ENGINE_FIGURES
+
 BASE = Path("scenarios") / "danielkojo" / "base.toml"
 FIRST_MS, STEP_MS, HORIZON_S = 1000, 100, 100
 
@@ -54,7 +56,7 @@ def _variants(n: int) -> list[list[tuple[str, str]]]:
 
 
 def _strip(summary: dict) -> dict:
-    return {k: v for k, v in summary.items() if k not in ("wall_s", "events_per_s")}
+    return {k: v for k, v in summary.items() if k not in ENGINE_FIGURES}
 
 
 def _row(mode: str, runs: int, wall: float, engine: float) -> CampaignBenchRow:

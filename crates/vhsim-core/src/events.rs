@@ -411,7 +411,7 @@ mod tests {
                 let r = next();
                 let class = if r % 4 == 0 { EventClass::Timer } else { EventClass::Packet };
                 let t = if r % 3 == 0 {
-                    let l = (r % 3) as usize;
+                    let l = ((r >> 8) % 3) as usize;
                     lane_time[l] += r % 50;
                     q.push_lane(l as u32, SimTime(lane_time[l]), class, pushed);
                     SimTime(lane_time[l])

@@ -339,9 +339,11 @@ class Campaign:
                            durable=False)
         (self.path / "failures" / f"{run.run_id}.json").unlink(missing_ok=True)
 
-    def sync(self, version: str | None = None) -> None:
-        """Flush the run records to the disk (a sweep does it when it ends): records are
-        written without a flush each, atomic against a killed process but not a power loss."""
+    def sync(self) -> None:
+        """Flush the run records to the disk (a sweep does it every 30 s and when it ends):
+        records are written without a flush each, atomic against a killed process but not a
+        power loss. ``os.sync`` flushes every file system, not only this folder's: one call
+        instead of an fsync per record file."""
         with contextlib.suppress(OSError):
             os.sync()
 

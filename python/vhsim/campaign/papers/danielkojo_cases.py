@@ -103,7 +103,7 @@ def cut_test(sender: str, factor: float, paper: str) -> Check:
     factor x BDP_newlink, not in RTO recovery), and the cwnd and ssthresh the sender traced right
     after it are the ones the decision set."""
     name = "A5" if factor < 2 else "A2"
-    cut, no_cut = f"{name.lower()}_cut", f"{name.lower()}_no_cut"
+    cut = f"{name.lower()}_cut"
 
     def fn(ctx) -> tuple[bool, str]:
         story = _run(ctx, sender)["story"]

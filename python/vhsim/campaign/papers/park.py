@@ -40,8 +40,8 @@ VEGAS, FREEZE, DEMO, FTV2 = "vegas", "freeze", "demo-vegas", "ftv2"
 ROLES = (VEGAS, FREEZE, DEMO, FTV2)
 #: The paper's schemes as the vhsim-tcp presets of issue #14.
 PAPER_PRESETS = {VEGAS: "vegas", FREEZE: "freeze", DEMO: "demo-vegas", FTV2: "ftv2"}
-#: Existing presets standing in for them until those presets are merged (they are not the
-#: paper's schemes: a report made with them reproduces nothing of Park et al.).
+#: Older presets in the roles, for a cheap end-to-end test of the machinery (they are not the
+#: paper's schemes: a report made with them says so and reproduces nothing of Park et al.).
 STAND_INS = {VEGAS: "reno", FREEZE: "newreno", DEMO: "sack-rfc6675", FTV2: "sack"}
 #: The mapping the registered reproduction uses: the paper's schemes (issue #14's presets).
 SCHEMES: Mapping[str, str] = PAPER_PRESETS
