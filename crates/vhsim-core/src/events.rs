@@ -83,7 +83,8 @@ impl<E> PartialOrd for Entry<E> {
     }
 }
 impl<E> Ord for Entry<E> {
-    // BinaryHeap is a max-heap: reverse so the smallest key pops first.
+    // Reversed, so that the smallest key is the greatest entry: the top of the (max-)heap, and
+    // the end of the `Few` vector, which `into_sorted_vec` leaves in ascending entry order.
     fn cmp(&self, o: &Self) -> Ordering {
         o.key.cmp(&self.key)
     }

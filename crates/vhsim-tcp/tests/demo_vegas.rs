@@ -17,7 +17,8 @@ fn base_rtt(net: &Net) -> f64 {
     net.tcp.core().congestion_control().vegas().expect("vegas").base_rtt()
 }
 
-/// Runs `scheme` through the handover; returns the net and the (halt, resume) times in ms.
+/// Runs `scheme` through the handover; returns the net, the halt and resume times in ms, and
+/// cwnd before the handover and at the resume.
 fn run(scheme: &str) -> (Net, Option<u64>, Option<u64>, f64, f64) {
     let mut net = Net::new(cfg(scheme).window(64), sink_cfg(scheme), u64::MAX, 50, 10_000);
     let down = Rc::new(Cell::new(false));

@@ -103,7 +103,8 @@ fn the_zwa_freezes_the_sender_and_the_tr_acks_resume_it_with_its_cwnd() {
 
 #[test]
 fn the_tr_acks_are_not_a_fast_retransmit() {
-    // A6: the first TR-ACK is a window update, the two copies at most duplicate ACKs 1 and 2.
+    // A6 (default `window_update`): the first TR-ACK is a window update and its two copies are
+    // ignored as copies of it, so no fast retransmit comes of them.
     let r = run(|_, _| false, 3000);
     let frs: Vec<_> = r.net.log.iter().filter(|(_, x)| x.cause == TxCause::FastRetransmit).collect();
     assert!(frs.iter().all(|(t, _)| *t > ms(UP + 50)), "{frs:?}");

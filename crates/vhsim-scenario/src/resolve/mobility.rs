@@ -89,12 +89,8 @@ pub(super) fn resolve(
         Trigger::Midpoint => d / 2,
         Trigger::Exit => r,
     };
-    // Time at position x (half-mm): depart + (x - x0) / v, rounded to the nearest ns.
-    let travel = |x: u64| {
-        let den = 2 * u128::from(v);
-        let ns = (u128::from(x - x0) * NS_PER_HOUR + den / 2) / den;
-        SimDuration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX))
-    };
+    // Travel time from x0 to position x (half-mm units: (x - x0) half-mm at v mm/h).
+    let travel = |x: u64| travel_time(x - x0, 2 * v);
     let depart = match spec.handover_at {
         None => SimTime::ZERO,
         Some(at) if at.0 >= travel(at_x) => SimTime::ZERO + (at.0 - travel(at_x)),

@@ -21,6 +21,7 @@ use crate::model::{FlowModel, MobileModel, TransportModel};
 use crate::schema::{MobileSpec, WarningSpec};
 use crate::units::fmt_duration;
 use vhsim_core::SimDuration;
+use vhsim_net::packet::sctp::{COMMON_HEADER_LEN, SACK_HEADER_LEN};
 
 /// The warning time of `[mobile]`; `topo`'s node routes are the initial interface's.
 pub(super) fn resolve(
@@ -59,9 +60,8 @@ fn round_trip(mobile: &MobileModel, topo: &Topology, flows: &[FlowModel]) -> Res
     for f in flows.iter().filter(|f| f.src == mobile.node || f.dst == mobile.node) {
         let (data, ack) = match &f.transport {
             TransportModel::Tcp { tcp, sink } => (tcp.packet_size(), sink.ack_size),
-            // A full packet, and a SACK without gap blocks: common header 12 B + SACK chunk
-            // 16 B (RFC 4960 §3.3.4) after the IP header.
-            TransportModel::Sctp { config, .. } => (config.mtu, config.ip_header_size + 28),
+            // A full packet, and a SACK without gap blocks (RFC 4960 §3.3.4) after the IP header.
+            TransportModel::Sctp { config, .. } => (config.mtu, config.ip_header_size + COMMON_HEADER_LEN + SACK_HEADER_LEN),
             // No acknowledgements: a header-sized packet stands for the way back.
             TransportModel::Datagram { size, header_size } => (size + header_size, *header_size),
         };

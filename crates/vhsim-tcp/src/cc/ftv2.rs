@@ -27,7 +27,7 @@
 //!   default), or for the first decision's round only (`"one_decision"`); then Reno again.
 
 use super::reno::Reno;
-use super::vegas::{check_thresholds, VegasRounds};
+use super::vegas::{avoidance_step, check_thresholds, grow_if_sending, VegasRounds};
 use super::westwood::bdp_window;
 use super::{halved, AckSample, CongestionControl, CongestionEvent, Window};
 use crate::config::{ConfigError, TcpConfig};
@@ -230,14 +230,7 @@ impl Ftv2 {
             WaveBranch::Bandwidth
         } else {
             let diff = (delta + 0.5).floor() as i64;
-            self.growth = if diff > self.cfg.vegas_beta as i64 {
-                w.cwnd = (w.cwnd - 1.0).max(2.0);
-                Growth::Vegas(0.0)
-            } else if diff < self.cfg.vegas_alpha as i64 {
-                Growth::Vegas(1.0 / w.cwnd)
-            } else {
-                Growth::Vegas(0.0)
-            };
+            self.growth = Growth::Vegas(avoidance_step(w, diff, self.cfg.vegas_alpha as i64, self.cfg.vegas_beta as i64));
             WaveBranch::Vegas
         };
         self.decisions.push((now, branch, delta));
@@ -297,16 +290,11 @@ impl CongestionControl for Ftv2 {
         if let Some(r) = ack.rtt {
             self.last_sample = Some(r.as_secs_f64());
         }
-        let outstanding = ack.snd_nxt.saturating_sub(ack.snd_una) as f64;
         match self.growth {
             Growth::Reno => Reno.on_ack(w, now, ack, rtt, est),
             Growth::Linear => w.cwnd += 1.0 / w.cwnd,
             Growth::PerAck(step) => w.cwnd += step,
-            Growth::Vegas(incr) => {
-                if incr > 0.0 && w.cwnd - outstanding <= 2.0 {
-                    w.cwnd += incr;
-                }
-            }
+            Growth::Vegas(incr) => grow_if_sending(w, incr, ack),
         }
     }
 

@@ -214,14 +214,32 @@ impl Vegas {
             } else {
                 self.incr = 1.0;
             }
-        } else if diff > beta {
-            w.cwnd = (w.cwnd - 1.0).max(2.0);
-            self.incr = 0.0;
-        } else if diff < alpha {
-            self.incr = 1.0 / w.cwnd;
         } else {
-            self.incr = 0.0;
+            self.incr = avoidance_step(w, diff, alpha, beta);
         }
+    }
+}
+
+/// Vegas's congestion-avoidance decision at the end of a round (ns-2 `tcp-vegas.cc`): more
+/// than `beta` packets queued, cwnd - 1 (at least 2) and no growth; fewer than `alpha`, grow by
+/// 1/cwnd per ACK; else hold. Returns the per-ACK increment (FTv2's Vegas branch uses it too).
+pub(crate) fn avoidance_step(w: &mut Window, diff: i64, alpha: i64, beta: i64) -> f64 {
+    if diff > beta {
+        w.cwnd = (w.cwnd - 1.0).max(2.0);
+        0.0
+    } else if diff < alpha {
+        1.0 / w.cwnd
+    } else {
+        0.0
+    }
+}
+
+/// Vegas grows cwnd by `incr` only while cwnd is at most 2 packets above what is outstanding
+/// (ns-2 `tcp-vegas.cc`).
+pub(crate) fn grow_if_sending(w: &mut Window, incr: f64, ack: &AckSample) {
+    let outstanding = ack.snd_nxt.saturating_sub(ack.snd_una) as f64;
+    if incr > 0.0 && w.cwnd - outstanding <= 2.0 {
+        w.cwnd += incr;
     }
 }
 
@@ -233,10 +251,7 @@ impl CongestionControl for Vegas {
         if self.incr == 1.0 && w.cwnd >= w.ssthresh {
             self.incr = 0.0;
         }
-        let outstanding = ack.snd_nxt.saturating_sub(ack.snd_una) as f64;
-        if self.incr > 0.0 && w.cwnd - outstanding <= 2.0 {
-            w.cwnd += self.incr;
-        }
+        grow_if_sending(w, self.incr, ack);
     }
 
     fn on_congestion(&mut self, w: &mut Window, now: SimTime, ev: &CongestionEvent) {

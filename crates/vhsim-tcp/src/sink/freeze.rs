@@ -8,12 +8,12 @@
 //!   sends `tr_acks` copies of the ACK of the last segment received, with the window reopened
 //!   ("TR-ACKs", three in the paper).
 //!
-//! The sender needs nothing beyond standard zero-window persist mode (`sender/persist.rs`).
-//! How the TR-ACKs are read (A6): the first reopens the window and restores the frozen state;
-//! the sender takes repeats of it within half its smallest RTT as copies of that window update,
-//! not as duplicate ACKs (`SenderCore::repeats_reopening`), so they never trigger a fast
-//! retransmit or a halving. The other reading (TR-ACKs as duplicate ACKs that fast-retransmit a
-//! segment lost just before the freeze) is not offered.
+//! The sender freezes in zero-window persist mode (`sender/persist.rs`). How it reads the
+//! TR-ACKs (A6) is its option `tcp.reopening_copies`: by default (`window_update`) the first
+//! reopens the window and restores the frozen state, and repeats of it within half its smallest
+//! RTT are copies of that window update, not duplicate ACKs (`SenderCore::repeats_reopening`),
+//! so they never trigger a fast retransmit or a halving; with `duplicate_acks` they count as
+//! duplicate ACKs (and may fast-retransmit a segment lost just before the freeze).
 
 use super::{SinkLinkEvent, SinkPolicy};
 use crate::config::{ConfigError, SinkConfig};
@@ -51,7 +51,7 @@ impl PartConfig for FreezeConfig {
 pub struct Freeze {
     tr_acks: u32,
     frozen: bool,
-    /// Zero-window advertisements and TR-ACK rounds so far (for tests and traces).
+    /// Zero-window advertisements so far (for tests and traces).
     freezes: u32,
 }
 
