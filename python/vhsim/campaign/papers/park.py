@@ -30,13 +30,13 @@ from .. import metrics as M
 from ..claims import Measure
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from . import park_claims as C
+from .park_claims import DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, SCHEME, SPEED, TITLES, VEGAS
 from .kimkoh_plots import lines_vs
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 #: The paper's schemes, in its order: the roles the claims speak of.
-VEGAS, FREEZE, DEMO, FTV2 = "vegas", "freeze", "demo-vegas", "ftv2"
 ROLES = (VEGAS, FREEZE, DEMO, FTV2)
 #: The paper's schemes as the vhsim-tcp presets of issue #14.
 PAPER_PRESETS = {VEGAS: "vegas", FREEZE: "freeze", DEMO: "demo-vegas", FTV2: "ftv2"}
@@ -45,8 +45,6 @@ PAPER_PRESETS = {VEGAS: "vegas", FREEZE: "freeze", DEMO: "demo-vegas", FTV2: "ft
 STAND_INS = {VEGAS: "reno", FREEZE: "newreno", DEMO: "sack-rfc6675", FTV2: "sack"}
 #: The mapping the registered reproduction uses: the paper's schemes (issue #14's presets).
 SCHEMES: Mapping[str, str] = PAPER_PRESETS
-#: The paper's names for the roles.
-TITLES = {VEGAS: "TCP Vegas", FREEZE: "Freeze-TCP", DEMO: "DEMO-Vegas", FTV2: "Freeze-TCPv2"}
 #: The other scheme of the mixed fairness runs besides Vegas: a preset, not a role.
 RENO = "reno"
 
@@ -59,13 +57,8 @@ ERRORS = (0.01, 0.02, 0.03, 0.04, 0.05)      # per packet on the wireless hop (Â
 QUICK_ERRORS = (0.01, 0.05)
 FLOW_COUNTS, QUICK_FLOW_COUNTS = (2, 4, 8), (2, 8)
 
-SCHEME = "scheme"          # derived column: the role
-SPEED = "speed_kmh"        # derived column: km/h
-ERROR = "error_pct"        # derived column: per-packet error rate, %
-FLOWS = "flows_n"          # derived column: number of flows (fairness)
 PARTNER = "partner"        # derived column: the other scheme of a mixed fairness run
 THROUGHPUT = M.flow("bulk", M.GOODPUT_KBPS)
-JAIN = "jain"
 
 SCHEME_KEY, SPEED_KEY = "flows.bulk.scheme", "mobile.mobility.speed"
 ERROR_KEYS = ("links.cell_old.forward.error", "links.cell_new.forward.error")

@@ -27,9 +27,15 @@ from ..stats import mean_ci
 if TYPE_CHECKING:  # pragma: no cover
     from ..claims import Context
 
-# Columns of park.py's derived tables (kept here as literals to avoid a circular import).
-SCHEME, SPEED, ERROR, FLOWS, JAIN = "scheme", "speed_kmh", "error_pct", "flows_n", "jain"
+# The roles (the paper's schemes, in its order) and their names, and the derived columns of
+# park.py's tables, which the claims read (defined here; park.py imports them).
 VEGAS, FREEZE, DEMO, FTV2 = "vegas", "freeze", "demo-vegas", "ftv2"
+TITLES = {VEGAS: "TCP Vegas", FREEZE: "Freeze-TCP", DEMO: "DEMO-Vegas", FTV2: "Freeze-TCPv2"}
+SCHEME = "scheme"          # derived column: the role
+SPEED = "speed_kmh"        # derived column: km/h
+ERROR = "error_pct"        # derived column: per-packet error rate, %
+FLOWS = "flows_n"          # derived column: number of flows (fairness)
+JAIN = "jain"
 OTHERS = (VEGAS, FREEZE, DEMO)
 THROUGHPUT = Measure(M.flow("bulk", M.GOODPUT_KBPS), unit=" kb/s", digits=0, name="throughput")
 SPEEDS = tuple(float(v) for v in range(10, 101, 10))
@@ -63,7 +69,7 @@ def gain_claim(other: str, paper_pct: float, x: str, where: str) -> Check:
         return holds, (f"gain {100 * g:+.1f}% over {n} paired runs; paired difference {d:+.0f} kb/s "
                        f"(95% CI {lo:+.0f} .. {hi:+.0f})")
 
-    return Check(f"Freeze-TCPv2 outperforms {ctx_name(other)} by {paper_pct:g}% ({where}).", paper=f"+{paper_pct:g}%",
+    return Check(f"Freeze-TCPv2 outperforms {TITLES[other]} by {paper_pct:g}% ({where}).", paper=f"+{paper_pct:g}%",
                  fn=fn, rule=f"paired 95% CI > 0 and gain within a factor of 2 of {paper_pct:g}% "
                              f"({paper_pct / 2:g}% .. {2 * paper_pct:g}%)")
 
@@ -75,17 +81,13 @@ def mean_gain_claim(lo_pct: float, hi_pct: float, x: str, where: str) -> Check:
         results = {o: paired_gain(ctx, o, x) for o in OTHERS}
         mean = sum(r[0] for r in results.values()) / len(results)
         every_ci = all(r[2] > 0 for r in results.values())
-        text = ", ".join(f"{ctx_name(o)} {100 * r[0]:+.1f}% (CI {r[2]:+.0f} .. {r[3]:+.0f} kb/s)"
+        text = ", ".join(f"{TITLES[o]} {100 * r[0]:+.1f}% (CI {r[2]:+.0f} .. {r[3]:+.0f} kb/s)"
                          for o, r in results.items())
         return every_ci and mean in band, f"{text}; mean gain {100 * mean:+.1f}%"
 
     return Check(f"Freeze-TCPv2 achieves {lo_pct:g}% - {hi_pct:g}% improvements in goodput ({where}; read as the "
                  "mean of its gains over the three other schemes, each paired CI above zero).",
                  paper=f"{lo_pct:g}-{hi_pct:g}%", fn=fn, rule=f"every paired CI > 0, mean gain in {lo_pct:g}-{hi_pct:g}%")
-
-
-def ctx_name(role: str) -> str:
-    return {VEGAS: "TCP Vegas", FREEZE: "Freeze-TCP", DEMO: "DEMO-Vegas", FTV2: "Freeze-TCPv2"}[role]
 
 
 def trend(along: str, order: tuple, rising: bool, text: str, paper: str) -> Monotone:
