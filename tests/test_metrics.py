@@ -94,3 +94,15 @@ def test_a_runs_decisions_come_with_the_senders_state_around_them():
     assert a1.before.flight == a1.inputs["flight_pkts"]
     assert res.state_around("bulk", 8.2) == (a1.before, a1.after)
     assert vhsim.load(ROOT / "scenarios/danielkojo/fig08-mbb.toml").run().decisions("bulk") == []
+
+
+def test_engagement_counters_become_result_columns():
+    from vhsim.campaign import flatten_summary
+    from vhsim.result import flow_figures
+
+    flow = {"goodput_kbps": 1.0, "engagement": {"wave_decisions": 2, "persist_episodes": 0}}
+    assert flow_figures(flow)["engagement.wave_decisions"] == 2
+    cols = flatten_summary({"flows": {"bulk": flow}})
+    assert cols["bulk.engagement.wave_decisions"] == 2
+    assert cols["bulk.engagement.persist_episodes"] == 0
+    assert "bulk.engagement" not in cols

@@ -38,10 +38,17 @@ TRANSPORT_PARTS = ("tcp", "sctp", "datagram")
 PATHS_KEY = "paths"
 
 
+#: The flow summary's map of engagement counters (how often each configured mechanism acted).
+ENGAGEMENT_KEY = "engagement"
+
+
 def flow_figures(metrics: Mapping[str, Any]) -> dict[str, Any]:
     """A flow summary with its transport part's scalar figures merged into it; a part's
-    per-path entries become ``path<i>.<metric>`` figures."""
-    out = {k: v for k, v in metrics.items() if k not in TRANSPORT_PARTS}
+    per-path entries become ``path<i>.<metric>`` figures, the engagement counters
+    ``engagement.<counter>`` figures."""
+    out = {k: v for k, v in metrics.items() if k not in TRANSPORT_PARTS and k != ENGAGEMENT_KEY}
+    for counter, n in (metrics.get(ENGAGEMENT_KEY) or {}).items():
+        out[f"{ENGAGEMENT_KEY}.{counter}"] = n
     for part in TRANSPORT_PARTS:
         for key, value in (metrics.get(part) or {}).items():
             if key == PATHS_KEY and isinstance(value, list):

@@ -174,4 +174,16 @@ pub trait Endpoint {
     fn classifies_losses(&self) -> bool {
         false
     }
+    /// How often each of the endpoint's mechanisms acted (see [`Engagement`]); asked once,
+    /// when the run's summary is written.
+    fn engagement(&self, _out: &mut Engagement) {}
 }
+
+/// Engagement counters: for each mechanism of a scheme that is *configured*, how often it acted
+/// (`wave_decisions`, `persist_episodes`, `dcr_delayed_fast_retransmits`, ...). A configured
+/// mechanism reports its counters even when they are 0, so that "configured but never acted"
+/// (0) differs from "not part of this scheme" (absent). A claim about a mechanism names the
+/// counter it needs: with zero engagement it is not checkable, never "does not hold". The flow
+/// summary keeps them in `engagement` (both endpoints of the flow add theirs); they observe, they
+/// change nothing, so they are not part of the summary fingerprint.
+pub type Engagement = std::collections::BTreeMap<&'static str, u64>;

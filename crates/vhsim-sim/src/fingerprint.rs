@@ -11,7 +11,9 @@
 //!   and empty leaves are left out, so adding a counter that stays zero in an old scenario
 //!   (a new drop cause, say) moves nothing, while any non-zero change does. Figures that moved
 //!   within the summary keep their original path here ([`MOVED`]), so a restructuring of the
-//!   summary moves no fingerprint.
+//!   summary moves no fingerprint. A flow's `engagement` counters are left out: they count
+//!   what the mechanisms did, which the trace and the other figures already fix, so adding a
+//!   counter to a scheme moves nothing.
 //!
 //! The store of fingerprints of every shipped scenario is `tests/fingerprints.tsv`, checked by
 //! `tests/test_fingerprints.py` and rewritten by `vhsim fingerprints --update`.
@@ -106,11 +108,7 @@ pub fn fingerprint(out: &RunOutput) -> Fingerprint {
 /// The summary's simulation figures as sorted `path=value` lines (see the module docs).
 pub fn summary_figures(summary: &RunSummary) -> Vec<String> {
     let mut v = serde_json::to_value(summary).expect("the summary serializes");
-    if let Value::Object(m) = &mut v {
-        for k in ENGINE_FIGURES {
-            m.remove(k);
-        }
-    }
+    strip_unhashed(&mut v);
     let mut lines = Vec::new();
     flatten("", &v, &mut lines);
     for line in &mut lines {
@@ -118,6 +116,23 @@ pub fn summary_figures(summary: &RunSummary) -> Vec<String> {
     }
     lines.sort();
     lines
+}
+
+/// Remove what the summary hash leaves out: the engine's figures and the flows' engagement
+/// counters (see the module docs).
+fn strip_unhashed(v: &mut Value) {
+    if let Value::Object(m) = v {
+        for k in ENGINE_FIGURES {
+            m.remove(k);
+        }
+    }
+    if let Some(Value::Object(flows)) = v.get_mut("flows") {
+        for flow in flows.values_mut() {
+            if let Value::Object(f) = flow {
+                f.remove("engagement");
+            }
+        }
+    }
 }
 
 /// `line` with a moved figure's path as it was (see [`MOVED`]).
@@ -150,6 +165,19 @@ fn flatten(path: &str, v: &Value, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_figures_and_engagement_counters_are_not_hashed() {
+        let mut v = serde_json::json!({
+            "wall_s": 0.5, "events": 10, "sim_s": 2.0,
+            "flows": {"bulk": {"goodput_kbps": 9.0, "engagement": {"wave_decisions": 3}}}
+        });
+        strip_unhashed(&mut v);
+        let mut lines = Vec::new();
+        flatten("", &v, &mut lines);
+        lines.sort();
+        assert_eq!(lines, ["flows.bulk.goodput_kbps=9.0", "sim_s=2.0"]);
+    }
 
     #[test]
     fn flattening_drops_zero_leaves_and_keeps_the_rest_sorted_by_path() {

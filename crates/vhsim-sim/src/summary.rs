@@ -60,6 +60,11 @@ pub struct FlowSummary {
     /// What only an SCTP association knows, per destination in `paths` (docs/sctp.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sctp: Option<Box<SctpSummary>>,
+    /// Engagement counters of the schemes' mechanisms, from both endpoints (how often each
+    /// configured mechanism acted; 0 = configured but never acted; docs/schemes.md lists them).
+    /// Absent when the flow's schemes have none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub engagement: BTreeMap<String, u64>,
 }
 
 /// One decision an endpoint's rule took (`vhsim_net::Decision`), as the summary holds it:
@@ -263,6 +268,20 @@ fn drops_map(counts: &DropCounts) -> BTreeMap<String, u64> {
     counts.iter().map(|(c, n)| (c.name().to_string(), n)).collect()
 }
 
+/// The engagement counters of a flow's endpoints (both sides: a Freeze-TCP receiver counts
+/// its own, its sender its own; a name reported by both is added up).
+fn engagement(endpoints: &[crate::transports::AnyEndpoint; 2]) -> BTreeMap<String, u64> {
+    let mut counters = vhsim_net::Engagement::new();
+    for e in endpoints {
+        let mut own = vhsim_net::Engagement::new();
+        e.engagement(&mut own);
+        for (name, n) in own {
+            *counters.entry(name).or_default() += n;
+        }
+    }
+    counters.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}
+
 fn kbps(bytes: u64, secs: f64) -> f64 {
     if secs > 0.0 {
         bytes as f64 * 8.0 / secs / 1000.0
@@ -329,6 +348,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 decisions: o.decisions.clone(),
                 tcp: None,
                 sctp: None,
+                engagement: engagement(&f.endpoints),
             };
             let summary = match f.endpoints[0].summary_part(&f.endpoints[1]) {
                 Some(TransportPart::Tcp(t)) => FlowSummary { tcp: Some(t), ..summary },

@@ -11,7 +11,7 @@ use crate::app::AppState;
 use datagram::{DatagramSink, DatagramSource};
 use vhsim_core::RngStreams;
 use vhsim_core::{SimTime, TracedVar};
-use vhsim_net::{Addr, AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring};
+use vhsim_net::{Addr, AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring};
 use vhsim_scenario::{AddressOpModel, AsconfActionModel, FlowModel, TransportModel};
 use vhsim_sctp::{AddressOp, AsconfAction, SctpEndpoint};
 use vhsim_tcp::{TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
@@ -185,5 +185,8 @@ impl Endpoint for AnyEndpoint {
     }
     fn classifies_losses(&self) -> bool {
         each!(self, e => e.classifies_losses())
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        each!(self, e => e.engagement(out))
     }
 }
