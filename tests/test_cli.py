@@ -9,6 +9,7 @@ try:
 except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib  # type: ignore[no-redef]
 import shutil
+import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -207,51 +208,83 @@ def test_version_option(runner):
 
 
 # -------------------------------------------------------------- bench
-def _bench_dir(tmp_path: Path) -> Path:
-    d = tmp_path / "benches"
-    d.mkdir()
-    (d / "bulk-sack1.toml").write_text(TINY.replace('detail = "packets"', 'detail = "summary"'))
-    (d / "bulk-sack1-loss1pct.toml").write_text(TINY)
-    return d
+def _bench_root(tmp_path: Path) -> Path:
+    """A repository root with tiny stand-ins for the benchmark's three scenarios."""
+    for rel in ("benches/bulk-sack1.toml", "benches/bulk-sack1-loss1pct.toml", "scenarios/danielkojo/fig08-mbb.toml"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(TINY.replace('detail = "packets"', 'detail = "summary"'))
+    return tmp_path
 
 
 def test_bench_json_reports_best_of_n_per_scenario(runner, tmp_path):
-    d = _bench_dir(tmp_path)
-    result = runner.invoke(cli, ["bench", "--dir", str(d), "--repeat", "2", "--json", "--quick"])
+    root = _bench_root(tmp_path)
+    result = runner.invoke(cli, ["bench", "--root", str(root), "--repeat", "2", "--json", "--quick", "--campaign", "0"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert payload["repeat"] == 2 and payload["quick"] is True
+    assert payload["repeat"] == 2 and payload["quick"] is True and "campaign" not in payload
+    assert payload["environment"]["load_average"] is not None
     rows = payload["results"]
-    assert [Path(r["file"]).name for r in rows] == ["bulk-sack1.toml", "bulk-sack1-loss1pct.toml"]
+    assert [r["scenario"] for r in rows] == ["bulk", "loss 1%", "handover"]
     for r in rows:
-        assert r["sim_s"] == pytest.approx(30.0)
-        assert r["events"] > 0 and r["wall_s"] > 0
+        # --quick sets the bulk runs to 30 s and leaves the (short) handover run as it is.
+        assert r["sim_s"] == pytest.approx(5.0 if r["scenario"] == "handover" else 30.0)
+        assert r["events"] > 0 and r["wall_s"] > 0 and r["build"] == "this build"
         assert r["segments_per_wall_s"] == pytest.approx(r["delivered_segments"] / r["wall_s"])
+        assert r["events_per_segment"] == pytest.approx(r["events"] / r["delivered_segments"])
+        # A worker process of its own: its peak RSS is a real process's (tens of MB).
+        assert 10 < r["peak_rss_mb"] < 2000
 
 
 def test_bench_table_has_one_row_per_scenario(runner, tmp_path):
-    d = _bench_dir(tmp_path)
-    result = runner.invoke(cli, ["bench", "--dir", str(d), "--repeat", "1"])
+    root = _bench_root(tmp_path)
+    result = runner.invoke(cli, ["bench", "--root", str(root), "--repeat", "1", "--campaign", "0"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert any("events/s" in line and "segments/wall-s" in line for line in lines)
-    assert sum(line.startswith("tiny") for line in lines) == 2
+    assert any("events/seg" in line and "segments/wall-s" in line and "peak RSS MB" in line for line in lines)
+    assert [line.split()[0] for line in lines[3:]] == ["bulk", "loss", "handover"]
+    assert "load" in lines[0]
 
 
 def test_bench_campaign_runs_the_grid_every_way_with_equal_results(runner):
     """`vhsim bench --campaign N`: the benchmark itself asserts that branched runs equal
     independent ones (and early-stopped ones their handover metrics) before printing."""
-    benches = Path(__file__).resolve().parents[1] / "benches"
-    result = runner.invoke(cli, ["bench", "--campaign", "4", "--dir", str(benches), "--json"])
+    root = Path(__file__).resolve().parents[1]
+    result = runner.invoke(cli, ["bench", "--no-scenarios", "--campaign", "4", "--root", str(root), "--json"])
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.stdout)["results"]
+    payload = json.loads(result.stdout)
+    assert "results" not in payload
+    rows = payload["campaign"]["results"]
     assert [r["mode"].split(",")[0] for r in rows] == [
         "independent runs", "branches of one trunk", "branches + early stop", "vhsim sweep", "vhsim sweep"]
     assert all(r["runs"] == 4 and r["runs_per_s"] > 0 for r in rows)
 
 
+def test_bench_builds_alternate_run_by_run(tmp_path, monkeypatch):
+    """Two builds (here the same one twice): a worker per build, their runs alternating, one
+    row per scenario and build."""
+    from vhsim import bench
+
+    root = _bench_root(tmp_path)
+    rounds = []
+    rows = bench.run_bench(root, bench.BENCH_CASES[:1], repeat=3, quick=True,
+                           builds=[bench.CURRENT, bench.Build("again")], on_run=lambda p, i: rounds.append(i))
+    assert rounds == [0, 1, 2]
+    assert [(r.scenario, r.build) for r in rows] == [("bulk", "this build"), ("bulk", "again")]
+    assert rows[0].events == rows[1].events
+    table = bench.format_table(rows)
+    assert "vs first" in table and "1.00x" in table
+
+
+def test_bench_compare_with_an_unknown_revision_fails_clearly(runner, tmp_path):
+    root = _bench_root(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    result = runner.invoke(cli, ["bench", "--root", str(root), "--compare", "no-such-rev", "--campaign", "0"])
+    assert result.exit_code == 1
+    assert "no-such-rev" in result.output and "Traceback" not in result.output
+
+
 def test_bench_without_its_scenarios_fails_clearly(runner, tmp_path):
-    result = runner.invoke(cli, ["bench", "--dir", str(tmp_path)])
+    result = runner.invoke(cli, ["bench", "--root", str(tmp_path)])
     assert result.exit_code == 2
     assert "bulk-sack1.toml" in result.stderr and "missing" in result.stderr
 

@@ -10,6 +10,14 @@
 //! (`TxDone` at `next_done`, one `Arrive` per [`Finished::arrivals`] in that order, a
 //! wake-up at `wake` in the timer class, i.e. after packet events of the same time). The link
 //! never sees the event queue.
+//!
+//! **Leaving early.** When a serialization starts with nothing waiting behind it on a link
+//! that can lose a frame only by going down (no error model, no ARQ, no reordering), its fate
+//! is known at once: it arrives `serialization + delay` later. The world may then take it off
+//! the link at once ([`Link::leave_early`]) instead of scheduling a `TxDone`: the link stays
+//! busy, and the world ends the serialization ([`Link::end_early`]) when a `TxDone` would have
+//! come, or gives the frame back ([`Link::call_back`]) if the link goes down or changes before
+//! (vhsim-sim `world`, docs/performance.md).
 
 use crate::arq::{Arq, ArqConfig, AttemptResult};
 use crate::error::{ErrorModel, ErrorModelConfig};
@@ -159,6 +167,10 @@ pub struct Link {
     reorder: Option<Reorder>,
     /// The frame being serialized and its attempt number (1-based).
     on_wire: Option<(Packet, u32)>,
+    /// The frame being serialized left early: the link is busy without holding it.
+    departed: bool,
+    /// The last two (size, serialization time) at the current rate (size 0: none).
+    serialization_of: [(u32, SimDuration); 2],
     /// Frames whose fate was decided (delivered, held or lost), each counted once.
     pub packets_sent: u64,
     /// Serializations, ARQ retries included.
@@ -177,6 +189,8 @@ impl Link {
             arq: None,
             reorder: None,
             on_wire: None,
+            departed: false,
+            serialization_of: [(0, SimDuration::ZERO); 2],
             packets_sent: 0,
             attempts: 0,
         }
@@ -221,6 +235,7 @@ impl Link {
     /// afterwards.
     pub fn set_params(&mut self, params: LinkParams) {
         self.params = params;
+        self.serialization_of = [(0, SimDuration::ZERO); 2];
     }
 
     /// Whether the link is up.
@@ -252,13 +267,79 @@ impl Link {
     /// that ends.
     pub fn resume(&mut self, now: SimTime) -> Option<SimTime> {
         self.paused = false;
-        if self.on_wire.is_some() {
+        if self.on_wire.is_some() || self.departed {
             return None;
         }
+        self.start_next(now)
+    }
+
+    /// Start serializing the head of the queue at `now`; returns when that ends.
+    fn start_next(&mut self, now: SimTime) -> Option<SimTime> {
         let next = self.queue.pop()?;
-        let done = now + self.serialization(&next);
+        let done = now + self.serialization(next.size);
         self.on_wire = Some((next, 1));
         Some(done)
+    }
+
+    /// Whether only the link going down can lose a frame (no error model, no ARQ, no
+    /// reordering): its fate is known when its serialization starts.
+    fn fate_known_at_start(&self) -> bool {
+        matches!(self.error, ErrorModel::None) && self.arq.is_none() && self.reorder.is_none()
+    }
+
+    /// Whether the frame whose serialization just started may leave early (module docs): its
+    /// fate cannot depend on anything but the link going down, and nothing waits behind it.
+    pub fn can_leave_early(&self) -> bool {
+        self.on_wire.is_some() && self.queue.is_empty() && self.up && self.fate_known_at_start()
+    }
+
+    /// A packet of `size` bytes arrives at the link at `now`: if the link is idle and the
+    /// frame may leave early, it does at once (the caller keeps the packet): returns when its
+    /// serialization ends and when it reaches the far end. `None`: offer it ([`Link::offer`]).
+    #[inline]
+    pub fn leave_at_once(&mut self, now: SimTime, size: u32) -> Option<(SimTime, SimTime)> {
+        if self.on_wire.is_some() || self.departed || self.paused || !self.up || !self.fate_known_at_start() {
+            return None;
+        }
+        debug_assert!(self.queue.is_empty(), "an idle link has nothing waiting");
+        let done = now + self.serialization(size);
+        self.departed = true;
+        self.attempts += 1;
+        self.packets_sent += 1;
+        Some((done, done + self.params.delay))
+    }
+
+    /// The frame whose serialization just started, ending at `done`, leaves the link now: it
+    /// arrives at the far end at `done + delay` (the delay as it is now: a change of the
+    /// link before `done` calls it back). The link stays busy until [`Link::end_early`].
+    pub fn leave_early(&mut self, done: SimTime) -> Delivery {
+        debug_assert!(self.can_leave_early());
+        let (packet, _) = self.on_wire.take().expect("a frame on the wire");
+        self.departed = true;
+        self.attempts += 1;
+        self.packets_sent += 1;
+        Delivery { at: done + self.params.delay, packet }
+    }
+
+    /// The serialization of the frame that left early has ended at `now`: start the next
+    /// (as [`Link::finish_into`] does); returns when that ends.
+    pub fn end_early(&mut self, now: SimTime) -> Option<SimTime> {
+        debug_assert!(self.departed, "end_early without a frame that left early");
+        self.departed = false;
+        if self.paused {
+            return None;
+        }
+        self.start_next(now)
+    }
+
+    /// The frame that left early comes back before its serialization ended (the link is about
+    /// to change): the link is as if it had never left.
+    pub fn call_back(&mut self, packet: Packet) {
+        debug_assert!(self.departed && self.on_wire.is_none());
+        self.departed = false;
+        self.attempts -= 1;
+        self.packets_sent -= 1;
+        self.on_wire = Some((packet, 1));
     }
 
     /// The frame being serialized (or retried) now and its attempt number (1 = first), if any:
@@ -272,8 +353,19 @@ impl Link {
         self.queue.len()
     }
 
-    fn serialization(&self, pkt: &Packet) -> SimDuration {
-        self.params.rate.serialization(pkt.size as u64)
+    /// Serialization time of `size` bytes at the current rate. Most frames of a link have one
+    /// of two sizes (data, ACK), so the last two are kept: a 128-bit division saved per frame.
+    fn serialization(&mut self, size: u32) -> SimDuration {
+        let [a, b] = self.serialization_of;
+        if a.0 == size {
+            return a.1;
+        }
+        if b.0 == size {
+            return b.1;
+        }
+        let d = self.params.rate.serialization(size as u64);
+        self.serialization_of = [(size, d), a];
+        d
     }
 
     /// A packet arrives at the link at `now`.
@@ -281,8 +373,8 @@ impl Link {
         if !self.up {
             return Offer::Dropped(pkt, DropCause::LinkDown);
         }
-        if self.on_wire.is_none() && !self.paused {
-            let done = now + self.serialization(&pkt);
+        if self.on_wire.is_none() && !self.departed && !self.paused {
+            let done = now + self.serialization(pkt.size);
             self.on_wire = Some((pkt, 1));
             return Offer::Transmitting(done);
         }
@@ -312,7 +404,7 @@ impl Link {
                 Some(AttemptResult::Delivered) => None,
                 Some(AttemptResult::GiveUp) => Some(DropCause::ErrorModel),
                 Some(AttemptResult::Retry(wait)) => {
-                    f.next_done = Some(now + wait + self.serialization(&packet));
+                    f.next_done = Some(now + wait + self.serialization(packet.size));
                     self.on_wire = Some((packet, attempt + 1));
                     return f;
                 }
@@ -345,14 +437,9 @@ impl Link {
                 }
             },
         }
-        if self.paused {
-            return f;
+        if !self.paused {
+            f.next_done = self.start_next(now);
         }
-        f.next_done = self.queue.pop().map(|next| {
-            let done = now + self.serialization(&next);
-            self.on_wire = Some((next, 1));
-            done
-        });
         f
     }
 
@@ -424,6 +511,44 @@ mod tests {
         assert_eq!(f.next_done, None);
         assert_eq!(l.resume(SimTime(5_000_000)), Some(SimTime(6_000_000)));
         assert_eq!(l.finish_transmission(SimTime(6_000_000)).uid, 1);
+    }
+
+    #[test]
+    fn a_frame_that_leaves_early_keeps_the_link_busy_until_it_ends() {
+        let params = LinkParams { rate: Rate::mbps(8), delay: SimDuration::from_millis(1) };
+        let mut l = Link::new(params, QueueLimit::Packets(10), ErrorModel::None);
+        assert_eq!(l.offer(SimTime::ZERO, pkt(0, 1000)), Offer::Transmitting(SimTime(1_000_000)));
+        assert!(l.can_leave_early());
+        assert_eq!(l.leave_early(SimTime(1_000_000)), Delivery { at: SimTime(2_000_000), packet: pkt(0, 1000) });
+        assert_eq!((l.packets_sent, l.attempts), (1, 1));
+        // Still serializing: the next packet waits, then starts when the first one ends.
+        assert_eq!(l.offer(SimTime(10), pkt(1, 1000)), Offer::Queued);
+        assert_eq!(l.resume(SimTime(20)), None);
+        assert_eq!(l.end_early(SimTime(1_000_000)), Some(SimTime(2_000_000)));
+        assert!(l.can_leave_early());
+        // It leaves early too, then is called back (the link is about to change): as before.
+        l.leave_early(SimTime(2_000_000));
+        l.call_back(pkt(1, 1000));
+        assert_eq!((l.packets_sent, l.attempts), (1, 1));
+        l.set_up(false);
+        let f = l.finish_transmission(SimTime(2_000_000));
+        assert_eq!(f.dropped(), Some(DropCause::LinkDown));
+        assert_eq!((l.packets_sent, l.attempts), (2, 2));
+    }
+
+    #[test]
+    fn only_a_frame_nothing_waits_behind_and_only_a_link_down_can_lose_leaves_early() {
+        let params = LinkParams { rate: Rate::mbps(8), delay: SimDuration::from_millis(1) };
+        let streams = RngStreams::new(1);
+        let lossy = ErrorModel::new(&crate::error::ErrorModelConfig::Bernoulli { p: 0.5 }, &streams, "l");
+        let mut l = Link::new(params, QueueLimit::Packets(10), lossy);
+        l.offer(SimTime::ZERO, pkt(0, 1000));
+        assert!(!l.can_leave_early(), "an error model decides at the end of serialization");
+        let mut l = Link::new(params, QueueLimit::Packets(10), ErrorModel::None);
+        assert!(!l.can_leave_early(), "nothing on the wire");
+        l.offer(SimTime::ZERO, pkt(0, 1000));
+        l.offer(SimTime::ZERO, pkt(1, 1000));
+        assert!(!l.can_leave_early(), "a packet waits behind it");
     }
 
     #[test]

@@ -149,11 +149,7 @@ fn moved_events(world: &World, e: usize) -> Vec<Moved> {
 impl World {
     /// Process every event ordered before `key`.
     pub(crate) fn run_until(&mut self, key: EventKey) {
-        while let Some(next) = self.queue.peek_key() {
-            if next >= key {
-                break;
-            }
-            let Some((t, ev)) = self.queue.pop() else { break };
+        while let Some((t, ev)) = self.queue.pop_before(key) {
             self.now = t;
             self.handle(ev);
         }

@@ -4,7 +4,7 @@
 //! (endpoint and agent timers, link wake-ups), each FIFO.
 
 /// Events of the world.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A link direction finished serializing its current packet (class Packet).
     TxDone(u32),

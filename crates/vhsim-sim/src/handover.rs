@@ -146,14 +146,14 @@ impl World {
             HandoverKind::MakeBeforeBreak => self.on_handover_done(k as u32),
             HandoverKind::BreakBeforeMake { gap: outage } | HandoverKind::Forced { detection: outage } => {
                 for l in self.access_links(h.from) {
-                    self.links[l as usize].set_up(false);
+                    self.link_mut(l).set_up(false);
                 }
                 self.link_event(LinkEvent::Down(h.from));
                 self.queue.push(self.now + outage, EventClass::Timeline, Event::HandoverDone(k as u32));
             }
             HandoverKind::Pause { duration } => {
                 for l in self.access_links(h.from) {
-                    self.links[l as usize].pause();
+                    self.link_mut(l).pause();
                 }
                 self.queue.push(self.now + duration, EventClass::Timeline, Event::HandoverDone(k as u32));
             }
@@ -178,13 +178,14 @@ impl World {
         }
         self.handovers[k as usize].completed = true;
         let h = self.handovers[k as usize].clone();
+        let now = self.now;
         for l in self.access_links(h.from) {
-            let link = &mut self.links[l as usize];
+            let link = self.link_mut(l);
             match h.kind {
                 HandoverKind::MakeBeforeBreak => {}
                 HandoverKind::BreakBeforeMake { .. } | HandoverKind::Forced { .. } => link.set_up(true),
                 HandoverKind::Pause { .. } => {
-                    if let Some(done) = link.resume(self.now) {
+                    if let Some(done) = link.resume(now) {
                         self.started_serializing(l, done);
                     }
                     // Packets that reached the far end during the pause arrive now, in order.

@@ -12,6 +12,15 @@
 //! Endpoint timers are lazy: each endpoint has at most one pending wake-up event, at the
 //! earliest deadline it reported; when the wake-up fires, the endpoint is asked again, so
 //! restarting the RTO on every ACK costs no event.
+//!
+//! Frames leave early: when a link starts serializing a frame that nothing waits behind and
+//! that can be lost only by the link going down, the frame's `Arrive` is scheduled at once and
+//! no `TxDone` is, its key only reserved (vhsim-net `link`, vhsim-core `events`). The queue
+//! orders the `Arrive` as if that `TxDone` had pushed it; the `TxDone` is pushed after all
+//! (with its reserved key) if a packet queues behind the frame, and the frame is called back
+//! onto the link if the link changes before the frame's serialization ends
+//! ([`World::link_mut`]). So the order of the events that remain is the order they had with a
+//! `TxDone` per frame (checked scenario by scenario in `crate::order_tests`).
 
 use crate::agents::{AgentAction, AnyAgent, Hook, NodeAgent, Verdict};
 use crate::control::{RunControl, CHECK_EVERY};
@@ -20,9 +29,13 @@ use crate::flow::Flow;
 use crate::handover::HandoverRecord;
 use crate::observe::Observers;
 use crate::routing::{Hop, Routing};
-use vhsim_core::{EventClass, EventQueue, SimDuration, SimTime};
+use vhsim_core::{EventClass, EventQueue, Moment, SimDuration, SimTime};
 use vhsim_net::{DropCause, Endpoint, Link, LinkParams, Offer, Packet, NO_FLOW};
 use vhsim_scenario::{Action, Scenario, StopRule};
+
+/// How often a run with `metrics.stop = "when_complete"` asks whether its metrics are
+/// determined, in simulated time.
+const STOP_CHECK_EVERY: SimDuration = SimDuration::from_millis(1);
 
 /// The simulated world of one run. A clone continues the run independently (the branches of
 /// `crate::branch`).
@@ -36,6 +49,13 @@ pub struct World {
     pub(crate) held: Vec<Vec<Packet>>,
     /// Packets propagating towards the far end of a link (their `Arrive` events carry the slot).
     in_flight: Slab,
+    /// Per link direction, the frame on the wire that left early, if any.
+    early: Vec<Option<Early>>,
+    /// Whether frames may leave early (off: a `TxDone` per frame, for the tests that compare).
+    pub(crate) leave_early: bool,
+    /// The events handled, for the tests that compare orders.
+    #[cfg(test)]
+    pub(crate) log: Option<Vec<(u64, order_tests::Logged)>>,
     /// Handovers of the run, in time order.
     pub(crate) handovers: Vec<HandoverRecord>,
     pub(crate) flows: Vec<Flow>,
@@ -77,6 +97,10 @@ impl World {
             routing: Routing::new(&scenario),
             held: vec![Vec::new(); links.len()],
             in_flight: Slab::default(),
+            early: vec![None; links.len()],
+            leave_early: true,
+            #[cfg(test)]
+            log: None,
             agent_wakeup: vec![None; agents.len()],
             scenario,
             queue,
@@ -113,13 +137,12 @@ impl World {
     pub fn run_with(&mut self, control: &RunControl) -> u64 {
         let end = SimTime::ZERO + self.scenario.duration;
         let stop_early = self.scenario.metrics.stop == StopRule::WhenComplete;
+        let mut next_stop_check = SimTime::ZERO;
         control.publish(0, end.0, 0);
-        while let Some(t) = self.queue.peek_time() {
-            if t > end {
-                break;
-            }
-            let Some((t, ev)) = self.queue.pop() else { break };
+        while let Some((t, ev)) = self.queue.pop_due(end) {
             self.now = t;
+            #[cfg(test)]
+            self.log_event(&ev);
             self.handle(ev);
             let popped = self.queue.popped();
             if popped.is_multiple_of(CHECK_EVERY) {
@@ -128,15 +151,21 @@ impl World {
                     return popped;
                 }
             }
-            // Looked at every 256 events once the last metric window has passed: the rule is
-            // cheap to evaluate and the stop time still depends on the events only.
-            if stop_early && t >= self.obs.earliest_complete && popped.is_multiple_of(256) && self.obs.complete(t) {
-                self.stopped_at = Some(t);
-                control.publish(t.0, end.0, popped);
-                return popped;
+            // Looked at once per `STOP_CHECK_EVERY` of simulated time after the last metric
+            // window has passed: the rule costs a pass over the flows' open records, and the
+            // stop time depends on the simulated time only (not on how many events the engine
+            // needs to get there).
+            if stop_early && t >= self.obs.earliest_complete && t >= next_stop_check {
+                next_stop_check = t + STOP_CHECK_EVERY;
+                if self.obs.complete(t) {
+                    self.stopped_at = Some(t);
+                    control.publish(t.0, end.0, popped);
+                    return popped;
+                }
             }
         }
         self.now = end;
+        self.queue.pass_through(end);
         control.publish(end.0, end.0, self.queue.popped());
         self.queue.popped()
     }
@@ -174,11 +203,11 @@ impl World {
         let action = self.scenario.timeline[i as usize].action.clone();
         match action {
             Action::Handover { .. } => self.on_handover_start(i),
-            Action::LinkDown { links } => links.iter().for_each(|&l| self.links[l as usize].set_up(false)),
-            Action::LinkUp { links } => links.iter().for_each(|&l| self.links[l as usize].set_up(true)),
+            Action::LinkDown { links } => links.iter().for_each(|&l| self.link_mut(l).set_up(false)),
+            Action::LinkUp { links } => links.iter().for_each(|&l| self.link_mut(l).set_up(true)),
             Action::SetLink { links, rate, delay } => {
                 for l in links {
-                    let link = &mut self.links[l as usize];
+                    let link = self.link_mut(l);
                     let p = link.params();
                     link.set_params(LinkParams { rate: rate.unwrap_or(p.rate), delay: delay.unwrap_or(p.delay) });
                 }
@@ -203,24 +232,9 @@ impl World {
     /// agents from the `first_agent`-th on see it, then the node delivers or forwards it.
     fn at_node(&mut self, node: u32, mut pkt: Packet, arrived_on: Option<u32>, first_agent: usize) {
         let local = self.routing.is_local(node, pkt.dst);
-        for j in first_agent..self.agents_at[node as usize].len() {
-            let a = self.agents_at[node as usize][j];
-            let next_link = if local { None } else { self.routing.peek_hop(node, &pkt) };
-            let hook = Hook { arrived_on, local, next_link };
-            let verdict = self.agents[a as usize].on_packet(self.now, &mut pkt, hook);
-            self.agent_outputs(a);
-            match verdict {
-                Verdict::Forward => {}
-                Verdict::Hold => return,
-                Verdict::Drop => return self.drop_packet(None, &pkt, DropCause::Agent),
-                Verdict::Consume => {
-                    if local {
-                        let path = self.trace_path(&pkt);
-                        self.obs.arrived(self.now, &pkt, path);
-                    }
-                    return;
-                }
-            }
+        // Most nodes have no agent: the hook is not even built.
+        if first_agent < self.agents_at[node as usize].len() && !self.through_agents(node, &mut pkt, arrived_on, first_agent, local) {
+            return;
         }
         if local {
             self.deliver(node, pkt);
@@ -229,28 +243,122 @@ impl World {
         }
     }
 
+    /// The agents of `node` from the `first_agent`-th on see `pkt`; false if one of them
+    /// stopped it (held, dropped or consumed it).
+    #[inline(never)]
+    fn through_agents(&mut self, node: u32, pkt: &mut Packet, arrived_on: Option<u32>, first_agent: usize, local: bool) -> bool {
+        for j in first_agent..self.agents_at[node as usize].len() {
+            let a = self.agents_at[node as usize][j];
+            let next_link = if local { None } else { self.routing.peek_hop(node, pkt) };
+            let hook = Hook { arrived_on, local, next_link };
+            let verdict = self.agents[a as usize].on_packet(self.now, pkt, hook);
+            self.agent_outputs(a);
+            match verdict {
+                Verdict::Forward => {}
+                Verdict::Hold => return false,
+                Verdict::Drop => {
+                    self.drop_packet(None, pkt, DropCause::Agent);
+                    return false;
+                }
+                Verdict::Consume => {
+                    if local {
+                        let path = self.trace_path(pkt);
+                        self.obs.arrived(self.now, pkt, path);
+                    }
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Hand `pkt` to the link leading from `node` towards its destination.
     fn forward(&mut self, node: u32, pkt: Packet) {
         match self.routing.next_hop(node, &pkt) {
-            Hop::Link(link) => match self.links[link as usize].offer(self.now, pkt) {
-                Offer::Transmitting(done) => self.started_serializing(link, done),
-                Offer::Queued => {}
-                Offer::Dropped(pkt, cause) => self.drop_packet(Some(link), &pkt, cause),
-            },
+            Hop::Link(link) => {
+                self.settle(link);
+                if self.leave_early {
+                    if let Some((done, at)) = self.links[link as usize].leave_at_once(self.now, pkt.size) {
+                        if self.obs.captures_link(link) {
+                            self.obs.on_wire(self.now, link, &pkt, 1);
+                        }
+                        return self.left_early(link, done, at, pkt);
+                    }
+                }
+                match self.links[link as usize].offer(self.now, pkt) {
+                    Offer::Transmitting(done) => self.started_serializing(link, done),
+                    Offer::Queued => self.wait_behind(link),
+                    Offer::Dropped(pkt, cause) => self.drop_packet(Some(link), &pkt, cause),
+                }
+            }
             Hop::Drop(cause) => self.drop_packet(None, &pkt, cause),
             // Validation guarantees routes for every flow; a missing one is a world bug.
             Hop::Unroutable => debug_assert!(false, "no route from node {node} to address {:?}", pkt.dst),
         }
     }
 
-    /// Link `l` started serializing a frame (a new one, or an ARQ retry) that ends at `done`.
+    /// Link `l` started serializing a frame (a new one, or an ARQ retry) that ends at `done`:
+    /// its `TxDone`, or it leaves early (module docs).
     pub(crate) fn started_serializing(&mut self, l: u32, done: SimTime) {
-        self.queue.push(done, EventClass::Packet, Event::TxDone(l));
         if self.obs.captures_link(l) {
             if let Some((pkt, attempt)) = self.links[l as usize].on_wire() {
                 self.obs.on_wire(self.now, l, pkt, attempt);
             }
         }
+        let link = &mut self.links[l as usize];
+        if self.leave_early && link.can_leave_early() {
+            let d = link.leave_early(done);
+            self.left_early(l, done, d.at, d.packet);
+        } else {
+            self.queue.push(done, EventClass::Packet, Event::TxDone(l));
+        }
+    }
+
+    /// `pkt` left link `l` early: its serialization ends at `done` (no `TxDone`: its key is
+    /// reserved), it arrives at the far end at `at`.
+    fn left_early(&mut self, l: u32, done: SimTime, at: SimTime, pkt: Packet) {
+        let tx_done = self.queue.reserve(done, EventClass::Packet);
+        let slot = self.in_flight.put(pkt);
+        let arrival = self.queue.push_lane_as_of(tx_done, l, at, EventClass::Packet, Event::Arrive(l, slot));
+        self.early[l as usize] = Some(Early { tx_done, arrival, slot, pushed: false });
+    }
+
+    /// Before link `l` is offered a packet: if the frame that left it early has ended its
+    /// serialization (its `TxDone` would have been processed), the link is free.
+    #[inline]
+    fn settle(&mut self, l: u32) {
+        if let Some(e) = self.early[l as usize].as_ref() {
+            if !e.pushed && self.queue.passed(e.tx_done) {
+                self.early[l as usize] = None;
+                let next = self.links[l as usize].end_early(self.now);
+                debug_assert!(next.is_none(), "nothing waited behind a frame that left early");
+            }
+        }
+    }
+
+    /// A packet queued at link `l`: if the frame on the wire left early, its `TxDone` is needed
+    /// after all, to start the packet's serialization; it gets the key it would have had.
+    fn wait_behind(&mut self, l: u32) {
+        if let Some(e) = self.early[l as usize].as_mut().filter(|e| !e.pushed) {
+            e.pushed = true;
+            self.queue.push_reserved(e.tx_done, Event::TxDone(l));
+        }
+    }
+
+    /// Link `l`, about to change (up/down, rate, delay, pause): a frame that left it early and
+    /// whose serialization has not ended is called back first, with its `TxDone` pushed, so
+    /// the change meets it on the link as it did before frames left early.
+    pub(crate) fn link_mut(&mut self, l: u32) -> &mut Link {
+        self.settle(l);
+        if let Some(e) = self.early[l as usize].take() {
+            self.queue.cancel(e.arrival).expect("the arrival of a frame still on the wire is waiting");
+            let pkt = self.in_flight.take(e.slot);
+            self.links[l as usize].call_back(pkt);
+            if !e.pushed {
+                self.queue.push_reserved(e.tx_done, Event::TxDone(l));
+            }
+        }
+        &mut self.links[l as usize]
     }
 
     fn drop_packet(&mut self, link: Option<u32>, pkt: &Packet, cause: DropCause) {
@@ -259,6 +367,14 @@ impl World {
     }
 
     fn on_tx_done(&mut self, l: u32) {
+        if let Some(e) = self.early[l as usize].take() {
+            // The end of a frame that left early, pushed because a packet waits behind it.
+            debug_assert!(e.pushed);
+            if let Some(done) = self.links[l as usize].end_early(self.now) {
+                self.started_serializing(l, done);
+            }
+            return;
+        }
         // The dropped packet, if any, is written in place (no move of a whole packet out of
         // `Departed` on every transmission: most have none).
         let mut dropped = None;
@@ -431,8 +547,25 @@ impl World {
     /// End of run: resolve the remaining ground-truth labels, write rows a trace filter held
     /// back.
     pub(crate) fn finish(&mut self) {
+        // A frame that left early but whose serialization had not ended was still on the wire.
+        for l in 0..self.links.len() as u32 {
+            self.link_mut(l);
+        }
         self.obs.finish(self.now);
     }
+}
+
+/// A frame that left its link early (module docs).
+#[derive(Clone, Copy, Debug)]
+struct Early {
+    /// The key reserved for the `TxDone` it skipped.
+    tx_done: Moment,
+    /// Its `Arrive`, pushed as of `tx_done`.
+    arrival: Moment,
+    /// Its slot in the in-flight slab.
+    slot: u32,
+    /// Whether the `TxDone` was pushed after all (a packet waits behind the frame).
+    pushed: bool,
 }
 
 /// The packets a finished serialization hands over: arriving ones go straight into the slab
@@ -463,6 +596,7 @@ struct Slab {
 }
 
 impl Slab {
+    #[inline]
     fn put(&mut self, pkt: Packet) -> u32 {
         match self.free.pop() {
             Some(i) => {
@@ -476,8 +610,13 @@ impl Slab {
         }
     }
 
+    #[inline]
     fn take(&mut self, slot: u32) -> Packet {
         self.free.push(slot);
         self.slots[slot as usize].take().expect("an Arrive event's slot holds its packet")
     }
 }
+
+#[cfg(test)]
+#[path = "world_order_tests.rs"]
+mod order_tests;

@@ -1,0 +1,430 @@
+//! The event queue and its total order.
+//!
+//! Events are ordered by the key `(time, class, seq)`:
+//! 1. earlier `time` first;
+//! 2. at the same time, by [`EventClass`]: timeline actions, then packet events
+//!    (link transmissions finishing, packets arriving), then endpoint timers. So a route change
+//!    scheduled for `t` applies to a packet arriving at `t`, and an ACK arriving at the very
+//!    nanosecond a retransmission timer expires is processed before the timer (as a real host
+//!    would have processed the ACK that was already in its input queue);
+//! 3. within a class, in insertion order (`seq` is a counter the queue assigns), i.e. FIFO.
+//!
+//! Nothing depends on hash-map iteration order, so the order is total and machine-independent.
+//!
+//! **Events pushed ahead of time.** The world skips events whose only effect is to push
+//! others (a link's `TxDone` when nothing waits behind the frame): it *reserves* the skipped
+//! event's key ([`EventQueue::reserve`], a [`Moment`]) and pushes the event's children at once,
+//! *as of* that moment ([`EventQueue::push_lane_as_of`]). A child waits with a provisional
+//! sequence number, which orders it correctly unless another event of the same time and class
+//! is pushed before the moment comes (a tie at the nanosecond, rare): the queue watches for
+//! that, and when it reaches the moment (it is about to pop the first entry after the reserved
+//! key, or, if the skipped event was pushed after all, it has processed it), a child that met
+//! such a tie gets the sequence number it would have had, had the skipped event pushed it
+//! then. So the order is the one without skipping, ties included. A child is due after its
+//! parent, so it is never popped before its moment.
+
+mod store;
+#[cfg(test)]
+mod tests;
+
+use crate::time::SimTime;
+use std::collections::VecDeque;
+use store::{Entry, Slot, Store};
+
+/// Same-time priority classes (lower runs first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum EventClass {
+    /// Scenario timeline actions (link up/down, rate changes, handovers).
+    Timeline = 0,
+    /// Packet events: a link finished serializing, a packet arrived at a node.
+    Packet = 1,
+    /// Endpoint timers (retransmission, delayed ACK, ...).
+    Timer = 2,
+}
+
+/// The full ordering key of a scheduled event: `(time, class, seq)`.
+pub type EventKey = (SimTime, EventClass, u64);
+
+/// The key packed into one integer whose order is the key's: time in the high 64 bits, the
+/// class in the next 2, `seq` in the low 62 (2^62 events are never reached).
+const SEQ_BITS: u32 = 62;
+const SEQ_MASK: u64 = (1 << SEQ_BITS) - 1;
+
+fn pack((time, class, seq): EventKey) -> u128 {
+    debug_assert!(seq <= SEQ_MASK, "event sequence number overflow");
+    ((time.0 as u128) << 64) | ((class as u128) << SEQ_BITS) | seq as u128
+}
+
+fn unpack(key: u128) -> EventKey {
+    let low = key as u64;
+    let class = match low >> SEQ_BITS {
+        0 => EventClass::Timeline,
+        1 => EventClass::Packet,
+        _ => EventClass::Timer,
+    };
+    (SimTime((key >> 64) as u64), class, low & SEQ_MASK)
+}
+
+/// The last packed key of `time`.
+fn end_of(time: SimTime) -> u128 {
+    ((time.0 as u128) << 64) | u64::MAX as u128
+}
+
+/// The key of an event that was not pushed, reserved so that the events it would have pushed
+/// are ordered as if it had ([`EventQueue::reserve`]); also the handle of such a child
+/// ([`EventQueue::push_lane_as_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Moment(u128);
+
+impl Moment {
+    /// The key.
+    pub fn key(self) -> EventKey {
+        unpack(self.0)
+    }
+}
+
+/// A child pushed as of a moment still to come, with its provisional key.
+#[derive(Clone, Copy, Debug)]
+struct Ahead {
+    parent: u128,
+    key: u128,
+    /// Its time and class (`key >> SEQ_BITS`): another event with these may tie with it.
+    time_class: u128,
+    lane: u32,
+    /// An event of the same time and class was pushed before its moment: its provisional
+    /// sequence number may misorder it, it takes its own at the moment.
+    tied: bool,
+}
+
+/// A priority queue of events in the total order described in the module docs.
+///
+/// **Lanes.** Most events of a run are packets arriving at the end of a link, and a link's
+/// arrivals are scheduled in the order they arrive (constant delay, FIFO serialization). Such
+/// events can go to a *lane* ([`EventQueue::push_lane`]): a FIFO per link whose earliest event
+/// alone stands in the store. The store then holds a few entries per link instead of every
+/// packet in flight, and an arrival behind others costs no store operation. An event whose key
+/// is not after its lane's last one (the link's delay fell) goes to the store directly. Keys are
+/// assigned exactly as by [`EventQueue::push`], so the order of events is the same whether or
+/// not lanes are used.
+#[derive(Clone)]
+pub struct EventQueue<E> {
+    store: Store<E>,
+    lanes: Vec<VecDeque<(u128, E)>>,
+    len: usize,
+    next_seq: u64,
+    popped: u64,
+    /// The highest key popped so far: a reserved key below it has had its moment.
+    high: u128,
+    /// Children pushed as of moments still to come.
+    ahead: Vec<Ahead>,
+    /// The earliest of their moments (`u128::MAX`: none).
+    next_moment: u128,
+    /// The event reserved at `next_moment`, pushed after all, was popped last: its moment is
+    /// now, after its processing.
+    moment_now: bool,
+}
+
+impl<E> Default for EventQueue<E> {
+    fn default() -> Self {
+        EventQueue {
+            store: Store::default(),
+            lanes: Vec::new(),
+            len: 0,
+            next_seq: 0,
+            popped: 0,
+            high: 0,
+            ahead: Vec::new(),
+            next_moment: u128::MAX,
+            moment_now: false,
+        }
+    }
+}
+
+impl<E> EventQueue<E> {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn next_key(&mut self, time: SimTime, class: EventClass) -> u128 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        pack((time, class, seq))
+    }
+
+    /// Schedule `event` at `time` in `class`.
+    pub fn push(&mut self, time: SimTime, class: EventClass, event: E) {
+        let key = self.next_key(time, class);
+        self.watch(key);
+        self.store.push(Entry { key, slot: Slot::Event(event) });
+        self.len += 1;
+    }
+
+    /// Schedule `event` at `time` in `class` on lane `lane` (see the type's docs): the same
+    /// order as [`EventQueue::push`], cheaper when events of a lane come in time order.
+    pub fn push_lane(&mut self, lane: u32, time: SimTime, class: EventClass, event: E) {
+        let key = self.next_key(time, class);
+        self.watch(key);
+        self.enqueue_lane(lane, key, event);
+    }
+
+    fn enqueue_lane(&mut self, lane: u32, key: u128, event: E) {
+        let l = lane as usize;
+        if l >= self.lanes.len() {
+            self.lanes.resize_with(l + 1, VecDeque::new);
+        }
+        let q = &mut self.lanes[l];
+        match q.back() {
+            None => {
+                q.push_back((key, event));
+                self.store.push(Entry { key, slot: Slot::Lane(lane) });
+            }
+            Some(&(last, _)) if key > last => q.push_back((key, event)),
+            Some(_) => self.store.push(Entry { key, slot: Slot::Event(event) }),
+        }
+        self.len += 1;
+    }
+
+    /// Reserve the key an event scheduled at `time` in `class` now would get, for an event
+    /// that is not pushed: its children are pushed as of its moment
+    /// ([`EventQueue::push_lane_as_of`]); it may be pushed after all, with that key
+    /// ([`EventQueue::push_reserved`]). The key must come after every key popped so far (in the
+    /// world: a serialization's end, later than now), so that its moment is still to come.
+    pub fn reserve(&mut self, time: SimTime, class: EventClass) -> Moment {
+        let key = self.next_key(time, class);
+        debug_assert!(key > self.high, "reserved a key whose moment has passed");
+        // Ordered now, should it be pushed after all.
+        self.watch(key);
+        Moment(key)
+    }
+
+    /// Push the event whose key was reserved after all (module docs).
+    pub fn push_reserved(&mut self, moment: Moment, event: E) {
+        debug_assert!(moment.0 > self.high, "the reserved moment has passed");
+        self.store.push(Entry { key: moment.0, slot: Slot::Event(event) });
+        self.len += 1;
+    }
+
+    /// Schedule `event` on `lane` at `time` in `class` as the event reserved at `parent` would
+    /// when popped: it gets its final key at that moment (module docs). Returns its handle for
+    /// [`EventQueue::cancel`], valid until that moment.
+    pub fn push_lane_as_of(&mut self, parent: Moment, lane: u32, time: SimTime, class: EventClass, event: E) -> Moment {
+        debug_assert!(parent.0 > self.high, "pushed as of a moment that has passed");
+        let key = self.next_key(time, class);
+        debug_assert!(key > parent.0, "a child is due after its parent");
+        let tied = self.watch(key);
+        self.enqueue_lane(lane, key, event);
+        self.ahead.push(Ahead { parent: parent.0, key, time_class: key >> SEQ_BITS, lane, tied });
+        self.next_moment = self.next_moment.min(parent.0);
+        Moment(key)
+    }
+
+    /// An event with key `key` is pushed now: children waiting for their moment with the same
+    /// time and class are marked tied. Returns whether there was one.
+    #[inline]
+    fn watch(&mut self, key: u128) -> bool {
+        let tc = key >> SEQ_BITS;
+        let mut any = false;
+        for a in self.ahead.iter_mut() {
+            if a.time_class == tc {
+                a.tied = true;
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// Whether the reserved `moment` has passed: an event with that key would have been popped.
+    pub fn passed(&self, moment: Moment) -> bool {
+        moment.0 < self.high
+    }
+
+    /// Remove a child pushed as of a moment that has not come yet (by its handle); `None` if
+    /// it is not waiting.
+    pub fn cancel(&mut self, child: Moment) -> Option<E> {
+        let i = self.ahead.iter().position(|a| a.key == child.0)?;
+        let a = self.ahead.swap_remove(i);
+        self.next_moment = self.ahead.iter().map(|a| a.parent).min().unwrap_or(u128::MAX);
+        let event = self.take_out(a.key, a.lane);
+        self.len -= event.is_some() as usize;
+        event
+    }
+
+    /// Remove the queued event with key `key`, pushed on `lane` (rare).
+    fn take_out(&mut self, key: u128, lane: u32) -> Option<E> {
+        if let Some(q) = self.lanes.get_mut(lane as usize) {
+            if let Some(i) = q.iter().rposition(|(k, _)| *k == key) {
+                let (_, event) = q.remove(i).expect("found");
+                if i == 0 {
+                    // It was the lane's head, standing in the store.
+                    self.store.remove(key).expect("a lane's head stands in the store");
+                    if let Some(&(next, _)) = q.front() {
+                        self.store.push(Entry { key: next, slot: Slot::Lane(lane) });
+                    }
+                }
+                return Some(event);
+            }
+        }
+        // Out of its lane's order, or moved to the store by `take_where`.
+        match self.store.remove(key)?.slot {
+            Slot::Event(event) => Some(event),
+            Slot::Lane(_) => unreachable!("a lane's entry has its head's key, found in the lane"),
+        }
+    }
+
+    /// The moment `p` has come: its tied children get the keys they would have had, had the
+    /// event reserved at `p` pushed them now, in the order they were pushed (usually there is
+    /// one child, not tied: it keeps its key).
+    #[inline(never)]
+    fn reach_moment(&mut self, p: u128) {
+        while let Some(i) = (0..self.ahead.len()).filter(|&i| self.ahead[i].parent == p).min_by_key(|&i| self.ahead[i].key) {
+            let a = self.ahead.swap_remove(i);
+            if a.tied {
+                // Same time and class, the next sequence number.
+                let key = (a.key & !(SEQ_MASK as u128)) | self.next_seq as u128;
+                self.next_seq += 1;
+                self.rekey(a.key, a.lane, key);
+            }
+        }
+        self.next_moment = self.ahead.iter().map(|a| a.parent).min().unwrap_or(u128::MAX);
+    }
+
+    /// Give the queued event with key `old`, pushed on `lane`, the later key `new`.
+    fn rekey(&mut self, old: u128, lane: u32, new: u128) {
+        if let Some(q) = self.lanes.get_mut(lane as usize) {
+            // Usually the lane's last entry: the link's latest arrival.
+            if let Some(i) = q.iter().rposition(|(k, _)| *k == old) {
+                if q.get(i + 1).is_none_or(|&(next, _)| new < next) {
+                    q[i].0 = new;
+                    if i == 0 {
+                        self.store.rekey(old, new);
+                    }
+                    return;
+                }
+            }
+        }
+        // Not (or no longer) in lane order: to the store with its new key.
+        let event = self.take_out(old, lane).expect("a child waiting for its moment is queued");
+        self.store.push(Entry { key: new, slot: Slot::Event(event) });
+    }
+
+    /// The earliest event, removed from the queue.
+    pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        self.pop_through(u128::MAX)
+    }
+
+    /// The earliest event if it is due at or before `end`.
+    pub fn pop_due(&mut self, end: SimTime) -> Option<(SimTime, E)> {
+        self.pop_through(end_of(end))
+    }
+
+    /// The earliest event if its key is before `key`.
+    pub fn pop_before(&mut self, key: EventKey) -> Option<(SimTime, E)> {
+        pack(key).checked_sub(1).and_then(|last| self.pop_through(last))
+    }
+
+    /// The earliest event if its packed key is at most `last`.
+    #[inline]
+    fn pop_through(&mut self, last: u128) -> Option<(SimTime, E)> {
+        loop {
+            let key = self.store.peek()?.key;
+            // A reserved moment comes before the next entry pops, unless the bound stops
+            // before it; for a reserved event pushed after all, once it was processed.
+            let p = self.next_moment;
+            let mut reserved_on_top = false;
+            if p <= key || self.moment_now {
+                if (p < key || self.moment_now) && p <= last {
+                    self.moment_now = false;
+                    self.reach_moment(p);
+                    continue;
+                }
+                reserved_on_top = p == key;
+            }
+            if key > last {
+                return None;
+            }
+            self.moment_now = reserved_on_top;
+            let event = self.pop_top();
+            self.len -= 1;
+            self.popped += 1;
+            self.high = self.high.max(key);
+            return Some((SimTime((key >> 64) as u64), event));
+        }
+    }
+
+    fn pop_top(&mut self) -> E {
+        let top = self.store.peek().expect("peeked");
+        match top.slot {
+            Slot::Event(_) => match self.store.pop().map(|e| e.slot) {
+                Some(Slot::Event(e)) => e,
+                _ => unreachable!("peeked as an event"),
+            },
+            Slot::Lane(l) => {
+                let q = &mut self.lanes[l as usize];
+                let (_, e) = q.pop_front().expect("a lane in the store holds its head");
+                match q.front() {
+                    Some(&(next, _)) => self.store.rekey_first(next),
+                    None => {
+                        self.store.pop();
+                    }
+                }
+                e
+            }
+        }
+    }
+
+    /// The run is over at `end`: every moment up to it has passed.
+    pub fn pass_through(&mut self, end: SimTime) {
+        self.high = self.high.max(end_of(end));
+    }
+
+    /// Remove every queued event `pick` selects, with its key (for moving an event to another
+    /// time while it keeps its place among events of equal time and class: see
+    /// [`EventQueue::push_keyed`]).
+    pub fn take_where(&mut self, mut pick: impl FnMut(&E) -> bool) -> Vec<(EventKey, E)>
+    where
+        E: Clone,
+    {
+        // Rare (branching): lanes are first emptied into the store, which keeps the order.
+        self.store.retain(|e| matches!(e.slot, Slot::Event(_)));
+        for q in &mut self.lanes {
+            for (key, event) in q.drain(..) {
+                self.store.push(Entry { key, slot: Slot::Event(event) });
+            }
+        }
+        let mut taken = Vec::new();
+        self.store.retain(|e| match &e.slot {
+            Slot::Event(ev) if pick(ev) => {
+                taken.push((unpack(e.key), ev.clone()));
+                false
+            }
+            _ => true,
+        });
+        self.len -= taken.len();
+        taken
+    }
+
+    /// Schedule `event` with an explicit key (its `seq` one the queue assigned before, so the
+    /// total order stays what it would have been had the event been pushed when that `seq` was
+    /// assigned, with that time).
+    pub fn push_keyed(&mut self, key: EventKey, event: E) {
+        self.store.push(Entry { key: pack(key), slot: Slot::Event(event) });
+        self.len += 1;
+    }
+
+    /// Number of events popped so far (the run's event count).
+    pub fn popped(&self) -> u64 {
+        self.popped
+    }
+
+    /// Number of events waiting.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if no event is waiting.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}

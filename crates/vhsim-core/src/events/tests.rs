@@ -1,0 +1,365 @@
+//! Tests of the event queue: its order, lanes, the store's two forms, and events pushed ahead
+//! of time against a reference that really pushes the skipped events.
+
+use super::*;
+use crate::SimDuration;
+use std::collections::BTreeMap;
+
+/// xorshift64: a deterministic stream for the randomized tests.
+fn stream(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+#[test]
+fn orders_by_time_then_class_then_insertion() {
+    let mut q = EventQueue::new();
+    q.push(SimTime(10), EventClass::Timer, "timer@10");
+    q.push(SimTime(10), EventClass::Packet, "pkt-a@10");
+    q.push(SimTime(5), EventClass::Timer, "timer@5");
+    q.push(SimTime(10), EventClass::Packet, "pkt-b@10");
+    q.push(SimTime(10), EventClass::Timeline, "handover@10");
+    let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+    assert_eq!(order, ["timer@5", "handover@10", "pkt-a@10", "pkt-b@10", "timer@10"]);
+    assert_eq!(q.popped(), 5);
+}
+
+#[test]
+fn lanes_give_the_order_of_plain_pushes() {
+    // A pseudo-random mix of lane and plain pushes (with ties, out-of-order lane times and
+    // pops in between) pops in exactly the order of the same pushes without lanes.
+    let mut plain = EventQueue::new();
+    let mut laned = EventQueue::new();
+    let mut x: u64 = 12345;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for i in 0..20_000u64 {
+        let r = next();
+        let t = SimTime(i / 3 + r % 7);
+        let class = if r % 5 == 0 { EventClass::Timer } else { EventClass::Packet };
+        plain.push(t, class, i);
+        if r % 3 == 0 {
+            laned.push(t, class, i);
+        } else {
+            laned.push_lane((r % 4) as u32, t, class, i);
+        }
+        if r % 2 == 0 {
+            a.push(plain.pop());
+            b.push(laned.pop());
+        }
+        if i == 10_000 {
+            let ta = plain.take_where(|e| e % 7 == 0);
+            let tb = laned.take_where(|e| e % 7 == 0);
+            assert_eq!(ta.len(), tb.len());
+            for ((k, e), (k2, e2)) in ta.into_iter().zip(tb) {
+                plain.push_keyed(k, e);
+                laned.push_keyed(k2, e2);
+            }
+        }
+        assert_eq!(plain.len(), laned.len());
+    }
+    while let Some(e) = plain.pop() {
+        a.push(Some(e));
+    }
+    while let Some(e) = laned.pop() {
+        b.push(Some(e));
+    }
+    assert!(laned.is_empty());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn the_store_pops_in_key_order_as_it_changes_form() {
+    // The number of waiting events swings between a few and ~250 several times, across
+    // FEW_MAX and FEW_AGAIN both ways, with lane and plain pushes; every pop must be the
+    // earliest (time, class, insertion) not yet popped (a BTreeMap is the reference).
+    let mut q = EventQueue::new();
+    let mut reference = std::collections::BTreeMap::new();
+    let (mut x, mut pushed, mut lane_time) = (7u64, 0u64, [0u64; 3]);
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for round in 0..8u64 {
+        for _ in 0..(250 - 25 * round) {
+            let r = next();
+            let class = if r % 4 == 0 { EventClass::Timer } else { EventClass::Packet };
+            let t = if r % 3 == 0 {
+                let l = ((r >> 8) % 3) as usize;
+                lane_time[l] += r % 50;
+                q.push_lane(l as u32, SimTime(lane_time[l]), class, pushed);
+                SimTime(lane_time[l])
+            } else {
+                let t = SimTime(r % 5_000);
+                q.push(t, class, pushed);
+                t
+            };
+            reference.insert((t, class, pushed), pushed);
+            pushed += 1;
+            if r % 5 == 0 {
+                assert_eq!(q.pop().map(|(_, e)| e), reference.pop_first().map(|(_, e)| e));
+            }
+        }
+        while q.len() > (round % 3) as usize {
+            assert_eq!(q.pop().map(|(_, e)| e), reference.pop_first().map(|(_, e)| e));
+        }
+    }
+    while let Some((_, e)) = reference.pop_first() {
+        assert_eq!(q.pop().map(|(_, e)| e), Some(e));
+    }
+    assert!(q.is_empty() && q.pop().is_none());
+}
+
+#[test]
+fn a_packed_key_unpacks_to_itself_and_orders_as_the_tuple() {
+    let keys = [
+        (SimTime(0), EventClass::Timeline, 0),
+        (SimTime(0), EventClass::Timer, SEQ_MASK),
+        (SimTime(1), EventClass::Timeline, 7),
+        (SimTime(1), EventClass::Packet, 3),
+        (SimTime(u64::MAX), EventClass::Timer, 5),
+    ];
+    for a in keys {
+        assert_eq!(unpack(pack(a)), a);
+        for b in keys {
+            assert_eq!(pack(a).cmp(&pack(b)), a.cmp(&b), "{a:?} vs {b:?}");
+        }
+    }
+}
+
+/// The order the queue must reproduce: every skipped event is really pushed (at its reserved
+/// moment) and, when popped, pushes its children then, as the world did before it skipped it.
+#[derive(Default)]
+struct Reference {
+    map: BTreeMap<(SimTime, EventClass, u64), Item>,
+    seq: u64,
+    /// Children of a skipped event that was pushed after all and has just been popped: they
+    /// follow whatever its processing pushes.
+    after: Vec<(SimTime, EventClass, u32)>,
+}
+
+enum Item {
+    Event(u32),
+    /// A skipped event: its children, and its own id if it was pushed after all.
+    Skipped { children: Vec<(SimTime, EventClass, u32)>, real: Option<u32> },
+}
+
+impl Reference {
+    fn push(&mut self, t: SimTime, c: EventClass, item: Item) -> (SimTime, EventClass, u64) {
+        let k = (t, c, self.seq);
+        self.seq += 1;
+        self.map.insert(k, item);
+        k
+    }
+
+    fn skipped(&mut self, k: &(SimTime, EventClass, u64)) -> (&mut Vec<(SimTime, EventClass, u32)>, &mut Option<u32>) {
+        match self.map.get_mut(k) {
+            Some(Item::Skipped { children, real }) => (children, real),
+            _ => panic!("not a waiting skipped event"),
+        }
+    }
+
+    fn pop(&mut self) -> Option<(SimTime, u32)> {
+        for (t, c, id) in std::mem::take(&mut self.after) {
+            self.push(t, c, Item::Event(id));
+        }
+        loop {
+            let ((t, _, _), item) = self.map.pop_first()?;
+            match item {
+                Item::Event(id) => return Some((t, id)),
+                Item::Skipped { children, real: None } => {
+                    for (t, c, id) in children {
+                        self.push(t, c, Item::Event(id));
+                    }
+                }
+                Item::Skipped { children, real: Some(id) } => {
+                    self.after = children;
+                    return Some((t, id));
+                }
+            }
+        }
+    }
+}
+
+/// A skipped event of the randomized test: its key in the queue and in the reference, its
+/// children's keys in the queue.
+struct Skip {
+    key: Moment,
+    reference: (SimTime, EventClass, u64),
+    children: Vec<Moment>,
+    materialized: bool,
+}
+
+fn class_of(r: u64) -> EventClass {
+    [EventClass::Timeline, EventClass::Packet, EventClass::Timer][(r % 3) as usize]
+}
+
+#[test]
+fn events_pushed_ahead_of_time_pop_as_if_their_skipped_parent_had_pushed_them() {
+    // Random streams of pushes (plain, lane), skipped events with children pushed ahead of
+    // time, some of them pushed after all or with a child cancelled, over a short time range
+    // so that ties of (time, class) are frequent. After every pop, the queue and the
+    // reference must agree.
+    for seed in 1..=40u64 {
+        let mut next = stream(0x9e37_79b9_7f4a_7c15 ^ seed);
+        let mut q: EventQueue<u32> = EventQueue::new();
+        let mut reference = Reference::default();
+        let mut skips: Vec<Skip> = Vec::new();
+        let mut id = 0u32;
+        let mut fresh = || {
+            id += 1;
+            id
+        };
+        let spread = 1 + seed % 6; // small spreads: many ties
+        for _ in 0..3 {
+            let (t, c, n) = (SimTime(next() % spread), class_of(next()), fresh());
+            q.push(t, c, n);
+            reference.push(t, c, Item::Event(n));
+        }
+        let mut popped = 0;
+        while popped < 3_000 {
+            let got = q.pop();
+            assert_eq!(got, reference.pop(), "seed {seed}, pop {popped}");
+            let Some((now, _)) = got else { break };
+            popped += 1;
+            // Skipped events whose moment has passed are forgotten.
+            skips.retain(|s| !q.passed(s.key) && reference.map.contains_key(&s.reference));
+            for _ in 0..1 + next() % 3 {
+                let r = next();
+                match r % 10 {
+                    0..=2 => {
+                        let (t, c, n) = (now + SimDuration(r % spread), class_of(r >> 8), fresh());
+                        q.push(t, c, n);
+                        reference.push(t, c, Item::Event(n));
+                    }
+                    3..=4 => {
+                        let (t, c, n) = (now + SimDuration(1 + r % spread), class_of(r >> 8), fresh());
+                        q.push_lane(((r >> 16) % 3) as u32, t, c, n);
+                        reference.push(t, c, Item::Event(n));
+                    }
+                    5..=7 => {
+                        let (t, c) = (now + SimDuration(1 + r % spread), class_of(r >> 8));
+                        let key = q.reserve(t, c);
+                        let rk = reference.push(t, c, Item::Skipped { children: Vec::new(), real: None });
+                        let mut children = Vec::new();
+                        for j in 0..1 + (r >> 20) % 2 {
+                            let ct = t + SimDuration((r >> (24 + j)) % spread);
+                            let cc = if ct == t { class_of(r >> (30 + j)).max(c) } else { class_of(r >> (30 + j)) };
+                            let n = fresh();
+                            children.push(q.push_lane_as_of(key, ((r >> 40) % 3) as u32, ct, cc, n));
+                            reference.skipped(&rk).0.push((ct, cc, n));
+                        }
+                        skips.push(Skip { key, reference: rk, children, materialized: false });
+                    }
+                    8 if !skips.is_empty() => {
+                        // The skipped event is pushed after all, with its reserved key.
+                        let s = (r >> 8) as usize % skips.len();
+                        if !skips[s].materialized {
+                            skips[s].materialized = true;
+                            let n = fresh();
+                            q.push_reserved(skips[s].key, n);
+                            *reference.skipped(&skips[s].reference).1 = Some(n);
+                        }
+                    }
+                    9 if !skips.is_empty() && r & (1 << 50) != 0 => {
+                        // One more child of a skipped event, pushed later.
+                        let s = (r >> 8) as usize % skips.len();
+                        let (t, c, _) = skips[s].key.key();
+                        let ct = t + SimDuration((r >> 24) % spread);
+                        let cc = if ct == t { class_of(r >> 30).max(c) } else { class_of(r >> 30) };
+                        let n = fresh();
+                        let child = q.push_lane_as_of(skips[s].key, ((r >> 40) % 3) as u32, ct, cc, n);
+                        skips[s].children.push(child);
+                        reference.skipped(&skips[s].reference).0.push((ct, cc, n));
+                    }
+                    9 if !skips.is_empty() => {
+                        let s = (r >> 8) as usize % skips.len();
+                        if let Some(child) = skips[s].children.pop() {
+                            let n = q.cancel(child).expect("a child whose moment has not come is waiting");
+                            let (kids, _) = reference.skipped(&skips[s].reference);
+                            let at = kids.iter().position(|k| k.2 == n).expect("the same child");
+                            kids.remove(at);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if popped % 64 == 0 {
+                assert_eq!(q.len(), reference.map.len() - skips_without_real(&reference) + waiting_children(&reference), "seed {seed}: len");
+            }
+        }
+        assert!(popped > 100, "seed {seed}: the stream died out after {popped} pops");
+    }
+}
+
+/// Skipped events in the reference that stand for no event of the queue.
+fn skips_without_real(r: &Reference) -> usize {
+    r.map.values().filter(|i| matches!(i, Item::Skipped { real: None, .. })).count()
+}
+
+/// Children the reference has not pushed yet (the queue holds them already).
+fn waiting_children(r: &Reference) -> usize {
+    r.after.len() + r.map.values().map(|i| if let Item::Skipped { children, .. } = i { children.len() } else { 0 }).sum::<usize>()
+}
+
+#[test]
+fn a_child_tied_with_a_later_push_follows_it() {
+    // The skipped parent P (t=10) has child A at t=20; another event X at t=20 in the same
+    // class is pushed before P's moment: as without skipping, X pops before A.
+    let mut q = EventQueue::new();
+    q.push(SimTime(1), EventClass::Packet, "start");
+    assert_eq!(q.pop(), Some((SimTime(1), "start")));
+    let p = q.reserve(SimTime(10), EventClass::Packet);
+    q.push_lane_as_of(p, 0, SimTime(20), EventClass::Packet, "A");
+    q.push(SimTime(20), EventClass::Packet, "X");
+    q.push(SimTime(5), EventClass::Packet, "Y");
+    assert_eq!(q.pop(), Some((SimTime(5), "Y")));
+    assert!(!q.passed(p));
+    q.push(SimTime(20), EventClass::Packet, "Z"); // before P's moment: before A too
+    let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+    assert_eq!(order, ["X", "Z", "A"]);
+    assert!(q.passed(p));
+}
+
+#[test]
+fn pop_due_and_pop_before_stop_at_their_bound() {
+    let mut q = EventQueue::new();
+    q.push(SimTime(5), EventClass::Timer, 1);
+    q.push(SimTime(6), EventClass::Timeline, 2);
+    assert_eq!(q.pop_before((SimTime(5), EventClass::Timer, 0)), None);
+    assert_eq!(q.pop_due(SimTime(5)), Some((SimTime(5), 1)));
+    assert_eq!(q.pop_due(SimTime(5)), None);
+    assert_eq!(q.pop_before((SimTime(6), EventClass::Packet, 0)), Some((SimTime(6), 2)));
+    assert!(q.is_empty());
+}
+
+#[test]
+fn a_bounded_pop_leaves_children_waiting_for_events_pushed_before_their_moment() {
+    // A branch stops its trunk before a key, then pushes an event with that key (vhsim-sim
+    // `branch`); a child waiting for its parent's moment must still follow what that event
+    // pushes.
+    let mut q = EventQueue::new();
+    q.push(SimTime(1), EventClass::Packet, "start");
+    q.pop();
+    let p = q.reserve(SimTime(10), EventClass::Packet);
+    q.push_lane_as_of(p, 0, SimTime(20), EventClass::Packet, "A");
+    q.push(SimTime(20), EventClass::Packet, "X"); // before P's moment: before A
+    let moved = (SimTime(10), EventClass::Timeline, 0);
+    assert_eq!(q.pop_before(moved), None);
+    q.push_keyed(moved, "M");
+    assert_eq!(q.pop(), Some((SimTime(10), "M")));
+    q.push(SimTime(20), EventClass::Packet, "Y"); // pushed by M, before P's moment
+    let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+    assert_eq!(order, ["X", "Y", "A"]);
+}
