@@ -155,6 +155,17 @@ impl Departures for Collect {
     }
 }
 
+/// What a link direction is serializing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wire {
+    /// Nothing.
+    Idle,
+    /// The head of the queue, in its `n`-th attempt.
+    Frame(u32),
+    /// A frame that left early: the link is busy without holding it.
+    Departed,
+}
+
 /// A simplex link direction with its queue, error model and optional ARQ and reordering.
 #[derive(Clone, Debug)]
 pub struct Link {
@@ -165,10 +176,9 @@ pub struct Link {
     error: ErrorModel,
     arq: Option<Arq>,
     reorder: Option<Reorder>,
-    /// The frame being serialized and its attempt number (1-based).
-    on_wire: Option<(Packet, u32)>,
-    /// The frame being serialized left early: the link is busy without holding it.
-    departed: bool,
+    /// What is being serialized: nothing, the head of `queue` (attempt number, 1-based), or a
+    /// frame that left early.
+    wire: Wire,
     /// The last two (size, serialization time) at the current rate (size 0: none).
     serialization_of: [(u32, SimDuration); 2],
     /// Frames whose fate was decided (delivered, held or lost), each counted once.
@@ -188,8 +198,7 @@ impl Link {
             error,
             arq: None,
             reorder: None,
-            on_wire: None,
-            departed: false,
+            wire: Wire::Idle,
             serialization_of: [(0, SimDuration::ZERO); 2],
             packets_sent: 0,
             attempts: 0,
@@ -267,7 +276,7 @@ impl Link {
     /// that ends.
     pub fn resume(&mut self, now: SimTime) -> Option<SimTime> {
         self.paused = false;
-        if self.on_wire.is_some() || self.departed {
+        if self.wire != Wire::Idle {
             return None;
         }
         self.start_next(now)
@@ -275,10 +284,9 @@ impl Link {
 
     /// Start serializing the head of the queue at `now`; returns when that ends.
     fn start_next(&mut self, now: SimTime) -> Option<SimTime> {
-        let next = self.queue.pop()?;
-        let done = now + self.serialization(next.size);
-        self.on_wire = Some((next, 1));
-        Some(done)
+        let size = self.queue.serve()?.size;
+        self.wire = Wire::Frame(1);
+        Some(now + self.serialization(size))
     }
 
     /// Whether only the link going down can lose a frame (no error model, no ARQ, no
@@ -290,7 +298,7 @@ impl Link {
     /// Whether the frame whose serialization just started may leave early (module docs): its
     /// fate cannot depend on anything but the link going down, and nothing waits behind it.
     pub fn can_leave_early(&self) -> bool {
-        self.on_wire.is_some() && self.queue.is_empty() && self.up && self.fate_known_at_start()
+        self.wire == Wire::Frame(1) && self.queue.is_empty() && self.up && self.fate_known_at_start()
     }
 
     /// A packet of `size` bytes arrives at the link at `now`: if the link is idle and the
@@ -298,12 +306,12 @@ impl Link {
     /// serialization ends and when it reaches the far end. `None`: offer it ([`Link::offer`]).
     #[inline]
     pub fn leave_at_once(&mut self, now: SimTime, size: u32) -> Option<(SimTime, SimTime)> {
-        if self.on_wire.is_some() || self.departed || self.paused || !self.up || !self.fate_known_at_start() {
+        if self.wire != Wire::Idle || self.paused || !self.up || !self.fate_known_at_start() {
             return None;
         }
         debug_assert!(self.queue.is_empty(), "an idle link has nothing waiting");
         let done = now + self.serialization(size);
-        self.departed = true;
+        self.wire = Wire::Departed;
         self.attempts += 1;
         self.packets_sent += 1;
         Some((done, done + self.params.delay))
@@ -314,8 +322,8 @@ impl Link {
     /// link before `done` calls it back). The link stays busy until [`Link::end_early`].
     pub fn leave_early(&mut self, done: SimTime) -> Delivery {
         debug_assert!(self.can_leave_early());
-        let (packet, _) = self.on_wire.take().expect("a frame on the wire");
-        self.departed = true;
+        let packet = self.queue.finish();
+        self.wire = Wire::Departed;
         self.attempts += 1;
         self.packets_sent += 1;
         Delivery { at: done + self.params.delay, packet }
@@ -324,8 +332,8 @@ impl Link {
     /// The serialization of the frame that left early has ended at `now`: start the next
     /// (as [`Link::finish_into`] does); returns when that ends.
     pub fn end_early(&mut self, now: SimTime) -> Option<SimTime> {
-        debug_assert!(self.departed, "end_early without a frame that left early");
-        self.departed = false;
+        debug_assert_eq!(self.wire, Wire::Departed, "end_early without a frame that left early");
+        self.wire = Wire::Idle;
         if self.paused {
             return None;
         }
@@ -335,17 +343,20 @@ impl Link {
     /// The frame that left early comes back before its serialization ended (the link is about
     /// to change): the link is as if it had never left.
     pub fn call_back(&mut self, packet: Packet) {
-        debug_assert!(self.departed && self.on_wire.is_none());
-        self.departed = false;
+        debug_assert_eq!(self.wire, Wire::Departed);
         self.attempts -= 1;
         self.packets_sent -= 1;
-        self.on_wire = Some((packet, 1));
+        self.queue.serve_first(packet);
+        self.wire = Wire::Frame(1);
     }
 
     /// The frame being serialized (or retried) now and its attempt number (1 = first), if any:
     /// what a capture on the link records when a serialization starts.
     pub fn on_wire(&self) -> Option<(&Packet, u32)> {
-        self.on_wire.as_ref().map(|(p, a)| (p, *a))
+        match self.wire {
+            Wire::Frame(attempt) => self.queue.served().map(|p| (p, attempt)),
+            Wire::Idle | Wire::Departed => None,
+        }
     }
 
     /// Packets waiting in the queue.
@@ -373,9 +384,10 @@ impl Link {
         if !self.up {
             return Offer::Dropped(pkt, DropCause::LinkDown);
         }
-        if self.on_wire.is_none() && !self.departed && !self.paused {
+        if self.wire == Wire::Idle && !self.paused {
             let done = now + self.serialization(pkt.size);
-            self.on_wire = Some((pkt, 1));
+            self.queue.serve_first(pkt);
+            self.wire = Wire::Frame(1);
             return Offer::Transmitting(done);
         }
         match self.queue.push(pkt) {
@@ -392,24 +404,28 @@ impl Link {
     /// If nothing was being serialized (a world bookkeeping bug).
     #[inline]
     pub fn finish_into(&mut self, now: SimTime, out: &mut impl Departures) -> Finish {
-        let (packet, attempt) = self.on_wire.take().expect("finish_transmission on an idle link");
+        let Wire::Frame(attempt) = self.wire else { panic!("finish_transmission on an idle link") };
         self.attempts += 1;
         let mut f = Finish { fate: Fate::Retrying, attempts: attempt, next_done: None, wake: None };
         let lost = if !self.up {
             Some(DropCause::LinkDown)
         } else {
-            let error_lost = self.error.drops(now, &packet);
+            let head = self.queue.served().expect("the frame on the wire");
+            let error_lost = self.error.drops(now, head);
             match self.arq.as_mut().map(|a| a.after_attempt(attempt, error_lost)) {
                 None => error_lost.then_some(DropCause::ErrorModel),
                 Some(AttemptResult::Delivered) => None,
                 Some(AttemptResult::GiveUp) => Some(DropCause::ErrorModel),
                 Some(AttemptResult::Retry(wait)) => {
-                    f.next_done = Some(now + wait + self.serialization(packet.size));
-                    self.on_wire = Some((packet, attempt + 1));
+                    let size = head.size;
+                    f.next_done = Some(now + wait + self.serialization(size));
+                    self.wire = Wire::Frame(attempt + 1);
                     return f;
                 }
             }
         };
+        let packet = self.queue.finish();
+        self.wire = Wire::Idle;
         self.packets_sent += 1;
         let delay = self.params.delay;
         match lost {
@@ -446,7 +462,7 @@ impl Link {
     /// [`Link::finish_into`] with the packets returned in a [`Finished`] (for tests and simple
     /// drivers; the world uses `finish_into`).
     pub fn finish_transmission(&mut self, now: SimTime) -> Finished {
-        let (uid, tag) = self.on_wire.as_ref().map(|(p, _)| (p.uid, p.tag)).expect("finish_transmission on an idle link");
+        let (uid, tag) = self.on_wire().map(|(p, _)| (p.uid, p.tag)).expect("finish_transmission on an idle link");
         let mut c = Collect::default();
         let f = self.finish_into(now, &mut c);
         let mut arrivals = c.arrivals.into_iter();

@@ -173,14 +173,23 @@ impl World {
     pub(crate) fn handle(&mut self, ev: Event) {
         match ev {
             Event::TxDone(l) => self.on_tx_done(l),
+            Event::Arrive(link, slot) => {
+                let pkt = self.in_flight.take(slot);
+                self.on_arrive(link, pkt);
+            }
+            _ => self.handle_other(ev),
+        }
+    }
+
+    /// Events other than a packet's: out of line, so that the packet path stays small.
+    #[inline(never)]
+    fn handle_other(&mut self, ev: Event) {
+        match ev {
+            Event::TxDone(_) | Event::Arrive(..) => unreachable!("handled by handle"),
             Event::LinkWake(l) => {
                 if let Some(d) = self.links[l as usize].wake(self.now) {
                     self.schedule_arrival(l, d.at, d.packet);
                 }
-            }
-            Event::Arrive(link, slot) => {
-                let pkt = self.in_flight.take(slot);
-                self.on_arrive(link, pkt);
             }
             Event::EndpointTimer { flow, side } => self.on_endpoint_timer(flow, side as usize),
             Event::AgentTimer(a) => self.on_agent_timer(a),

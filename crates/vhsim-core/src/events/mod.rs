@@ -114,12 +114,12 @@ pub struct EventQueue<E> {
     len: usize,
     next_seq: u64,
     popped: u64,
-    /// The highest key popped so far: a reserved key below it has had its moment.
-    high: u128,
     /// Children pushed as of moments still to come.
     ahead: Vec<Ahead>,
     /// The earliest of their moments (`u128::MAX`: none).
     next_moment: u128,
+    /// Its time, or 0 when `moment_now`: one 64-bit comparison per pop.
+    next_moment_time: u64,
     /// The event reserved at `next_moment`, pushed after all, was popped last: its moment is
     /// now, after its processing.
     moment_now: bool,
@@ -133,9 +133,9 @@ impl<E> Default for EventQueue<E> {
             len: 0,
             next_seq: 0,
             popped: 0,
-            high: 0,
             ahead: Vec::new(),
             next_moment: u128::MAX,
+            next_moment_time: u64::MAX,
             moment_now: false,
         }
     }
@@ -193,7 +193,6 @@ impl<E> EventQueue<E> {
     /// world: a serialization's end, later than now), so that its moment is still to come.
     pub fn reserve(&mut self, time: SimTime, class: EventClass) -> Moment {
         let key = self.next_key(time, class);
-        debug_assert!(key > self.high, "reserved a key whose moment has passed");
         // Ordered now, should it be pushed after all.
         self.watch(key);
         Moment(key)
@@ -201,7 +200,6 @@ impl<E> EventQueue<E> {
 
     /// Push the event whose key was reserved after all (module docs).
     pub fn push_reserved(&mut self, moment: Moment, event: E) {
-        debug_assert!(moment.0 > self.high, "the reserved moment has passed");
         self.store.push(Entry { key: moment.0, slot: Slot::Event(event) });
         self.len += 1;
     }
@@ -210,14 +208,19 @@ impl<E> EventQueue<E> {
     /// when popped: it gets its final key at that moment (module docs). Returns its handle for
     /// [`EventQueue::cancel`], valid until that moment.
     pub fn push_lane_as_of(&mut self, parent: Moment, lane: u32, time: SimTime, class: EventClass, event: E) -> Moment {
-        debug_assert!(parent.0 > self.high, "pushed as of a moment that has passed");
+        debug_assert!(parent.0 >= self.next_moment || self.ahead.iter().all(|a| a.parent != parent.0));
         let key = self.next_key(time, class);
         debug_assert!(key > parent.0, "a child is due after its parent");
         let tied = self.watch(key);
         self.enqueue_lane(lane, key, event);
         self.ahead.push(Ahead { parent: parent.0, key, time_class: key >> SEQ_BITS, lane, tied });
-        self.next_moment = self.next_moment.min(parent.0);
+        self.set_next_moment(self.next_moment.min(parent.0));
         Moment(key)
+    }
+
+    fn set_next_moment(&mut self, p: u128) {
+        self.next_moment = p;
+        self.next_moment_time = if self.moment_now { 0 } else { (p >> 64) as u64 };
     }
 
     /// An event with key `key` is pushed now: children waiting for their moment with the same
@@ -235,9 +238,11 @@ impl<E> EventQueue<E> {
         any
     }
 
-    /// Whether the reserved `moment` has passed: an event with that key would have been popped.
+    /// Whether the reserved `moment`, which has a child, has passed: an event with that key
+    /// would have been popped. (Moments come in key order, and every moment after it is still
+    /// to come.)
     pub fn passed(&self, moment: Moment) -> bool {
-        moment.0 < self.high
+        moment.0 < self.next_moment
     }
 
     /// Remove a child pushed as of a moment that has not come yet (by its handle); `None` if
@@ -245,7 +250,7 @@ impl<E> EventQueue<E> {
     pub fn cancel(&mut self, child: Moment) -> Option<E> {
         let i = self.ahead.iter().position(|a| a.key == child.0)?;
         let a = self.ahead.swap_remove(i);
-        self.next_moment = self.ahead.iter().map(|a| a.parent).min().unwrap_or(u128::MAX);
+        self.set_next_moment(self.ahead.iter().map(|a| a.parent).min().unwrap_or(u128::MAX));
         let event = self.take_out(a.key, a.lane);
         self.len -= event.is_some() as usize;
         event
@@ -278,16 +283,28 @@ impl<E> EventQueue<E> {
     /// one child, not tied: it keeps its key).
     #[inline(never)]
     fn reach_moment(&mut self, p: u128) {
+        self.moment_now = false;
+        if let [a] = self.ahead[..] {
+            // The usual case: one child of one moment.
+            self.ahead.clear();
+            self.set_next_moment(u128::MAX);
+            return self.place(a);
+        }
         while let Some(i) = (0..self.ahead.len()).filter(|&i| self.ahead[i].parent == p).min_by_key(|&i| self.ahead[i].key) {
             let a = self.ahead.swap_remove(i);
-            if a.tied {
-                // Same time and class, the next sequence number.
-                let key = (a.key & !(SEQ_MASK as u128)) | self.next_seq as u128;
-                self.next_seq += 1;
-                self.rekey(a.key, a.lane, key);
-            }
+            self.place(a);
         }
-        self.next_moment = self.ahead.iter().map(|a| a.parent).min().unwrap_or(u128::MAX);
+        self.set_next_moment(self.ahead.iter().map(|a| a.parent).min().unwrap_or(u128::MAX));
+    }
+
+    /// A child whose moment has come: if it met a tie, it takes the next sequence number.
+    fn place(&mut self, a: Ahead) {
+        if a.tied {
+            // Same time and class, the next sequence number.
+            let key = (a.key & !(SEQ_MASK as u128)) | self.next_seq as u128;
+            self.next_seq += 1;
+            self.rekey(a.key, a.lane, key);
+        }
     }
 
     /// Give the queued event with key `old`, pushed on `lane`, the later key `new`.
@@ -315,6 +332,7 @@ impl<E> EventQueue<E> {
     }
 
     /// The earliest event if it is due at or before `end`.
+    #[inline(always)]
     pub fn pop_due(&mut self, end: SimTime) -> Option<(SimTime, E)> {
         self.pop_through(end_of(end))
     }
@@ -325,17 +343,16 @@ impl<E> EventQueue<E> {
     }
 
     /// The earliest event if its packed key is at most `last`.
-    #[inline]
+    #[inline(always)]
     fn pop_through(&mut self, last: u128) -> Option<(SimTime, E)> {
         loop {
             let key = self.store.peek()?.key;
             // A reserved moment comes before the next entry pops, unless the bound stops
             // before it; for a reserved event pushed after all, once it was processed.
-            let p = self.next_moment;
             let mut reserved_on_top = false;
-            if p <= key || self.moment_now {
+            if self.next_moment_time <= (key >> 64) as u64 {
+                let p = self.next_moment;
                 if (p < key || self.moment_now) && p <= last {
-                    self.moment_now = false;
                     self.reach_moment(p);
                     continue;
                 }
@@ -344,11 +361,13 @@ impl<E> EventQueue<E> {
             if key > last {
                 return None;
             }
-            self.moment_now = reserved_on_top;
+            if reserved_on_top {
+                self.moment_now = true;
+                self.next_moment_time = 0;
+            }
             let event = self.pop_top();
             self.len -= 1;
             self.popped += 1;
-            self.high = self.high.max(key);
             return Some((SimTime((key >> 64) as u64), event));
         }
     }
@@ -376,7 +395,9 @@ impl<E> EventQueue<E> {
 
     /// The run is over at `end`: every moment up to it has passed.
     pub fn pass_through(&mut self, end: SimTime) {
-        self.high = self.high.max(end_of(end));
+        while self.next_moment <= end_of(end) {
+            self.reach_moment(self.next_moment);
+        }
     }
 
     /// Remove every queued event `pick` selects, with its key (for moving an event to another

@@ -80,6 +80,9 @@ pub struct Observers {
     pub handovers: Vec<HandoverRecord>,
     windows: Vec<(SimTime, SimTime)>,
     goodput_interval: u64,
+    /// The goodput bin of the last delivery and the time it ends (deliveries come in time
+    /// order: a division only when a bin is left).
+    goodput_bin: (usize, SimTime),
     handover_window: SimDuration,
     handover_packets: u64,
     scratch: Vec<TracedVar>,
@@ -138,6 +141,7 @@ impl Observers {
             handovers,
             windows,
             goodput_interval: sc.metrics.goodput_interval.0.max(1),
+            goodput_bin: (0, SimTime::ZERO),
             handover_window: sc.metrics.handover_window,
             handover_packets: sc.metrics.handover_packets,
             scratch: Vec::new(),
@@ -250,7 +254,11 @@ impl Observers {
             Report::Delivered { bytes, units } => {
                 fo.counters.delivered_units += units;
                 fo.counters.delivered_bytes += bytes;
-                let bin = (now.0 / self.goodput_interval) as usize;
+                if now >= self.goodput_bin.1 {
+                    let bin = now.0 / self.goodput_interval;
+                    self.goodput_bin = (bin as usize, SimTime((bin + 1).saturating_mul(self.goodput_interval)));
+                }
+                let bin = self.goodput_bin.0;
                 self.traces.goodput.add(f as usize, bin, bytes);
                 for (w, acc) in self.windows.iter().zip(fo.window_bytes.iter_mut()) {
                     if now >= w.0 && now < w.1 {
