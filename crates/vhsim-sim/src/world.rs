@@ -605,7 +605,7 @@ struct Slab {
 }
 
 impl Slab {
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, pkt: Packet) -> u32 {
         match self.free.pop() {
             Some(i) => {
@@ -619,7 +619,7 @@ impl Slab {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, slot: u32) -> Packet {
         self.free.push(slot);
         self.slots[slot as usize].take().expect("an Arrive event's slot holds its packet")

@@ -353,7 +353,15 @@ impl<E> EventQueue<E> {
             if self.next_moment_time <= (key >> 64) as u64 {
                 let p = self.next_moment;
                 if (p < key || self.moment_now) && p <= last {
-                    self.reach_moment(p);
+                    match self.ahead[..] {
+                        // The usual case: one child, not tied, keeps its key.
+                        [a] if !a.tied => {
+                            self.ahead.clear();
+                            self.moment_now = false;
+                            self.set_next_moment(u128::MAX);
+                        }
+                        _ => self.reach_moment(p),
+                    }
                     continue;
                 }
                 reserved_on_top = p == key;
