@@ -35,7 +35,7 @@ help:
 	@echo "             with two TCP schemes, plot them side by side ($(DEMO_OUT)/overview.png), and"
 	@echo "             reproduce Daniel & Kojo's Figure 8 ($(DEMO_OUT)/reproduce/)"
 	@echo "make test    build vhsim with its test extras into $(VENV)/, run cargo tests and pytest"
-	@echo "make bench   print simulator speed on benches/*.toml"
+	@echo "make bench   print simulator speed (bulk, 1% loss, a handover run, a handover campaign)"
 	@echo "make venv    only create the virtual environment $(VENV)/ (activate: . $(VENV)/bin/activate)"
 	@echo "make clean   remove out/, build/ and Python caches (not $(VENV)/)"
 

@@ -231,7 +231,7 @@ def format_table(rows: Sequence[BenchRow]) -> str:
     speed relative to the first one's on the same scenario."""
     builds = list(dict.fromkeys(r.build for r in rows))
     header = ["scenario", "build", "sim s", "wall s", "events", "events/seg", "events/s", "segments/wall-s",
-              "peak RSS MB"] + (["vs first"] if len(builds) > 1 else [])
+              "peak RSS MB"] + (["speed vs first build"] if len(builds) > 1 else [])
     first = {r.scenario: r for r in rows if r.build == builds[0]}
     body = []
     for r in rows:

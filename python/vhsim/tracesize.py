@@ -241,7 +241,7 @@ def estimate(
 
     flows = r["flows"]
     segments = [0.0] * len(flows)
-    hop_segments = 0.0
+    hop_segments = [0.0] * len(flows)
     for start, end, table in phases:
         if table is None:
             continue
@@ -255,7 +255,7 @@ def estimate(
             active = [j == i or _overlaps(flows[j], start, end, duration_ns) for j in range(len(flows))]
             per_s = _share_links(r, caps[table], active, rate)[i]
             segments[i] += per_s * overlap
-            hop_segments += per_s * overlap * len(caps[table][i][1])
+            hop_segments[i] += per_s * overlap * len(caps[table][i][1])
 
     acks_per_segment = [_transport(f)[2] for f in flows]
     window_share = 1.0
@@ -287,8 +287,10 @@ def estimate(
         rows["timeseries"] = int(ts_rows * window_share)
     if detail == "packets":
         rows["packets"] = int(packet_rows * window_share)
-    # Each data segment and its ACK cross every hop: a transmission end and an arrival each.
-    events = int(4 * hop_segments + sum(segments))
+    # Each data segment and each ACK arrive at the end of every hop; a transmission end is an
+    # event only where a packet waits behind the frame (frames leave early otherwise: the
+    # bottleneck, once per segment), plus about one event per segment for timers and bursts.
+    events = int(sum(h * (1 + acks) for h, acks in zip(hop_segments, acks_per_segment)) + 2 * sum(segments))
     if relayed:  # each acknowledgement crosses the access hop, and the agent's timer runs
         events += int(3 * sum(segments))
     return TraceEstimate(rows, events)
