@@ -244,6 +244,24 @@ impl Script {
         self.drain()
     }
 
+    /// An ASCONF with `serial` and `requests` arriving from the peer's address `from`.
+    pub fn asconf(&mut self, at_ms: u64, from: Addr, serial: u32, requests: Vec<AsconfRequest>) -> Vec<Out> {
+        self.advance(at_ms);
+        let chunk = vhsim_sctp::wire::AsconfChunk { serial, sender_addr: from.0, requests };
+        let s = SctpPacket { header: CommonHeader::default(), chunks: vec![Chunk::Asconf(chunk)] };
+        let p = Packet {
+            uid: 0,
+            flow: 0,
+            src: from,
+            dst: CN,
+            size: 20 + s.wire_len(),
+            tag: TraceTag::control(serial as u64),
+            payload: Payload::Sctp(Box::new(s)),
+        };
+        self.ep.on_packet(self.now, &p);
+        self.drain()
+    }
+
     /// The wake-up at `at` ms, which must be exactly when the endpoint asked.
     #[track_caller]
     pub fn fire(&mut self, at_ms: u64) -> Vec<Out> {
