@@ -64,6 +64,12 @@ OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"),)),
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "hr-msctp"),)),
     ("scenarios/kimkoh/ping-pong.toml", (("flows.*.scheme", "hr-msctp"),)),
+    # The readings of Kim & Koh the scenarios do not pin (issue #25), and RFC 4960's idle reset.
+    ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"), ("flows.*.sctp.mt_region", "add_ip"))),
+    ("scenarios/kimkoh/ping-pong.toml", (("flows.*.scheme", "hr-msctp"), ("flows.*.sctp.hr_cwnd_reset", "true"),
+                                         ("flows.*.sctp.rtx_to_alt", "timeouts_only"))),
+    ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.sctp.idle_cwnd_reset", "5s"),
+                                          ("flows.*.sctp.set_primary_from", "new"))),
 )
 COLUMNS = ("scenario", "set", "seed", "packets", "timeseries", "summary")
 
