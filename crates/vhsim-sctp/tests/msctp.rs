@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use vhsim_core::Rate;
-use vhsim_net::{Endpoint, RetxCause};
+use vhsim_net::RetxCause;
 use vhsim_sctp::outbound::Mark;
 use vhsim_sctp::wire::{
     AsconfRequest, AsconfResult, CAUSE_DELETE_LAST_ADDRESS, CAUSE_DELETE_SOURCE_ADDRESS,
@@ -154,33 +154,15 @@ fn deleting_the_last_address_or_the_source_address_is_refused_with_its_error_cau
     assert!(matches!(asconfs(&net)[0], (2000, 1, _, false)));
     assert_eq!(acks(&net)[0].2, vec![AsconfResult::Success { correlation: 1 }]);
     assert!(sent_by(&net, Side::Mn).any(|(_, o, _)| matches!(o, Out::Asconf { .. })));
-    // ... while an ASCONF deleting its own source address (written by hand) is refused.
+    // ... while an ASCONF deleting its own source address is refused.
     let mut cn = Script::multihomed(preset("msctp"));
-    let chunk = vhsim_sctp::wire::AsconfChunk {
-        serial: 1,
-        sender_addr: MN_A.0,
-        requests: vec![AsconfRequest::DeleteIp { correlation: 9, addr: MN_A.0 }],
-    };
-    let s = vhsim_sctp::wire::SctpPacket {
-        header: Default::default(),
-        chunks: vec![vhsim_sctp::wire::Chunk::Asconf(chunk)],
-    };
-    let pkt = vhsim_net::Packet {
-        uid: 0,
-        flow: 0,
-        src: MN_A,
-        dst: CN,
-        size: 20 + s.wire_len(),
-        tag: vhsim_net::TraceTag::control(1),
-        payload: vhsim_net::Payload::Sctp(Box::new(s)),
-    };
-    cn.ep.on_packet(ms(10), &pkt);
-    let out = cn.send_all(10);
+    let delete_source = vec![AsconfRequest::DeleteIp { correlation: 9, addr: MN_A.0 }];
+    let out = cn.asconf(10, MN_A, 1, delete_source.clone());
     let reply = vec![AsconfResult::Error { correlation: 9, cause: CAUSE_DELETE_SOURCE_ADDRESS }];
     assert!(out.contains(&Out::AsconfAck { to: MN_A, serial: 1, results: reply }), "{out:?}");
     // The same serial again: the cached ASCONF-ACK is sent again, nothing is processed twice.
-    cn.ep.on_packet(ms(20), &pkt);
-    assert_eq!(cn.send_all(20).iter().filter(|o| matches!(o, Out::AsconfAck { serial: 1, .. })).count(), 1);
+    let again = cn.asconf(20, MN_A, 1, delete_source);
+    assert_eq!(again.iter().filter(|o| matches!(o, Out::AsconfAck { serial: 1, .. })).count(), 1);
     // Set-Primary to an address not in the association.
     let mut net =
         Net::with_association(preset("msctp"), links(), &[MN_A], vec![at(2000, AddressOp::SetPrimary(MN_B))]);
