@@ -269,7 +269,7 @@ PAPER = Paper(
     name="kimkoh",
     title="Performance enhancement of mSCTP for vertical handover across heterogeneous wireless networks",
     citation="D. P. Kim and S. J. Koh, International Journal of Communication Systems 22(12), 2009. Schemes: "
-             "`msctp` (normal mSCTP), `mt-msctp` (MT-mSCTP, protocol-facts A11), `hr-msctp` (HR-mSCTP), "
+             "`msctp` (normal mSCTP), `mt-msctp` (MT-mSCTP, docs/references.md §10), `hr-msctp` (HR-mSCTP), "
              "docs/sctp.md; scenarios: scenarios/kimkoh/. Verdict rules and every difference from the paper: "
              "docs/reproductions.md.",
     figures=(fig8(), fig9(), fig10(), fig11(), fig12(), fig13(), fig14(), fig15(), fig16(), tcp(), fig13_robustness(),
