@@ -1,4 +1,4 @@
-//! Congestion control of one destination (RFC 4960 §7.2; protocol-facts §9.2).
+//! Congestion control of one destination (RFC 4960 §7.2; docs/references.md §9.2).
 //!
 //! All quantities are bytes; `mtu` is [`crate::SctpConfig::cc_mtu`].
 

@@ -1,6 +1,6 @@
 //! Configuration of an SCTP association endpoint: every RFC 4960 protocol parameter (§15) the
 //! model uses, as a named field with the RFC's default, plus ns-2's choices where the RFC
-//! leaves one open (protocol-facts §9.1, §9.5). Sizes are bytes, times [`SimDuration`]
+//! leaves one open (docs/references.md §9.1, §9.5). Sizes are bytes, times [`SimDuration`]
 //! (nanoseconds); the scenario layer maps its unit strings onto these fields.
 //!
 //! `cwnd`, `ssthresh`, the flight size and the receive window count DATA chunk bytes (header
@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use vhsim_core::SimDuration;
 
-/// The initial congestion window of every destination (protocol-facts A16).
+/// The initial congestion window of every destination (docs/references.md A16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InitialCwnd {
@@ -88,7 +88,7 @@ pub enum MaxBurstScope {
 }
 
 /// How a sender reacts when its peer makes another address the primary (mSCTP schemes,
-/// protocol-facts §9.4, §10).
+/// docs/references.md §9.4, §10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MsctpScheme {

@@ -1,5 +1,5 @@
 //! mSCTP: dynamic address reconfiguration (RFC 5061) driving a handover (Koh et al. 2004;
-//! protocol-facts §9.3, §9.4), and the correspondent's handover schemes (normal mSCTP,
+//! docs/references.md §9.3, §9.4), and the correspondent's handover schemes (normal mSCTP,
 //! MT-mSCTP, HR-mSCTP; §9.4, §10).
 //!
 //! **The endpoint on the mobile node** requests Add-IP, Set-Primary and Delete-IP at scripted

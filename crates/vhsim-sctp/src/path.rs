@@ -1,4 +1,4 @@
-//! Per-destination state (RFC 4960 §6.3, §7.2, §8.2; protocol-facts §9.2): one [`PathState`]
+//! Per-destination state (RFC 4960 §6.3, §7.2, §8.2; docs/references.md §9.2): one [`PathState`]
 //! per peer address, indexed by the address's position in the peer's address list.
 
 use crate::config::SctpConfig;

@@ -20,7 +20,7 @@
 //!    TSN Ack Point adds one to every chunk reported missing; a chunk whose gap ack this SACK
 //!    withdraws gets one (§6.2.1 D iii, "count one miss indication"), once per SACK whichever
 //!    rule applies. With `split_fast_retransmit` (CMT's split fast retransmit, MT-mSCTP;
-//!    protocol-facts §10) the first two count only TSNs sent to the chunk's own destination:
+//!    docs/references.md §10) the first two count only TSNs sent to the chunk's own destination:
 //!    reordering across paths is then no loss signal. A chunk reaching `fast_rtx_threshold`
 //!    indications is marked for fast retransmission, at most once in its life.
 //! 4. Fast Recovery ends when the Cumulative TSN Ack reaches its exit point.
