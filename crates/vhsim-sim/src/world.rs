@@ -34,6 +34,9 @@ pub struct World {
     pub(crate) routing: Routing,
     /// Packets that reached the far end of a paused link, held until it resumes.
     pub(crate) held: Vec<Vec<Packet>>,
+    /// A down link still delivers what arrives at its far end until this time: the packets that
+    /// were propagating when it failed (a forced handover with `in_flight = "delivered"`).
+    pub(crate) delivers_until: Vec<SimTime>,
     /// Packets propagating towards the far end of a link (their `Arrive` events carry the slot).
     in_flight: Slab,
     /// Handovers of the run, in time order.
@@ -76,6 +79,7 @@ impl World {
         World {
             routing: Routing::new(&scenario),
             held: vec![Vec::new(); links.len()],
+            delivers_until: vec![SimTime::ZERO; links.len()],
             in_flight: Slab::default(),
             agent_wakeup: vec![None; agents.len()],
             scenario,
@@ -189,7 +193,7 @@ impl World {
     fn on_arrive(&mut self, link: u32, pkt: Packet) {
         // A down link also loses what was propagating on it (Daniel & Kojo §3: the error
         // model at the far end of the old access link drops packets in transit).
-        if !self.links[link as usize].is_up() {
+        if !self.links[link as usize].is_up() && self.now > self.delivers_until[link as usize] {
             self.drop_packet(Some(link), &pkt, DropCause::LinkDown);
         } else if self.links[link as usize].is_paused() {
             self.held[link as usize].push(pkt);
