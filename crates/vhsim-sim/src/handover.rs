@@ -166,15 +166,16 @@ impl World {
     }
 
     /// The options of a forced handover's failure (docs/handover.md "Forced handovers"): the
-    /// packets propagating on the old access links still arrive (`in_flight = "delivered"`:
-    /// a packet that left before now arrives by now + the link's delay; nothing leaves a down
-    /// link afterwards), and the mobile node sends by the new interface from now
+    /// packets propagating on the old access links arrive (`in_flight = "delivered"`) or are
+    /// lost (`"lost"`), even if the handover completes, and restores the links, before they
+    /// arrive (a packet that left before now arrives by now + the link's delay; nothing leaves a
+    /// down link afterwards); the mobile node sends by the new interface from now
     /// (`uplink = "at_failure"`; the anchor's binding waits for the completion).
     fn forced_failure(&mut self, h: &HandoverRecord, in_flight: InFlight, uplink: Uplink) {
-        if in_flight == InFlight::Delivered {
-            for l in self.access_links(h.from) {
-                self.delivers_until[l as usize] = self.now + self.links[l as usize].params().delay;
-            }
+        let delivered = in_flight == InFlight::Delivered;
+        for l in self.access_links(h.from) {
+            let until = self.now + self.links[l as usize].params().delay;
+            self.failed_in_transit[l as usize] = Some(crate::world::InTransit { until, delivered });
         }
         if uplink == Uplink::AtFailure {
             if let Some(m) = self.routing.mobile.as_mut() {

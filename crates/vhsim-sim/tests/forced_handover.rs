@@ -171,3 +171,24 @@ fn the_mobile_node_sends_by_b_from_the_failure_or_from_the_completion() {
         }
     }
 }
+
+#[test]
+fn what_propagates_at_the_failure_keeps_its_fate_when_the_handover_completes_before_it_arrives() {
+    // No agent: the handover completes at `detection` = 3 ms, restoring acc_a before segment 199
+    // (propagating at 2 s) arrives at 2005.9152 ms. `lost` loses it all the same; `delivered`
+    // delivers it.
+    for (option, arrives) in [("in_flight = \"lost\"", false), ("in_flight = \"delivered\"", true)] {
+        let timeline = format!(
+            "[[timeline]]\nat = \"2s\"\naction = \"handover\"\nkind = \"forced\"\ndetection = \"3ms\"\nto = \"b\"\n{option}\n"
+        );
+        let out = run(&mobile_world(FLOW, "", &[("timeline", &timeline)]), Some(Detail::Packets));
+        assert_eq!(done(&out), 2.003);
+        let rx199 = rows(&out, PacketEvent::Receive, Some(199));
+        let first = rx199.first().map(|r| r.0);
+        if arrives {
+            close(first.expect("199 arrives"), 1.99 + 15.9152 * MS, "199 by a");
+        } else {
+            assert!(first.is_none_or(|t| t > 2.1), "199 is lost on acc_a and only its retransmission arrives: {rx199:?}");
+        }
+    }
+}
