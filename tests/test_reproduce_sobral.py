@@ -215,9 +215,12 @@ def _runs(**per_case) -> list[dict]:
 
 def test_the_return_to_3g_claims_hold_near_the_paper_and_not_away_from_it():
     near = _runs(UH={}, FH={"ack3g300_s": 300.34, "cwnd_back300_s": 1.2, "recover300_s": 7.0},
-                 MIP={"rto300": 1, "recover300_s": 8.0})
+                 MIP={"rto300": 1, "recover300_s": 8.0, "rto300_s": [300.47], "rto300_spurious": [False],
+                      "rto300_ssthresh": [20.0], "dup300_s": []})
     for start in ("'At second 300.33", "'The 90 ms timeout", "'... and the cwnd", "'MIP induces", "... 'it can recover"):
         assert _to3g(start, near).status == "holds", start
-    far = _runs(UH={}, FH={"ack3g300_s": 300.548, "cwnd_back300_s": 0.9}, MIP={"rto300": 2, "recover300_s": 11.0})
+    far = _runs(UH={}, FH={"ack3g300_s": 300.548, "cwnd_back300_s": 0.9},
+                MIP={"rto300": 2, "recover300_s": 11.0, "rto300_s": [300.47, 301.7], "rto300_spurious": [True, True],
+                     "rto300_ssthresh": [20.0, 10.0], "dup300_s": [301.33]})
     for start in ("'At second 300.33", "'The 90 ms timeout", "'... and the cwnd", "'MIP induces", "... 'it can recover"):
         assert _to3g(start, far).status == "does not hold", start
