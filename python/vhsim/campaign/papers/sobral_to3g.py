@@ -13,12 +13,8 @@ event rule allows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..claims import Band, Check, Gain, Level, Measure, NotCheckable, plusminus
-
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
+from ..claims import Band, Check, Gain, Level, Measure, plusminus
+from .sobral_claims import _one
 
 NR = {"scheme": "newreno", "timer": "impatient"}
 UH, FH, MIP = {"case": "UH", **NR}, {"case": "FH", **NR}, {"case": "MIP", **NR}
@@ -26,13 +22,6 @@ WLAN_RTT_S = 0.14          # §5.1, just before 300 s
 TOLERANCE_S = WLAN_RTT_S / 2
 DS_TIMEOUT_S = 0.09        # §5: "The Delivery Service timeout value was set to 90 ms"
 PAPER_FIRST_3G_ACK_S = 300.33
-
-
-def _one(ctx, where: dict) -> "pd.Series":
-    rows = ctx.table.loc[ctx.mask(where)] if ctx.present(where) else ctx.table.iloc[0:0]
-    if len(rows) != 1:
-        raise NotCheckable(f"expected one run for {ctx.label(where)}, found {len(rows)}")
-    return rows.iloc[0]
 
 
 def _later_by_the_timeout(ctx) -> tuple[bool, str]:
