@@ -109,3 +109,19 @@ def test_engagement_counters_become_result_columns():
     assert cols["bulk.engagement.wave_decisions"] == 2
     assert cols["bulk.engagement.persist_episodes"] == 0
     assert "bulk.engagement" not in cols
+
+
+def test_node_agent_counters_become_result_columns():
+    # The forced handover's Delivery Service pair (agents[0] at the HNAC, agents[1] at the MN,
+    # active mode on): its declarations, resends and destroyed repeated ACKs are columns.
+    sc = vhsim.load(ROOT / "scenarios/sobral/cbr-forced-handover.toml").with_(duration="305s",
+                                                                              agents__1__active_mode="2s")
+    s = sc.run().summary
+    cols = flatten_summary(s)
+    known = set(metrics.columns(s["flows"], s["links"], handovers=len(s["handovers"]),
+                                windows=next(iter(s["flows"].values()))["windows"], agents=len(s["agents"])))
+    assert set(cols) <= known, sorted(set(cols) - known)
+    assert (cols["agent0.kind"], cols["agent0.node"], cols["agent1.node"]) == ("delivery_service", "hnac", "mn")
+    assert cols["agent0.failures"] == 1 and cols["agent0.resent"] > 0
+    assert cols["agent1.dropped"] > 0, "repeated ACKs destroyed after the handover to WLAN"
+    assert cols["agent0.unkept"] == 0

@@ -60,6 +60,14 @@ OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "sack-rfc6675"),
                                             ("flows.*.tcp.limited_transmit", "false"),
                                             ("flows.*.sink.advertised_window", "12pkt"))),
+    # The forced handover's other options, ns-2 NewReno's exitFastRetrans_ false and the Delivery
+    # Service's other choices (issue #26).
+    ("scenarios/sobral/cbr-forced-handover.toml", (("timeline[1].in_flight", "delivered"),
+                                                    ("timeline[1].uplink", "at_failure"),
+                                                    ("flows.cbr.tcp.recovery.exit_fast_retrans", "false"))),
+    ("scenarios/sobral/cbr-forced-handover.toml", (("agents[0].timer", "packet_age"), ("agents[0].buffer", "10kB"),
+                                                    ("agents[1].ack_every", "2"),
+                                                    ("agents[1].active_mode", "2s"))),
     # The mSCTP schemes on Kim & Koh's scenarios (shipped with the normal scheme).
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"),)),
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "hr-msctp"),)),

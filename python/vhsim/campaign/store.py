@@ -59,7 +59,10 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     Run-level counters keep their names (``events``, ``delivered_segments``, ``sim_s``);
     per flow: ``bulk.goodput_kbps``, ``bulk.drops_error_model``, ``bulk.goodput_kbps_<window>``,
     and per handover k ``bulk.ho<k>.<metric>`` (``bulk.ho0.time_to_n_acked_s``, ...);
-    per link direction: ``access/forward.packets_sent``, ``access/forward.drops_<cause>``.
+    per link direction: ``access/forward.packets_sent``, ``access/forward.drops_<cause>``;
+    per node agent i (file order): ``agent<i>.node``, ``agent<i>.kind`` and its counters
+    (``agent0.failures``: interfaces a Delivery Service declared failed; ``agent1.dropped``:
+    repeated ACKs its active mode destroyed; ``agent0.resent``: kept copies sent again).
     Wall-clock figures are left out: they are not reproducible. A run stopped early
     (``metrics.stop = "when_complete"``, ``stopped_at_s`` set) reports its per-handover metrics
     and goodput windows exactly, but its whole-run totals only up to the stop: those columns are
@@ -81,7 +84,7 @@ def _is_truncated(column: str) -> bool:
         return column == "delivered_segments"
     metric = column.rsplit(".", 1)[-1]
     per_handover = re.search(r"\.ho\d+\.[^.]+$", column) is not None
-    return not per_handover and not metric.startswith("goodput_kbps_") and metric not in ("scheme", "start_s")
+    return not per_handover and not metric.startswith("goodput_kbps_") and metric not in ("scheme", "start_s", "node", "kind")
 
 
 def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str, Any]:
@@ -109,6 +112,10 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
                                 out[f"{name}.ho{k}.{metric}"] = v
                 elif _is_scalar(value):
                     out[f"{name}.{key}"] = value
+    for i, agent in enumerate(summary.get("agents") or ()):
+        for key, value in agent.items():
+            if _is_scalar(value):
+                out[f"agent{i}.{key}"] = value
     return out
 
 

@@ -22,6 +22,12 @@ pub trait RecoveryPolicy {
     fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit>;
     /// A timeout ended recovery: forget the episode.
     fn reset(&mut self);
+    /// Window inflation outside recovery, for duplicate ACKs that reached the threshold
+    /// while `recover` blocked the fast retransmit (ns-2 NewReno's `exitFastRetrans_` false);
+    /// none by default.
+    fn blocked_inflation(&self, _c: &SenderCore) -> f64 {
+        0.0
+    }
 }
 
 crate::axis! {
@@ -55,5 +61,8 @@ impl RecoveryPolicy for AnyRecovery {
     }
     fn reset(&mut self) {
         dispatch!(self, p => p.reset())
+    }
+    fn blocked_inflation(&self, c: &SenderCore) -> f64 {
+        dispatch!(self, p => p.blocked_inflation(c))
     }
 }

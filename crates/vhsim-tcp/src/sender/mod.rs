@@ -6,7 +6,7 @@
 //! | fast retransmit | loss classifier `classify` (congestion halves, wireless keeps cwnd), recovery `enter`, handover policy `on_fast_recovery` |
 //! | timer | TCP-DCR's delay (fast retransmit); then the RTO: recovery `reset`, dupACK response `cancel`, loss classifier `on_rto`, RTO response `on_timeout` (which runs the window law's `on_rto`), handover policy `on_rto`; then the persist timer (a window probe) |
 //! | notification | handover policy `on_notice`, window law and estimators `on_path_change` |
-//! | sending | persist mode: only a due window probe; else queued retransmissions, then the recovery part's choice in recovery, else new data within min(⌊cwnd⌋ + allowance, window caps) |
+//! | sending | persist mode: only a due window probe; else queued retransmissions, then the recovery part's choice in recovery, else new data within min(⌊cwnd⌋ + allowance, window caps), the allowance being limited transmit's, TCP-DCR's, or the recovery part's inflation for dupACKs a blocked fast retransmit left (NewReno `exit_fast_retrans` false) |
 //!
 //! [`TcpSender::poll_transmit`] returns one segment at a time until nothing is allowed;
 //! [`TcpSender::next_timeout`] is the earliest timer of the table ([`Timer`]).
@@ -378,7 +378,7 @@ impl TcpSender {
                         None if c.cfg.limited_transmit && c.dupacks < c.cfg.dupack_threshold => {
                             c.dupacks as f64
                         }
-                        None => 0.0,
+                        None => self.recovery.blocked_inflation(c),
                     };
                     let tx = c.next_in_window(lt)?;
                     if lt > 0.0 && !c.fits(tx.seq, c.window.cwnd.floor().min(c.cap())) {
