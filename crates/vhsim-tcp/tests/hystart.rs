@@ -139,17 +139,22 @@ fn pp_ack(h: &mut HystartPp, w: &mut Window, a: &AckSample) {
     h.after_growth(before, w, SimTime::ZERO, a);
 }
 
-#[test]
-fn css_grows_a_quarter_as_fast_and_ends_after_five_rounds() {
+/// HyStart++ from cwnd 10 through a round of 8 samples of 100 ms and one of 8 samples of
+/// 120 ms: CSS at the 8th sample of the second round.
+fn in_css() -> (HystartPp, Window) {
     let mut h = HystartPp::new(&HystartPpConfig::default(), &TcpConfig::default());
     let mut w = Window { cwnd: 10.0, ssthresh: 1e9 };
-    // Round 1: 8 samples of 100 ms. Round 2: 8 samples of 120 ms -> CSS at the 8th.
-    for i in 0..8 {
-        pp_ack(&mut h, &mut w, &sample(1, Some(100), i == 0));
+    for rtt in [100, 120] {
+        for i in 0..8 {
+            pp_ack(&mut h, &mut w, &sample(1, Some(rtt), i == 0));
+        }
     }
-    for i in 0..8 {
-        pp_ack(&mut h, &mut w, &sample(1, Some(120), i == 0));
-    }
+    (h, w)
+}
+
+#[test]
+fn css_grows_a_quarter_as_fast_and_ends_after_five_rounds() {
+    let (mut h, mut w) = in_css();
     assert_eq!(h.phase(), HystartPpPhase::Css { round: 1 });
     assert_close(w.cwnd, 26.0);
     // In CSS an ACK of one segment adds 1/CSS_GROWTH_DIVISOR.
@@ -167,14 +172,7 @@ fn css_grows_a_quarter_as_fast_and_ends_after_five_rounds() {
 
 #[test]
 fn css_returns_to_slow_start_when_the_rtt_falls_below_its_baseline() {
-    let mut h = HystartPp::new(&HystartPpConfig::default(), &TcpConfig::default());
-    let mut w = Window { cwnd: 10.0, ssthresh: 1e9 };
-    for i in 0..8 {
-        pp_ack(&mut h, &mut w, &sample(1, Some(100), i == 0));
-    }
-    for i in 0..8 {
-        pp_ack(&mut h, &mut w, &sample(1, Some(120), i == 0));
-    }
+    let (mut h, mut w) = in_css();
     assert!(matches!(h.phase(), HystartPpPhase::Css { .. }));
     // Next round: 8 samples of 110 ms < the 120 ms baseline: the exit was spurious.
     for i in 0..8 {

@@ -24,6 +24,18 @@ fn rack(t: &Script) -> &Rack {
     t.tcp.loss_detection().rack().expect("RACK")
 }
 
+/// Ten segments at t = 0; 0-2 acknowledged at 100 ms, 3 lost, 4, 5, 6 SACKed at 101-103 ms:
+/// what the sender sends on the third SACK.
+fn three_sacks_above_a_hole(t: &mut Script) -> Vec<vhsim_tcp::Transmit> {
+    t.send_all(0);
+    for k in 1..=3 {
+        t.ack(100, k);
+    }
+    t.ack_sack(101, 3, &[(4, 5)]);
+    t.ack_sack(102, 3, &[(4, 6)]);
+    t.ack_sack(103, 3, &[(4, 7)])
+}
+
 #[test]
 fn a_hole_is_lost_once_a_later_segment_was_delivered_rtt_plus_reo_wnd_ago() {
     // Ten segments at t = 0 (send-time ties broken by sequence, RACK_sent_after). 0-2 are
@@ -58,13 +70,7 @@ fn with_dupthresh_segments_sacked_and_no_reordering_seen_the_loss_is_immediate()
     // RFC 8985 §6.2 step 4: reo_wnd = 0 once DupThresh (3) segments are SACKed and no
     // reordering was seen: the third SACK marks segment 3 at once.
     let mut t = Script::new(rack_cfg(10));
-    t.send_all(0);
-    for _ in 0..3 {
-        t.ack(100, 3);
-    }
-    t.ack_sack(101, 3, &[(4, 5)]);
-    t.ack_sack(102, 3, &[(4, 6)]);
-    let sent = t.ack_sack(103, 3, &[(4, 7)]);
+    let sent = three_sacks_above_a_hole(&mut t);
     assert_eq!(sent.first(), Some(&tx(3, FastRetransmit)), "{sent:?}");
     assert_eq!(rack(&t).reo_wnd(), SimDuration::ZERO);
 }
@@ -175,13 +181,7 @@ fn a_lost_retransmission_is_detected_without_a_timeout() {
     // Segments sent after 103 ms that are SACKed later make RACK mark 3 again once 103 ms +
     // RACK.rtt + reo_wnd has passed (RFC 8985 §3.3.3): a second retransmission, no RTO.
     let mut t = Script::new(rack_cfg(10));
-    t.send_all(0);
-    for _ in 0..3 {
-        t.ack(100, 3);
-    }
-    t.ack_sack(101, 3, &[(4, 5)]);
-    t.ack_sack(102, 3, &[(4, 6)]);
-    let sent = t.ack_sack(103, 3, &[(4, 7)]);
+    let sent = three_sacks_above_a_hole(&mut t);
     assert_eq!(sent.first(), Some(&tx(3, FastRetransmit)));
     // SACKs of 7, 8, 9 and of the new data sent during recovery.
     let mut last = 0;

@@ -132,7 +132,7 @@ impl Tlp {
     /// §7.3: the PTO fired.
     pub fn fire(&mut self, c: &mut SenderCore, now: SimTime) {
         self.armed = false;
-        if self.end_seq.is_some() || !self.sampled || c.flight_size() == 0 {
+        if self.end_seq.is_some() || !self.sampled || c.flight_size() == 0 || c.persisting() {
             return;
         }
         let next = c.snd_nxt();
