@@ -198,3 +198,51 @@ fn a_lost_retransmission_is_detected_without_a_timeout() {
     assert_eq!(t.tcp.stats().rto_count, 0);
     assert_eq!(t.log.iter().filter(|(_, x)| x.seq == 3).count(), 3);
 }
+
+#[test]
+fn a_probe_that_repaired_a_loss_reduces_the_window_once_later_data_is_acknowledged() {
+    // Segment 9 (the tail) is lost; the probe retransmits it (TLP.end_seq = 10). Its ACK (10)
+    // ends nothing yet (§7.4: a repair shows as an ACK beyond TLP.end_seq); new data written
+    // later is acknowledged beyond 10: the probe repaired a loss, and the window law reduces
+    // the window as for one (§7.4.2): Reno halves the window in effect.
+    let mut t = Script::with_app_limit(rack_cfg(10), 10);
+    t.send_all(0);
+    for k in 1..=9 {
+        t.ack(100, k);
+    }
+    assert_close(t.cwnd(), 19.0);
+    // One segment in flight: PTO = 2·100 ms + 200 ms.
+    let (at, probe) = t.fire_due_timer();
+    assert_eq!((at, probe), (500, vec![tx(9, Recovery)]));
+    t.ack(600, 10);
+    assert_eq!(rack(&t).tlp_repairs(), 0);
+    let cwnd = t.cwnd();
+    t.tcp.set_app_limit(11);
+    assert_eq!(t.send_all(601), new([10]));
+    t.ack(700, 11);
+    assert_eq!(rack(&t).tlp_repairs(), 1);
+    // This ACK first grew cwnd by one (slow start), then the reduction halved that window.
+    let halved = ((cwnd + 1.0).floor() / 2.0).floor();
+    assert_close(t.ssthresh(), halved);
+    assert_close(t.cwnd(), halved);
+}
+
+#[test]
+fn a_dsack_for_the_probe_says_nothing_was_lost() {
+    // The tail segment was only late: the original and the probe both arrive, the sink
+    // reports the second copy by a D-SACK matching TLP.end_seq: no reduction (§7.4).
+    let mut t = Script::with_sink(rack_cfg(10), sink_cfg("rack"));
+    t.tcp.set_app_limit(10);
+    t.send_all(0);
+    t.arrive_all(100, 0..9);
+    let (at, probe) = t.fire_due_timer();
+    assert_eq!(probe, [tx(9, Recovery)]);
+    t.arrive(at + 10, 9); // the original, late
+    let ssthresh = t.ssthresh();
+    t.arrive(at + 100, 9); // the probe: a D-SACK
+    t.tcp.set_app_limit(11);
+    t.send_all(at + 101);
+    t.arrive(at + 200, 10);
+    assert_eq!((rack(&t).dsacks(), rack(&t).tlp_repairs()), (1, 0));
+    assert_eq!(t.ssthresh(), ssthresh);
+}

@@ -331,8 +331,9 @@ impl LossDetection for Rack {
         self.update_reo_wnd(c, dsack, recovering);
         self.recovering = recovering;
         if self.cfg.tlp && self.tlp.on_ack(c, ack, dsack) && !recovering {
-            let flight = c.flight_size() as f64;
-            c.reduce_window(now, flight);
+            // From the window in effect (the flight may be empty by now).
+            let window = c.window();
+            c.reduce_window(now, window);
         }
         self.detect_and_arm(c, now);
         if self.cfg.tlp && self.pending == Pending::None {
