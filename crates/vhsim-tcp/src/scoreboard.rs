@@ -95,6 +95,7 @@ impl Scoreboard {
     /// Karn's rule (RFC 6298 §3) over the whole acknowledged range, since an ACK that also
     /// covers a repaired hole measures the time `ack - 1` waited for the repair in the
     /// receiver's reassembly buffer, not its round trip (issue #18 item 2).
+    #[inline]
     pub fn advance(&mut self, ack: u64) -> Option<SimTime> {
         let mut last = None;
         let mut any_retx = false;
@@ -210,6 +211,7 @@ impl Scoreboard {
     }
 
     /// A new ACK arrives: the delivery log starts empty.
+    #[inline]
     pub fn start_ack(&mut self) {
         if let Some(log) = &mut self.log {
             log.clear();

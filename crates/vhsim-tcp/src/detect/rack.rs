@@ -85,6 +85,18 @@ impl PartConfig for RackConfig {
     }
 }
 
+/// RACK's segment: the most recently sent segment delivered so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RackSegment {
+    /// RACK.xmit_ts.
+    xmit_ts: SimTime,
+    /// RACK.end_seq.
+    end_seq: u64,
+    /// Sent once: then every segment from RACK.end_seq on was sent after it (first sends go in
+    /// sequence order), and step 5 need not look beyond it.
+    original: bool,
+}
+
 /// Whether the loss timer holds RACK's reordering deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pending {
@@ -98,7 +110,7 @@ pub struct Rack {
     cfg: RackConfig,
     dupthresh: u64,
     /// RACK.xmit_ts and RACK.end_seq (None before the first delivery).
-    segment: Option<(SimTime, u64)>,
+    segment: Option<RackSegment>,
     /// RACK.rtt.
     rtt: SimDuration,
     /// RACK.fack.
@@ -210,10 +222,20 @@ impl Rack {
     /// or RTT changed.
     fn update(&mut self, c: &SenderCore, now: SimTime) -> bool {
         let min_rtt = c.estimators().min_rtt.get();
-        let mut delivered = c.scoreboard().deliveries().to_vec();
-        delivered.sort_by_key(|d| d.seq);
-        let mut newest: Option<(SimTime, u64)> = None;
-        for d in &delivered {
+        let log = c.scoreboard().deliveries();
+        // In sequence order (cumulative deliveries come first and in order; SACKed ones follow
+        // in block order), so that RACK.fack grows as step 3 expects.
+        let sorted;
+        let delivered = if log.windows(2).all(|w| w[0].seq < w[1].seq) {
+            log
+        } else {
+            let mut v = log.to_vec();
+            v.sort_by_key(|d| d.seq);
+            sorted = v;
+            &sorted[..]
+        };
+        let mut newest: Option<RackSegment> = None;
+        for d in delivered {
             let end = d.seq + 1;
             // Step 3.
             if end > self.fack {
@@ -225,14 +247,15 @@ impl Rack {
             if d.transmissions > 1 && min_rtt.is_some_and(|m| now.saturating_since(d.last_sent) < m) {
                 continue;
             }
-            if newest.is_none_or(|(t, s)| sent_after(d.last_sent, end, t, s)) {
-                newest = Some((d.last_sent, end));
+            if newest.is_none_or(|n| sent_after(d.last_sent, end, n.xmit_ts, n.end_seq)) {
+                newest =
+                    Some(RackSegment { xmit_ts: d.last_sent, end_seq: end, original: d.transmissions == 1 });
             }
         }
-        let Some((t, end)) = newest else { return false };
-        self.rtt = now.saturating_since(t);
-        if self.segment.is_none_or(|(rt, rs)| sent_after(t, end, rt, rs)) {
-            self.segment = Some((t, end));
+        let Some(n) = newest else { return false };
+        self.rtt = now.saturating_since(n.xmit_ts);
+        if self.segment.is_none_or(|r| sent_after(n.xmit_ts, n.end_seq, r.xmit_ts, r.end_seq)) {
+            self.segment = Some(n);
         }
         true
     }
@@ -265,12 +288,14 @@ impl Rack {
 
     /// Step 5: mark what has waited long enough, arm the reordering timer for the rest.
     fn detect_and_arm(&mut self, c: &mut SenderCore, now: SimTime) {
-        let Some((xmit_ts, end_seq)) = self.segment else { return };
+        let Some(rack) = self.segment else { return };
         let wait = self.rtt + self.reo_wnd;
         let mut lost = Vec::new();
         let mut deadline: Option<SimTime> = None;
-        for (seq, sent, _) in c.scoreboard().unacknowledged() {
-            if !sent_after(xmit_ts, end_seq, sent, seq + 1) {
+        let candidates =
+            c.scoreboard().unacknowledged().take_while(|&(seq, _, _)| !rack.original || seq < rack.end_seq);
+        for (seq, sent, _) in candidates {
+            if !sent_after(rack.xmit_ts, rack.end_seq, sent, seq + 1) {
                 continue;
             }
             let due = sent + wait;

@@ -386,6 +386,7 @@ impl SenderCore {
 
     /// The ACK being processed starts now: remember where `snd_una` and the SACKed count
     /// stood (RFC 6937 DeliveredData).
+    #[inline]
     pub(crate) fn note_ack_start(&mut self) {
         self.ack_start = (self.snd_una, self.sb.sacked_count());
         self.sb.start_ack();
