@@ -17,6 +17,7 @@ import fnmatch
 import hashlib
 import itertools
 import json
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,13 +29,18 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from .._native import ScenarioError
+from ..errors import shown
 from ..scenario import DETAILS, Scenario
 from .axes import Axis, AxisValue, CampaignError, axis_from_toml, parse_cli_axis, toml_literal
 
-__all__ = ["CampaignSpec", "Configuration", "PlannedRun", "run_identity", "seed_for"]
+__all__ = ["CampaignSpec", "Configuration", "PlannedRun", "run_identity", "seed_for", "MAX_RUNS"]
 
 # Seeds of unpaired campaigns are hashes; keep them well inside u64 (and JSON-safe as ints).
 _SEED_BITS = 62
+
+#: Most runs a campaign may have unless the caller raises the limit (CampaignSpec.check_size;
+#: the largest registered reproduction, Daniel & Kojo's, has 76,815).
+MAX_RUNS = 250_000
 
 CAMPAIGN_FILE_KEYS = (
     "scenario", "replications", "seed", "paired_seeds", "zip", "detail", "metrics", "folder", "set", "axes",
@@ -113,7 +119,7 @@ class CampaignSpec:
         if self.seed is not None and self.seed < 0:
             raise CampaignError(f"seed must be a non-negative integer, got {self.seed}")
         if self.detail not in DETAILS:
-            raise CampaignError(f"detail must be one of {', '.join(DETAILS)}, got {self.detail!r}")
+            raise CampaignError(f"detail must be one of {', '.join(DETAILS)}, got {shown(self.detail)}")
         keys = [a.key for a in self.axes]
         for key in keys:
             if keys.count(key) > 1:
@@ -158,7 +164,7 @@ class CampaignSpec:
     ) -> tuple["CampaignSpec", str | None]:
         unknown = sorted(set(data) - set(CAMPAIGN_FILE_KEYS))
         if unknown:
-            raise CampaignError(f"{origin}: unknown key {unknown[0]!r} (known: {', '.join(CAMPAIGN_FILE_KEYS)})")
+            raise CampaignError(f"{origin}: unknown key {shown(unknown[0])} (known: {', '.join(CAMPAIGN_FILE_KEYS)})")
         if "scenario" not in data:
             raise CampaignError(f"{origin}: missing `scenario` (path of the base scenario, relative to the campaign file)")
         scenario_path = Path(base_dir) / str(data["scenario"])
@@ -234,7 +240,23 @@ class CampaignSpec:
 
     @property
     def size(self) -> int:
-        return len(self.configurations()) * self.replications
+        """Runs in the campaign (configurations x replications), counted without listing them."""
+        if not self.axes:
+            return self.replications
+        lengths = [len(a.values) for a in self.axes]
+        return (min(lengths) if self.zip_axes else math.prod(lengths)) * self.replications
+
+    def check_size(self, max_runs: int | None = MAX_RUNS) -> None:
+        """CampaignError if the campaign has more than ``max_runs`` runs (None: no limit): a
+        typo in ``--reps`` or a range step would otherwise plan (and hold in memory) millions."""
+        if max_runs is None or self.size <= max_runs:
+            return
+        configs = self.size // self.replications
+        raise CampaignError(
+            f"the campaign has {self.size:,} runs ({configs:,} configuration{'s' if configs != 1 else ''} x "
+            f"{self.replications:,} replication{'s' if self.replications != 1 else ''}), more than the limit of "
+            f"{max_runs:,}; check --reps and the axes, or raise the limit (--max-runs {self.size}, "
+            f"max_runs={self.size} from Python)")
 
     def base_seed(self) -> int:
         if self.seed is not None:
@@ -304,7 +326,8 @@ class CampaignSpec:
         """A configuration failed: raise the error of the first axis value invalid on its own."""
         for axis in self.axes:
             for value in axis.values:
-                self._resolve(base.set(axis.key, value.override), f"axis {axis.key}, value {value.label!r}")
+                self._resolve(base.set(axis.key, value.override), f"axis {shown(axis.key, 80, quote=False)}, "
+                                                                  f"value {shown(value.label)}")
 
     @staticmethod
     def _resolve(scenario: Scenario, what: str) -> dict:
@@ -337,7 +360,7 @@ def _expect(data: dict, key: str, kind: type, default: Any, origin: str) -> Any:
     if value is default:
         return value
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise CampaignError(f"{origin}: `{key}` must be a {kind.__name__}, got {value!r}")
+        raise CampaignError(f"{origin}: `{key}` must be a {kind.__name__}, got {shown(value)}")
     return value
 
 
