@@ -130,6 +130,13 @@ def test_a_missing_table_is_still_a_key_error(result):
         result.trace("packets")
 
 
+@pytest.mark.parametrize("name", [5, None, b"sack", "x" * 1000])
+def test_a_bad_scheme_name_is_a_short_scenario_error(name):
+    with pytest.raises(vhsim.ScenarioError) as err:
+        vhsim.scheme(name)
+    assert len(str(err.value)) <= 500
+
+
 def test_a_missing_scenario_file_is_a_scenario_error_and_a_file_not_found_error(tmp_path):
     with pytest.raises(MissingPathError) as err:
         vhsim.load(tmp_path / "none.toml")

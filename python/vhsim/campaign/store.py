@@ -15,8 +15,8 @@ POSIX).  A SIGKILL at any moment leaves either no record or a complete one; a st
 temporary file is ignored and cleaned up by the next sweep.  Records are grouped by vhsim
 version so that results of different versions are never mixed by accident.
 
-A record carries a checksum of its content (``"checksum": "sha256:..."``, over the canonical
-JSON of the rest), so a record damaged later -- truncated by a full disk, emptied by a crashed
+A record carries a checksum of its content (its last entry, ``"checksum": "sha256:..."``, over
+the JSON text before it), so a record damaged later -- truncated by a full disk, emptied by a crashed
 file system, edited by hand -- is recognised (:meth:`Campaign.verify`): a sweep moves it to
 ``DIR/corrupt/`` and runs it again, reading the table warns about it, and ``vhsim sweep
 --check DIR`` lists it; it is never read as a row of missing values (issue #27).  Records of
@@ -139,11 +139,15 @@ def _atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
     atomic.write_text(path, text, durable=durable)
 
 
-def _checksum(record: Mapping[str, Any]) -> str:
-    """sha256 of a record's canonical JSON, without its checksum entry."""
-    body = {k: v for k, v in record.items() if k != CHECKSUM_KEY}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=True)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _record_text(record: Mapping[str, Any]) -> str:
+    """A record's JSON text, its checksum last: the sha256 of the text before it (closed by
+    ``}``), so that checking it needs no parsing and no second serialization."""
+    body = json.dumps(record, allow_nan=True)
+    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    return f'{body[:-1]}, "{CHECKSUM_KEY}": "sha256:{digest}"}}\n'
+
+
+_CHECKSUM_TAIL = re.compile(rb', "' + CHECKSUM_KEY.encode() + rb'": "sha256:([0-9a-f]{64})"\}\s*$')
 
 
 @dataclass(frozen=True)
@@ -159,15 +163,25 @@ class DamagedRecord:
         return f"{self.path}: {self.problem}"
 
 
-def read_record(path: Path, run_id: str) -> dict[str, Any]:
-    """The record of ``run_id`` at ``path``; ValueError saying what is wrong with a damaged one
-    (empty, cut short, not JSON, another run's, a checksum that does not match)."""
+def read_record(path: Path, run_id: str, parse: bool = True) -> dict[str, Any] | None:
+    """The record of ``run_id`` at ``path`` (``parse=False``: only checked, None returned);
+    ValueError saying what is wrong with a damaged one: empty, cut short, not JSON, another
+    run's, not matching its checksum. A record without a checksum (written before they
+    existed) is checked for being a complete JSON record of its run."""
     try:
         data = path.read_bytes()
     except OSError as err:
         raise ValueError(f"unreadable ({err.strerror or err})") from None
     if not data.strip():
         raise ValueError(f"empty ({len(data)} bytes)")
+    tail = _CHECKSUM_TAIL.search(data)
+    if tail is not None:
+        if hashlib.sha256(data[: tail.start()] + b"}").hexdigest() != tail.group(1).decode():
+            raise ValueError("its checksum does not match its content (changed after it was written)")
+        if f'"run_id": "{run_id}"'.encode() not in data:
+            raise ValueError(f"holds another run than {run_id[:12]}")
+        if not parse:
+            return None
     try:
         record = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as err:
@@ -181,12 +195,9 @@ def read_record(path: Path, run_id: str) -> dict[str, Any]:
     if missing:
         raise ValueError(f"not a complete run record (no {', '.join(missing)})")
     if record["run_id"] != run_id:
-        raise ValueError(f"holds run {str(record['run_id'])[:12]}, not {run_id[:12]}")
+        raise ValueError(f"holds run {shown(str(record['run_id'])[:12])}, not {run_id[:12]}")
     if not isinstance(record["metrics"], dict):
         raise ValueError("its metrics are not a table")
-    stored = record.get(CHECKSUM_KEY)
-    if stored is not None and stored != _checksum(record):
-        raise ValueError("its checksum does not match its content (changed after it was written)")
     return record
 
 
@@ -389,7 +400,7 @@ class Campaign:
         damaged = []
         for name in sorted(self._record_names(directory)):
             try:
-                read_record(directory / name, name[:-5])
+                read_record(directory / name, name[:-5], parse=False)
             except ValueError as err:
                 damaged.append(DamagedRecord(directory / name, str(err)))
         return damaged
@@ -422,11 +433,9 @@ class Campaign:
             "wall_s": summary.get("wall_s"),
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
-        record[CHECKSUM_KEY] = _checksum(record)
         directory = self.runs_dir(version)
         directory.mkdir(parents=True, exist_ok=True)
-        _atomic_write_text(directory / f"{run.run_id}.json", json.dumps(record, allow_nan=True) + "\n",
-                           durable=False)
+        _atomic_write_text(directory / f"{run.run_id}.json", _record_text(record), durable=False)
         (self.path / "failures" / f"{run.run_id}.json").unlink(missing_ok=True)
 
     def sync(self) -> None:
