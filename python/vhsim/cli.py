@@ -4,9 +4,11 @@ Exit codes scripts can rely on:
 
 * 0 -- success
 * 1 -- the simulation failed (SimulationError) or another runtime failure
+  (failed runs of a sweep, damaged records found by ``sweep --check``)
 * 2 -- bad input: invalid scenario (ScenarioError), a file that cannot be
   read or a folder that cannot be written, bad option (usage error), a
-  result that lacks the trace a plot needs, traces over the size limit
+  result that lacks the trace a plot needs, traces or captures over their
+  size limit, a campaign over --max-runs
 * 130 / 143 -- interrupted by SIGINT (Ctrl-C) / SIGTERM; one line
   ``interrupted`` on stderr
 
