@@ -235,9 +235,15 @@ mod tests {
             shown.len() > 5 && shown.iter().all(|n| keys.iter().any(|k| k == n)),
             "whole names only: {m}"
         );
-        let huge = ScenarioError::new("a", format!("unknown field `{}`, expected one of {list}", "q".repeat(1 << 20)));
+        let huge = ScenarioError::new(
+            "a",
+            format!("unknown field `{}`, expected one of {list}", "q".repeat(1 << 20)),
+        );
         let m = huge.tidy().message;
-        assert!(m.chars().count() <= MAX_MESSAGE && m.contains("(1048576 characters)`") && !m.contains(" … "), "{m}");
+        assert!(
+            m.chars().count() <= MAX_MESSAGE && m.contains("(1048576 characters)`") && !m.contains(" … "),
+            "{m}"
+        );
         let short = ScenarioError::new("a", "unknown field `x`, expected one of `y`, `z`");
         assert_eq!(short.clone().tidy(), short, "a short list stays as it is");
         assert_eq!(edit_distance("rto_mn", "rto_min"), 1);
