@@ -118,6 +118,8 @@ class _Group(click.Group):
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except Exception as err:  # noqa: BLE001 - never a traceback for the user
+            if isinstance(err, ValueError) and "embedded null byte" in str(err):  # a path option (from Python)
+                _fail(ctx, "a file or folder name holds a NUL character, which no path can hold", EXIT_INPUT)
             if os.environ.get("VHSIM_TRACEBACK"):
                 raise
             _fail(ctx, f"internal error ({type(err).__name__}: {err}); please report it "

@@ -308,7 +308,7 @@ class Result:
                 pa_table = pa.table({})
             pa_table = pa_table.replace_schema_metadata({**(pa_table.schema.metadata or {}), **meta})
             with atomic.replacing(out / f"{table}.parquet") as tmp:
-                pq.write_table(pa_table, tmp)
+                pq.write_table(pa_table, tmp, write_page_checksum=True)  # a damaged file fails to read
         write_index(out, self.captures)
         atomic.write_text(out / SUMMARY_FILE, json.dumps(self.summary, indent=2, sort_keys=False) + "\n")
 
@@ -380,7 +380,7 @@ def _read(src: Path, summary_path: Path) -> Result:
     traces: dict[str, dict[str, np.ndarray]] = {}
     codes: dict[str, list[str]] = {}
     for path in sorted(src.glob("*.parquet")):
-        table = pq.read_table(path)
+        table = pq.read_table(path, page_checksum_verification=True)
         raw_meta = (table.schema.metadata or {}).get(_META_KEY)
         meta = json.loads(raw_meta) if raw_meta else {}
         dtypes = meta.get("dtypes", {})

@@ -28,6 +28,7 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from .. import atomic
 from .._native import ScenarioError
 from ..errors import shown
 from ..scenario import DETAILS, Scenario
@@ -412,16 +413,20 @@ def _shared_pairs(seen: dict[tuple[str, str], tuple[str, str]], pairs) -> tuple[
 
 
 def _read_plan(path: Path, key: tuple[str, str]) -> list[PlannedRun] | None:
-    """The cached plan at ``path`` if it was made for ``key``; None if absent, stale or unreadable."""
+    """The cached plan at ``path`` if it was made for ``key``; None if absent, stale, unreadable
+    or damaged (its checksum, :func:`vhsim.atomic.seal`)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        if not atomic.seal_holds(raw):  # damaged (or unsealed): planned again, never trusted
+            return None
+        data = json.loads(raw.decode("utf-8"))
         if [data["digest"], data["vhsim_version"]] != list(key):
             return None
         pairs: dict[tuple[str, str], tuple[str, str]] = {}
         return [PlannedRun(r["config"], r["rep"], r["seed"], r["run_id"],
                            _shared_pairs(pairs, ((str(k), str(v)) for k, v in r["overrides"])), dict(r["labels"]))
                 for r in data["runs"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -429,7 +434,5 @@ def _write_plan(path: Path, key: tuple[str, str], runs: list[PlannedRun]) -> Non
     data = {"digest": key[0], "vhsim_version": key[1],
             "runs": [{"config": r.config, "rep": r.rep, "seed": r.seed, "run_id": r.run_id,
                       "overrides": [list(kv) for kv in r.overrides], "labels": r.labels} for r in runs]}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):  # a cache: failing to write it costs time, not results
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
+        atomic.write_text(path, atomic.seal(json.dumps(data, separators=(",", ":"))))

@@ -53,7 +53,6 @@ CAMPAIGN_FILE = "campaign.json"
 RESULTS_FILE = "results.parquet"
 LOCK_FILE = ".lock"
 CORRUPT_DIR = "corrupt"
-CHECKSUM_KEY = "checksum"
 FORMAT = 1
 DETAIL_RANK = {"summary": 0, "timeseries": 1, "packets": 2}
 _TABLE_META_KEY = b"vhsim_campaign"
@@ -139,17 +138,6 @@ def _atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
     atomic.write_text(path, text, durable=durable)
 
 
-def _record_text(record: Mapping[str, Any]) -> str:
-    """A record's JSON text, its checksum last: the sha256 of the text before it (closed by
-    ``}``), so that checking it needs no parsing and no second serialization."""
-    body = json.dumps(record, allow_nan=True)
-    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
-    return f'{body[:-1]}, "{CHECKSUM_KEY}": "sha256:{digest}"}}\n'
-
-
-_CHECKSUM_TAIL = re.compile(rb', "' + CHECKSUM_KEY.encode() + rb'": "sha256:([0-9a-f]{64})"\}\s*$')
-
-
 @dataclass(frozen=True)
 class DamagedRecord:
     """A run record that cannot be trusted: where it is and what is wrong with it."""
@@ -174,10 +162,10 @@ def read_record(path: Path, run_id: str, parse: bool = True) -> dict[str, Any] |
         raise ValueError(f"unreadable ({err.strerror or err})") from None
     if not data.strip():
         raise ValueError(f"empty ({len(data)} bytes)")
-    tail = _CHECKSUM_TAIL.search(data)
-    if tail is not None:
-        if hashlib.sha256(data[: tail.start()] + b"}").hexdigest() != tail.group(1).decode():
-            raise ValueError("its checksum does not match its content (changed after it was written)")
+    sealed = atomic.seal_holds(data)
+    if sealed is False:
+        raise ValueError("its checksum does not match its content (changed after it was written)")
+    if sealed:
         if f'"run_id": "{run_id}"'.encode() not in data:
             raise ValueError(f"holds another run than {run_id[:12]}")
         if not parse:
@@ -435,7 +423,8 @@ class Campaign:
         }
         directory = self.runs_dir(version)
         directory.mkdir(parents=True, exist_ok=True)
-        _atomic_write_text(directory / f"{run.run_id}.json", _record_text(record), durable=False)
+        _atomic_write_text(directory / f"{run.run_id}.json", atomic.seal(json.dumps(record, allow_nan=True)),
+                           durable=False)
         (self.path / "failures" / f"{run.run_id}.json").unlink(missing_ok=True)
 
     def sync(self) -> None:
@@ -470,7 +459,8 @@ class Campaign:
         table_path = self.path / RESULTS_FILE
         if not timing and table_path.is_file():
             with contextlib.suppress(Exception):  # unreadable or stale table: rebuild below
-                table = pq.read_table(table_path)
+                # Page checksums: a damaged table is rebuilt, never read as it is (issue #27).
+                table = pq.read_table(table_path, page_checksum_verification=True)
                 if (table.schema.metadata or {}).get(_TABLE_META_KEY, b"").decode() == key:
                     return self._annotate(table.to_pandas(), version)
         table, damaged = self._build_table(version, set(present), timing)
@@ -479,7 +469,7 @@ class Campaign:
                 meta = {**(table.schema.metadata or {}), _TABLE_META_KEY: key.encode()}
                 table = table.replace_schema_metadata(meta)
                 with atomic.replacing(table_path) as tmp:
-                    pq.write_table(table, tmp)
+                    pq.write_table(table, tmp, write_page_checksum=True)
         return self._annotate(table.to_pandas(), version)
 
     def _annotate(self, df: "pd.DataFrame", version: str) -> "pd.DataFrame":
@@ -504,6 +494,7 @@ class Campaign:
 
     def _table_key(self, version: str, present: list[str]) -> str:
         h = hashlib.sha256()
+        h.update(b"page checksums")  # tables written before they had them are rebuilt once
         h.update(self.spec.digest().encode())
         h.update(version.encode())
         for name in present:
