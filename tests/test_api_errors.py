@@ -172,6 +172,14 @@ def test_long_values_are_cut_in_axis_and_reproduce_messages(runner, tiny_path):
         assert "z" * 121 not in line and ("'" + "z" * 61) not in line, line  # key paths: 120, values: 60
 
 
+def test_a_nul_byte_in_a_path_option_is_bad_input(runner, tiny_path):
+    # Only reachable from Python (argv cannot hold one): the option parser raised ValueError.
+    for args in (["run", str(tiny_path), "--out", "a\0b"], ["reproduce", "demo", "--out", "a\0b"],
+                 ["sweep", "--check", "a\0b"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2 and "NUL character" in _one_error(result.stderr), (args, result.output)
+
+
 @pytest.mark.parametrize("window", ["1..2", "1s..2", "x..", "..y", "1s-2s", "1e999s..", "..-1s", "1s..2s..3s",
                                     "\u00e9..", "5" * 300 + "s.."])
 def test_every_bad_trace_window_names_the_option(runner, tiny_path, tmp_path, window):

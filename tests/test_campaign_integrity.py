@@ -77,10 +77,40 @@ def test_a_damaged_record_is_found_set_aside_and_run_again(runner, tiny_path, tm
     assert again.exit_code == 0 and "0 damaged; 6/6 runs done" in again.stdout, again.output
 
 
+def _flip(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at % len(data)] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("at", [4, 346, 1000, -200])
+def test_a_damaged_result_table_is_rebuilt_not_read(tiny_path, tmp_path, at):
+    # The fuzz's find: a byte flipped in a run id of results.parquet was read back as the table.
+    folder = tmp_path / "c"
+    _campaign(tiny_path, folder)
+    want = campaign.open(folder).results()
+    _flip(folder / "results.parquet", at)
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+
+
+def test_a_damaged_plan_cache_is_planned_again(runner, tiny_path, tmp_path):
+    folder = tmp_path / "c"
+    _campaign(tiny_path, folder)
+    want = campaign.open(folder).results()
+    plan = next(folder.glob("plan-*.json"))
+    text = plan.read_text()
+    run_id = json.loads(text[: text.rindex(', "checksum"')] + "}")["runs"][0]["run_id"]
+    plan.write_text(text.replace(run_id, "f" + run_id[1:]))  # still JSON, still the same definition
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0 and "(0 run now" in resumed.stdout, resumed.output
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+
+
 def test_records_carry_a_checksum_of_their_content(tiny_path, tmp_path):
     _, records = _campaign(tiny_path, tmp_path / "c", reps=1)
     record = json.loads(records[0].read_text())
     assert record["checksum"].startswith("sha256:") and len(record["checksum"]) == 7 + 64
+    assert list(record)[-1] == "checksum"
     # A record of an earlier version, without a checksum, is still read when it is complete.
     del record["checksum"]
     records[0].write_text(json.dumps(record))
