@@ -77,6 +77,18 @@ def test_a_damaged_record_is_found_set_aside_and_run_again(runner, tiny_path, tm
     assert again.exit_code == 0 and "0 damaged; 6/6 runs done" in again.stdout, again.output
 
 
+def test_every_record_damaged_into_other_json_is_run_again(runner, tiny_path, tmp_path):
+    # The nightly fuzz's find: a record holding `0` made reading the folder's versions raise.
+    folder = tmp_path / "c"
+    _, records = _campaign(tiny_path, folder, reps=1)
+    want = campaign.open(folder).results()
+    for record, junk in zip(records, [b"0", b"[1, 2]", b'"text"']):
+        record.write_bytes(junk)
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0 and "3 damaged records run again" in resumed.stdout, resumed.output
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+
+
 def _flip(path: Path, at: int) -> None:
     data = bytearray(path.read_bytes())
     data[at % len(data)] ^= 0x5A

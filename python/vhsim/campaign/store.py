@@ -317,10 +317,11 @@ class Campaign:
         return out
 
     def _version_of(self, sub: Path) -> str:
-        # The directory name is a sanitized version; the records hold the exact one.
+        # The directory name is a sanitized version; the records hold the exact one (a damaged
+        # record is passed over: the fuzz's find, a record of `0` raised TypeError here).
         for name in self._record_names(sub):
-            with contextlib.suppress(OSError, ValueError, KeyError):
-                return str(json.loads((sub / name).read_text(encoding="utf-8"))["vhsim_version"])
+            with contextlib.suppress(ValueError, KeyError):
+                return str(read_record(sub / name, name[:-5])["vhsim_version"])
         return sub.name
 
     @staticmethod
