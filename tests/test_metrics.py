@@ -52,9 +52,12 @@ def test_a_run_stopped_when_complete_leaves_its_truncated_totals_empty():
 def test_an_sctp_run_flattens_its_per_path_figures_into_schema_metrics():
     sc = vhsim.load(ROOT / "scenarios/examples/sctp-failover.toml").with_(duration="20s")
     s = sc.run(seed=1).summary
-    cols = set(flatten_summary(s))
+    flat = flatten_summary(s)
+    # Engagement counters are a map whose names the schemes choose (docs/sctp.md lists SCTP's).
+    cols = {c for c in flat if ".engagement." not in c}
     known = set(metrics.columns(s["flows"], s["links"], paths=2))
     assert cols <= known, sorted(cols - known)
+    assert flat["assoc.engagement.t3_timeouts"] >= 1 and flat["assoc.engagement.fast_retransmits"] >= 0
     # Path 1 (WLAN) failed at 10 s: its T3 expiries are in its own column.
     assert flatten_summary(s)["assoc.path1.t3_expiries"] >= 1
     assert {"assoc.path0.cwnd_bytes", "assoc.fast_recoveries", "assoc.primary_path"} <= cols
@@ -106,3 +109,19 @@ def test_engagement_counters_become_result_columns():
     assert cols["bulk.engagement.wave_decisions"] == 2
     assert cols["bulk.engagement.persist_episodes"] == 0
     assert "bulk.engagement" not in cols
+
+
+def test_node_agent_counters_become_result_columns():
+    # The forced handover's Delivery Service pair (agents[0] at the HNAC, agents[1] at the MN,
+    # active mode on): its declarations, resends and destroyed repeated ACKs are columns.
+    sc = vhsim.load(ROOT / "scenarios/sobral/cbr-forced-handover.toml").with_(duration="305s",
+                                                                              agents__1__active_mode="2s")
+    s = sc.run().summary
+    cols = flatten_summary(s)
+    known = set(metrics.columns(s["flows"], s["links"], handovers=len(s["handovers"]),
+                                windows=next(iter(s["flows"].values()))["windows"], agents=len(s["agents"])))
+    assert set(cols) <= known, sorted(set(cols) - known)
+    assert (cols["agent0.kind"], cols["agent0.node"], cols["agent1.node"]) == ("delivery_service", "hnac", "mn")
+    assert cols["agent0.failures"] == 1 and cols["agent0.resent"] > 0
+    assert cols["agent1.dropped"] > 0, "repeated ACKs destroyed after the handover to WLAN"
+    assert cols["agent0.unkept"] == 0

@@ -113,9 +113,11 @@ def test_quick_reproduction_writes_every_figure_and_honest_counts(tmp_path):
         if f.figure.id != "tcp":
             assert any(p.suffix == ".png" for p in f.files), f.figure.id
     by_fig = {f.figure.id: {v.claim.text[:40]: v.status for v in f.verdicts} for f in out.figures}
-    # Robust outcomes of this model (deterministic before the loss windows):
-    assert set(by_fig["fig8"].values()) == {C.HOLDS}
+    # Robust outcomes of this model (deterministic before the loss windows): normal mSCTP's
+    # reordering and spurious fast retransmissions after the switch to WLAN (Figure 8's first two).
+    assert list(by_fig["fig8"].values())[:2] == [C.HOLDS, C.HOLDS]
     assert C.PASSES in by_fig["fig9"].values()
+    assert not by_fig["fig13-robustness"], "evidence only: no claims"
 
 
 def test_the_growing_gap_check_needs_an_advantage():

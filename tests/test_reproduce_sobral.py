@@ -79,10 +79,11 @@ def test_each_campaign_point_is_its_shipped_scenario(case):
 
 def test_registered_with_all_figures_and_campaign_sizes():
     paper = papers()["sobral"]
-    assert [f.id for f in paper.figures] == ["fig4", "fig5", "fig6", "fig7", "internet", "cbr-reading", "uh-pause"]
+    assert [f.id for f in paper.figures] == ["fig4", "fig5", "fig6", "fig7", "internet", "cbr-reading", "uh-pause",
+                                             "to-3g", "exit-fast-retrans"]
     sizes = {f.id: (f.campaign(False).size, f.campaign(True).size) for f in paper.figures}
     assert sizes == {"fig4": (12, 5), "fig5": (4, 1), "fig6": (6, 3), "fig7": (18, 6), "internet": (6, 3),
-                     "cbr-reading": (6, 2), "uh-pause": (2, 2)}
+                     "cbr-reading": (6, 2), "uh-pause": (2, 2), "to-3g": (6, 4), "exit-fast-retrans": (8, 2)}
     assert all(f.campaign(False).replications == 1 and f.campaign(False).detail == "packets" for f in paper.figures)
 
 
@@ -153,7 +154,7 @@ def test_reproduce_sobral_quick_writes_every_figure_and_an_honest_report(tmp_pat
     done = run_vhsim("reproduce", "sobral", "--quick", "--workers", "2", "--out", str(tmp_path), timeout=300)
     assert done.returncode == 0, done.stderr
     assert time.monotonic() - start < 90
-    for fig in ("fig4", "fig5", "fig6", "fig7", "internet", "cbr-reading", "uh-pause"):
+    for fig in ("fig4", "fig5", "fig6", "fig7", "internet", "cbr-reading", "uh-pause", "to-3g", "exit-fast-retrans"):
         assert (tmp_path / fig / f"{fig}.png").is_file()
     report = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "quick mode" in report and "## fig7:" in report
@@ -162,3 +163,64 @@ def test_reproduce_sobral_quick_writes_every_figure_and_an_honest_report(tmp_pat
     # variant), and the repeated ACKs arrive when the paper says.
     assert "RTOs at 300.23 (spurious), 301.50 (spurious) s (paper: 300.28 (spurious), 301.54 (spurious) s)" in report
     assert "repeated-ACK arrivals at 301.13, 302.29 s (paper: 301.1, 302.32 s)" in report
+
+
+# -- the return to 3G (issue #26) --------------------------------------------------------------------
+def test_the_forced_options_and_exit_fast_retrans_reach_the_scenario():
+    point = vhsim.load(REPO / "scenarios" / S.BASE)
+    for key, (_, override) in S.Point("FH", forced=("delivered", "at_failure"), exit=False).overrides().items():
+        point = point.set(key, override)
+    r = json.loads(point.resolved_json())
+    action = next(e["action"] for e in r["timeline"] if e["at"] == 300_000_000_000)
+    assert (action["kind"], action["in_flight"], action["uplink"]) == ("forced", "delivered", "at_failure")
+    assert r["flows"][0]["transport"]["tcp"]["recovery"]["exit_fast_retrans"] is False
+    labels = {k: label for k, (label, _) in S.Point("FH", forced=("delivered", "at_failure"), exit=False)
+              .overrides().items()}
+    assert labels["timeline[1]"] == "FH (delivered, at_failure)" and labels["flows.cbr.tcp.recovery"] == S.NOEXIT
+
+
+def test_forced_handover_run_times_its_first_3g_ack_and_its_cwnd():
+    # The default options: the MN hears nothing from the failure until the DS's copies cross the
+    # UTRAN (done + 27.7 ms + 200 ms), and its first ACK then takes the UTRAN uplink's 231.1 ms.
+    cols = run_columns(vhsim.load(SCEN / FILES["FH"]).run(detail="packets"))
+    assert cols["ack3g_leave300_s"] == pytest.approx(cols["done300_s"] + 0.0277 + 0.2, abs=1e-3)
+    assert cols["ack3g300_s"] - cols["ack3g_leave300_s"] == pytest.approx(0.2311, abs=1e-4)
+    assert cols["cwnd_back300_s"] == pytest.approx(1.075, abs=1e-3) and cols["inflated300"] == 0
+    # Delivered + at_failure: the segments on the WLAN at 300 s arrive and are acknowledged by the
+    # UTRAN at once, as in the user handover.
+    other = vhsim.load(SCEN / FILES["FH"]).with_(timeline__1__in_flight="delivered", timeline__1__uplink="at_failure")
+    cols = run_columns(other.run(detail="packets"))
+    assert cols["ack3g_leave300_s"] == pytest.approx(300.0068, abs=1e-4)
+
+
+def test_exit_fast_retrans_false_inflates_on_the_repeated_acks_of_the_300_s_story():
+    noexit = vhsim.load(SCEN / FILES["FH"]).with_(flows__cbr__tcp__recovery='{ kind = "new_reno", exit_fast_retrans = false }')
+    cols = run_columns(noexit.run(detail="packets"))
+    assert cols["inflated300"] == 3 and cols["fr300"] == 0
+    assert cols["rto300_s"][:2] == pytest.approx([300.229, 301.502], abs=1e-3)  # the same first two timeouts
+
+
+def _to3g(start: str, rows) -> C.Verdict:
+    from vhsim.campaign.papers import sobral_to3g as T
+
+    (claim,) = [c for c in T.CLAIMS if c.text.startswith(start)]
+    return C.evaluate(claim, pd.DataFrame(rows), S.PAPER.names)
+
+
+def _runs(**per_case) -> list[dict]:
+    base = {"scheme": "newreno", "timer": "impatient", "active": "off", "rto300": 2, "fr300": 0,
+            "ack3g300_s": 300.238, "ack3g_leave300_s": 300.007, "cwnd_back300_s": 1.0, "recover300_s": 8.0}
+    return [{**base, "case": c, **kw} for c, kw in per_case.items()]
+
+
+def test_the_return_to_3g_claims_hold_near_the_paper_and_not_away_from_it():
+    near = _runs(UH={}, FH={"ack3g300_s": 300.34, "cwnd_back300_s": 1.2, "recover300_s": 7.0},
+                 MIP={"rto300": 1, "recover300_s": 8.0, "rto300_s": [300.47], "rto300_spurious": [False],
+                      "rto300_ssthresh": [20.0], "dup300_s": []})
+    for start in ("'At second 300.33", "'The 90 ms timeout", "'... and the cwnd", "'MIP induces", "... 'it can recover"):
+        assert _to3g(start, near).status == "holds", start
+    far = _runs(UH={}, FH={"ack3g300_s": 300.548, "cwnd_back300_s": 0.9},
+                MIP={"rto300": 2, "recover300_s": 11.0, "rto300_s": [300.47, 301.7], "rto300_spurious": [True, True],
+                     "rto300_ssthresh": [20.0, 10.0], "dup300_s": [301.33]})
+    for start in ("'At second 300.33", "'The 90 ms timeout", "'... and the cwnd", "'MIP induces", "... 'it can recover"):
+        assert _to3g(start, far).status == "does not hold", start

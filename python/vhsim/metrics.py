@@ -99,11 +99,19 @@ def link_metrics() -> dict[str, str]:
     return out
 
 
+def agent_metrics() -> dict[str, str]:
+    """Per-node-agent figures (``agent<i>.<name>``, i = its index in ``[[agents]]``): its node,
+    kind and counters (a Delivery Service's ``failures``, ``resent``, ``dropped``, ...)."""
+    return _scalars(_definition("AgentSummary")["properties"])
+
+
 def columns(flows: Iterable[str], links: Iterable[str] = (), handovers: int = 0,
-            windows: Iterable[str] = (), paths: int = 0) -> list[str]:
+            windows: Iterable[str] = (), paths: int = 0, agents: int = 0) -> list[str]:
     """Every column a campaign table can have for these flows, links, handover count, goodput
-    windows and paths per flow (a flow's optional figures, e.g. ``ld_accuracy``, included)."""
+    windows, paths per flow and node agents (a flow's optional figures, e.g. ``ld_accuracy``,
+    included)."""
     out = list(run_metrics())
+    out += [f"agent{i}.{m}" for i in range(agents) for m in agent_metrics()]
     windows = list(windows)
     for f in flows:
         out += [f"{f}.{m}" for m in flow_metrics()]
@@ -121,7 +129,8 @@ _NAME_CLASSES = (("Run", "Run-level figures (campaign column ``<name>``).", run_
                  ("Flow", "Per-flow figures, transport parts included (``<flow>.<name>``).", flow_metrics),
                  ("Handover", "Per-flow, per-handover figures (``<flow>.ho<k>.<name>``).", handover_metrics),
                  ("Path", "Per-path figures of a transport part (``<flow>.path<i>.<name>``).", path_metrics),
-                 ("Link", "Per-link-direction figures (``<link>/<direction>.<name>``).", link_metrics))
+                 ("Link", "Per-link-direction figures (``<link>/<direction>.<name>``).", link_metrics),
+                 ("Agent", "Per-node-agent figures (``agent<i>.<name>``).", agent_metrics))
 
 
 def names_module() -> str:

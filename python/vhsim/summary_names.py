@@ -194,3 +194,36 @@ class Link:
     DROPS_QUEUE_OVERFLOW = "drops_queue_overflow"
     #: Packets that finished serialization.
     PACKETS_SENT = "packets_sent"
+
+
+class Agent:
+    """Per-node-agent figures (``agent<i>.<name>``)."""
+
+    #: Acknowledgments seen.
+    ACKS = "acks"
+    #: Packets addressed to it that it consumed.
+    CONSUMED = "consumed"
+    #: Control packets seen.
+    CONTROL = "control"
+    #: Data packets seen.
+    DATA = "data"
+    #: Packets dropped.
+    DROPPED = "dropped"
+    #: Interfaces it declared failed.
+    FAILURES = "failures"
+    #: Packets held.
+    HELD = "held"
+    #: Copies kept of packets it forwarded (an acknowledged service).
+    KEPT = "kept"
+    #: Its kind.
+    KIND = "kind"
+    #: Node it runs at.
+    NODE = "node"
+    #: Held packets released.
+    RELEASED = "released"
+    #: Kept copies sent again.
+    RESENT = "resent"
+    #: Packets of its own sent.
+    SENT = "sent"
+    #: Packets forwarded without a kept copy (the acknowledged service's buffer was full).
+    UNKEPT = "unkept"

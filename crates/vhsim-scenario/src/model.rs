@@ -142,6 +142,22 @@ pub struct DsAnchorModel {
     pub guarded_link: u32,
     /// The mobile node's addresses (home and care-of), indices into the address table.
     pub mobile_addresses: Vec<u32>,
+    /// Bound on the bytes of the kept copies (`None` = unbounded).
+    pub buffer: Option<u64>,
+    /// How the timeout is timed.
+    pub timer: DsTimer,
+}
+
+/// How the anchor's Delivery Service times its timeout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DsTimer {
+    /// `timeout` after the last acknowledgement that freed a copy (or after the first copy kept
+    /// when none was).
+    #[default]
+    RestartOnProgress,
+    /// `timeout` after the oldest kept copy was kept.
+    PacketAge,
 }
 
 /// The mobile node's side of the Delivery Service.
@@ -157,6 +173,10 @@ pub struct DsMobileModel {
     pub arrivals: Vec<u32>,
     /// Bytes on the wire of one acknowledgement.
     pub ack_size: u32,
+    /// One acknowledgement per this many packets received (1 = every packet).
+    pub ack_every: u32,
+    /// With `ack_every` > 1, the longest a received packet waits for its acknowledgement.
+    pub ack_delay: SimDuration,
     /// Active mode: destroy repeated ACKs for this long after each handover to the interface
     /// (`None` = never active).
     pub active_mode: Option<SimDuration>,
@@ -324,7 +344,34 @@ pub enum HandoverKind {
     Forced {
         /// Latest completion, from the start.
         detection: SimDuration,
+        /// Whether packets propagating on the old access link when it fails still arrive.
+        in_flight: InFlight,
+        /// When the mobile node starts sending by the new interface.
+        uplink: Uplink,
     },
+}
+
+/// Forced handover: the fate of packets propagating on the old access link when it fails.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InFlight {
+    /// Lost with the link (cause `link_down`), as ns-2's link failure does.
+    #[default]
+    Lost,
+    /// They arrive; only what has not left the link yet is lost.
+    Delivered,
+}
+
+/// Forced handover: when the mobile node sends by the new interface.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Uplink {
+    /// When the handover completes (the binding changes then too).
+    #[default]
+    AtCompletion,
+    /// When the old link fails: the mobile node sees its own link go and sends by the other
+    /// interface at once, while the anchor's binding waits for the completion.
+    AtFailure,
 }
 
 impl HandoverKind {
@@ -335,7 +382,7 @@ impl HandoverKind {
             HandoverKind::MakeBeforeBreak => SimDuration::ZERO,
             HandoverKind::BreakBeforeMake { gap } => gap,
             HandoverKind::Pause { duration } => duration,
-            HandoverKind::Forced { detection } => detection,
+            HandoverKind::Forced { detection, .. } => detection,
         }
     }
 

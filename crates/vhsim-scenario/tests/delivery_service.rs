@@ -142,7 +142,9 @@ fn a_forced_handover_needs_a_positive_detection_time_and_ends_before_the_run() {
     let forced = "[[timeline]]\nat = \"10s\"\naction = \"handover\"\nkind = \"forced\"\ndetection = \"1s\"\nto = \"wlan\"\n";
     let sc = load(&format!("{BASE}\n{forced}"), &[]).unwrap();
     let Action::Handover { kind, .. } = &sc.timeline[0].action else { panic!() };
-    assert_eq!(*kind, HandoverKind::Forced { detection: vhsim_core::SimDuration::from_secs(1) });
+    let (lost, at_completion) = (vhsim_scenario::InFlight::Lost, vhsim_scenario::Uplink::AtCompletion);
+    let one_s = vhsim_core::SimDuration::from_secs(1);
+    assert_eq!(*kind, HandoverKind::Forced { detection: one_s, in_flight: lost, uplink: at_completion });
     assert_error(&forced.replace("detection = \"1s\"\n", ""), &[], "timeline[0]", "needs `detection`");
     assert_error(forced, &[("timeline[0].detection", "0s")], "timeline[0].detection", "greater than 0s");
     assert_error(
@@ -155,6 +157,60 @@ fn a_forced_handover_needs_a_positive_detection_time_and_ends_before_the_run() {
     assert_error(&mbb, &[], "timeline[0].detection", "only allowed with kind = \"forced\"");
     let link = "[[timeline]]\nat = \"10s\"\naction = \"link_down\"\nlink = \"wlan\"\ndetection = \"1s\"\n";
     assert_error(link, &[], "timeline[0].detection", "only allowed with action = \"handover\"");
+}
+
+#[test]
+fn a_forced_handover_takes_its_in_flight_and_uplink_options_and_no_other_kind_does() {
+    let forced = "[[timeline]]\nat = \"10s\"\naction = \"handover\"\nkind = \"forced\"\ndetection = \"1s\"\nto = \"wlan\"\n\
+                  in_flight = \"delivered\"\nuplink = \"at_failure\"\n";
+    let sc = load(&format!("{BASE}\n{forced}"), &[]).unwrap();
+    let Action::Handover { kind, .. } = &sc.timeline[0].action else { panic!() };
+    let (delivered, at_failure) = (vhsim_scenario::InFlight::Delivered, vhsim_scenario::Uplink::AtFailure);
+    let one_s = vhsim_core::SimDuration::from_secs(1);
+    assert_eq!(*kind, HandoverKind::Forced { detection: one_s, in_flight: delivered, uplink: at_failure });
+    let bbm = forced.replace("kind = \"forced\"\ndetection = \"1s\"", "kind = \"break_before_make\"\ngap = \"1s\"");
+    assert_error(&bbm, &[], "timeline[0].in_flight", "only allowed with kind = \"forced\"");
+    let bbm_uplink = bbm.replace("in_flight = \"delivered\"\n", "");
+    assert_error(&bbm_uplink, &[], "timeline[0].uplink", "only allowed with kind = \"forced\"");
+    let e = error(forced, &[("timeline[0].uplink", "at_once")]);
+    assert!(e.to_string().contains("at_completion") && e.to_string().contains("at_failure"), "{e}");
+    let link = "[[timeline]]\nat = \"10s\"\naction = \"link_down\"\nlink = \"wlan\"\nin_flight = \"lost\"\n";
+    assert_error(link, &[], "timeline[0].in_flight", "only allowed with action = \"handover\"");
+}
+
+#[test]
+fn the_delivery_service_options_resolve_and_bad_ones_name_the_key() {
+    let both = format!("{ANCHOR_DS}buffer = \"10kB\"\ntimer = \"packet_age\"\n{MOBILE_DS}ack_every = 2\nack_delay = \"5ms\"\n");
+    let sc = load(&format!("{BASE}\n{both}"), &[]).unwrap();
+    match &sc.agents[0].kind {
+        AgentKind::DeliveryServiceAnchor(d) => {
+            assert_eq!((d.buffer, d.timer), (Some(10_000), vhsim_scenario::DsTimer::PacketAge))
+        }
+        k => panic!("{k:?}"),
+    }
+    match &sc.agents[1].kind {
+        AgentKind::DeliveryServiceMobile(d) => assert_eq!((d.ack_every, d.ack_delay.as_nanos()), (2, 5_000_000)),
+        k => panic!("{k:?}"),
+    }
+    // Defaults: unbounded, restarted on progress, one acknowledgement per packet.
+    let sc = load(&format!("{BASE}\n{ANCHOR_DS}{MOBILE_DS}"), &[]).unwrap();
+    match (&sc.agents[0].kind, &sc.agents[1].kind) {
+        (AgentKind::DeliveryServiceAnchor(a), AgentKind::DeliveryServiceMobile(m)) => {
+            assert_eq!((a.buffer, a.timer, m.ack_every), (None, vhsim_scenario::DsTimer::RestartOnProgress, 1))
+        }
+        k => panic!("{k:?}"),
+    }
+    let plain = format!("{ANCHOR_DS}{MOBILE_DS}");
+    assert_error(&plain, &[("agents[0].buffer", "0B")], "agents[0].buffer", "at least 1B");
+    assert_error(&plain, &[("agents[1].buffer", "10kB")], "agents[1].buffer", "anchor's Delivery Service");
+    assert_error(&plain, &[("agents[1].timer", "packet_age")], "agents[1].timer", "anchor's Delivery Service");
+    assert_error(&plain, &[("agents[0].ack_every", "2")], "agents[0].ack_every", "mobile node's Delivery Service");
+    assert_error(&plain, &[("agents[1].ack_every", "0")], "agents[1].ack_every", "at least 1");
+    assert_error(&plain, &[("agents[1].ack_delay", "5ms")], "agents[1].ack_delay", "needs `ack_every` > 1");
+    let every2 = [("agents[1].ack_every", "2"), ("agents[1].ack_delay", "0s")];
+    assert_error(&plain, &every2, "agents[1].ack_delay", "greater than 0s");
+    let counter = "[[agents]]\nnode = \"mn\"\nkind = \"counter\"\nbuffer = \"1kB\"\n";
+    assert_error(counter, &[], "agents[0].buffer", "only allowed with kind = \"delivery_service\"");
 }
 
 #[test]

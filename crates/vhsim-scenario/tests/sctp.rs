@@ -98,9 +98,9 @@ const BAD: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "an unknown SCTP scheme",
-        "scheme = \"cubic\"",
+        "scheme = \"bbr\"",
         "flows.a.scheme",
-        "unknown scheme `cubic` (SCTP schemes: `sctp`",
+        "unknown scheme `bbr` (SCTP schemes: `sctp`",
     ),
     (
         "a chunk above the MTU",
@@ -203,6 +203,35 @@ fn scripted_asconf_requests_resolve_for_the_endpoint_on_the_mobile_node() {
     let mt = load(&msctp("mt-msctp", "trigger = \"warning\"\ndelete_after = \"5s\""), &[]).unwrap();
     let TransportModel::Sctp { config, .. } = &mt.flows[0].transport else { panic!() };
     assert!(config.split_fast_retransmit && config.delete_after.is_some());
+    assert_eq!(config.mt_region, vhsim_sctp::MtRegion::SetPrimary, "the default region");
+}
+
+#[test]
+fn the_scheme_options_of_issue_25_map_onto_the_configuration() {
+    let options = "mt_region = \"add_ip\"\nset_primary_from = \"old\"\nhr_cwnd_reset = true\n\
+                   idle_cwnd_reset = \"5s\"\nrtx_to_alt = \"alternate\"";
+    let (cfg, ..) = sctp_of(&msctp("mt-msctp", options));
+    assert_eq!(
+        (cfg.mt_region, cfg.set_primary_from, cfg.hr_cwnd_reset, cfg.rtx_to_alt),
+        (
+            vhsim_sctp::MtRegion::AddIp,
+            vhsim_sctp::SetPrimarySource::Old,
+            true,
+            vhsim_sctp::RtxToAlt::Alternate
+        )
+    );
+    assert_eq!(cfg.idle_cwnd_reset, Some(vhsim_core::SimDuration::from_secs(5)));
+    let (cfg, ..) = sctp_of(BASE);
+    assert_eq!(cfg.rtx_to_alt, vhsim_sctp::RtxToAlt::TimeoutsOnly, "RFC 9260 §6.4 by default");
+    for (text, key, phrase) in [
+        ("mt_region = \"region\"", "flows.a.sctp.mt_region", "expected `set_primary` or `add_ip`"),
+        ("set_primary_from = \"both\"", "flows.a.sctp.set_primary_from", "expected `new` or `old`"),
+        ("idle_cwnd_reset = \"0s\"", "flows.a.sctp.idle_cwnd_reset", "must be > 0"),
+    ] {
+        let e = load(&msctp("msctp", text), &[]).unwrap_err();
+        assert_eq!(e.path, key, "{e}");
+        assert!(e.message.contains(phrase), "{e}");
+    }
 }
 
 const BAD_MSCTP: &[(&str, &str, &str, &str, &str)] = &[

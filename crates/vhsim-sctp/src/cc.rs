@@ -1,4 +1,4 @@
-//! Congestion control of one destination (RFC 4960 §7.2; protocol-facts §9.2).
+//! Congestion control of one destination (RFC 4960 §7.2; docs/references.md §9.2).
 //!
 //! All quantities are bytes; `mtu` is [`crate::SctpConfig::cc_mtu`].
 
@@ -63,13 +63,14 @@ impl PathState {
         self.partial_bytes_acked = 0;
     }
 
-    /// §7.2.1/§7.2.2: one RTO without DATA sent here: cwnd = max(cwnd/2, 4·MTU), never raising
+    /// RFC 4960 / RFC 9260 §7.2.1: one RTO without DATA sent here: cwnd = max(cwnd/2, 4·MTU), never raising
     /// it (ns-2's CwndDegradeTimer would raise a cwnd below 4·MTU). Returns whether a further
     /// decay can change anything.
     pub fn on_idle_rto(&mut self, mtu: u32) -> bool {
         let decayed = (self.cwnd / 2).max(4 * mtu);
         if decayed < self.cwnd {
             self.cwnd = decayed;
+            self.stats.idle_cwnd_decays += 1;
         }
         self.cwnd > 4 * mtu
     }

@@ -1,6 +1,6 @@
 //! Configuration of an SCTP association endpoint: every RFC 4960 protocol parameter (§15) the
 //! model uses, as a named field with the RFC's default, plus ns-2's choices where the RFC
-//! leaves one open (protocol-facts §9.1, §9.5). Sizes are bytes, times [`SimDuration`]
+//! leaves one open (docs/references.md §9.1, §9.5). Sizes are bytes, times [`SimDuration`]
 //! (nanoseconds); the scenario layer maps its unit strings onto these fields.
 //!
 //! `cwnd`, `ssthresh`, the flight size and the receive window count DATA chunk bytes (header
@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use vhsim_core::SimDuration;
 
-/// The initial congestion window of every destination (protocol-facts A16).
+/// The initial congestion window of every destination (docs/references.md A16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InitialCwnd {
@@ -27,17 +27,53 @@ pub enum InitialCwnd {
     Bytes(u32),
 }
 
-/// Where retransmissions go (ns-2 `rtxToAlt_`, RFC 4960 §6.4). With every policy a chunk whose
-/// destination is inactive goes to an active alternate.
+/// Where retransmissions go (ns-2 `rtxToAlt_` 0 / 1 / 2). With every policy a chunk whose
+/// destination is unusable (inactive, unconfirmed or deleted) goes to an active alternate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RtxToAlt {
-    /// 0: to the destination the chunk was last sent to.
+    /// ns-2 `rtxToAlt_ 0`: every retransmission to the destination the chunk was last sent to.
     Same,
-    /// 1 (ns-2 default, RFC 4960 §6.4 "SHOULD"): to an active alternate destination.
+    /// ns-2 `rtxToAlt_ 1` (its default, after RFC 2960 §6.4, which asked this of every
+    /// retransmission): fast and timeout retransmissions to an active alternate destination.
     Alternate,
-    /// 2: fast retransmissions to the same destination, timeout retransmissions to an alternate.
+    /// The library default, ns-2 `rtxToAlt_ 2`: a chunk that timed out goes to an active
+    /// alternate destination (RFC 4960 §6.4 and RFC 9260 §6.4, SHOULD), a fast retransmission
+    /// to the destination it was last sent to (RFC 9260 §6.4, SHOULD; RFC 4960 asks the
+    /// alternate only of timed-out chunks).
     TimeoutsOnly,
+}
+
+/// MT-mSCTP's handover region: where the correspondent may send new data while both of the
+/// mobile node's addresses are in the association. Kim & Koh cite the scheme (their [9], Huang
+/// & Tsai 2007) without its rule, which that paper's public abstract does not give either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MtRegion {
+    /// The default, closest to Kim & Koh's text (§4.1: MT-mSCTP "solves the spurious fast
+    /// retransmission problem" but the new path's cwnd "cannot normally increase until the
+    /// outstanding data packets are all acknowledged"; §4.2: for WLAN -> 3G it "provides the
+    /// same results with the normal mSCTP"): the region starts at the Set-Primary and new data
+    /// goes only to the new primary; the old path carries what it had in flight, and split
+    /// fast retransmit keeps the reordering between the paths from counting as loss.
+    SetPrimary,
+    /// From the first Add-IP until a Delete-IP leaves one address (Kim & Koh §1: the CN "transmits
+    /// data packets using the new and old paths at the same time in the handover region"): new
+    /// data goes to the primary when it has cwnd space, else to any other usable destination
+    /// that has.
+    AddIp,
+}
+
+/// The address the endpoint on the mobile node sends its Set-Primary ASCONF from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetPrimarySource {
+    /// The library default: from the address it makes primary (RFC 5061 leaves the source
+    /// open; this one works when the old link is already down, as with `trigger = "link_up"`).
+    New,
+    /// From the address in use until then (Kim & Koh §2.1: "the MN sends the ASCONF chunk using
+    /// the IP 1 address"); the later packets leave from where the peer's DATA arrives.
+    Old,
 }
 
 /// When Max.Burst limits the packets sent at one transmit opportunity.
@@ -52,20 +88,20 @@ pub enum MaxBurstScope {
 }
 
 /// How a sender reacts when its peer makes another address the primary (mSCTP schemes,
-/// protocol-facts §9.4, §10).
+/// docs/references.md §9.4, §10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MsctpScheme {
     /// RFC 4960 / RFC 5061: new data follows the new primary; chunks outstanding on the old
     /// address stay there (normal mSCTP, Koh et al. 2004; Kim & Koh §2.1).
     Normal,
-    /// MT-mSCTP (Huang & Tsai 2007, via Kim & Koh §1; protocol-facts §10, A11): in the handover
-    /// region, from an Add-IP until a Delete-IP leaves one address, new data goes to any usable
-    /// destination with cwnd space, the primary first.
+    /// MT-mSCTP (Huang & Tsai 2007, via Kim & Koh §1): split fast retransmit
+    /// (`split_fast_retransmit`, set by the preset) and the handover region of `mt_region`.
     MultiPath,
-    /// HR-mSCTP (Kim & Koh §3, Steps 1-4): at the switch, nothing more to the old address;
-    /// every outstanding chunk is retransmitted to the new primary, whose cwnd restarts from the
-    /// initial cwnd in slow start; new data only after that.
+    /// HR-mSCTP (Kim & Koh §3, Steps 1-4): at the switch, nothing more to the old address
+    /// (Step 1); every outstanding chunk is retransmitted to the new primary (Steps 2-3),
+    /// within its cwnd; new data only after that (Step 4). The new primary's cwnd is left as it
+    /// is unless `hr_cwnd_reset`.
     HandoverRetransmission,
 }
 
@@ -114,7 +150,8 @@ pub struct SctpConfig {
     pub max_burst_scope: MaxBurstScope,
     /// Miss indications that trigger fast retransmit (RFC 4960 §7.2.4: 3; ns-2 `fastRtxTrigger_`).
     pub fast_rtx_threshold: u32,
-    /// Where retransmissions go (ns-2 `rtxToAlt_` 1).
+    /// Where retransmissions go (RFC 4960 / RFC 9260 §6.4: timed-out chunks to an alternate,
+    /// fast retransmissions to the same destination; ns-2's default `rtxToAlt_ 1` is `Alternate`).
     pub rtx_to_alt: RtxToAlt,
     /// Path.Max.Retrans (5): a destination whose error counter exceeds it is inactive.
     pub path_max_retrans: u32,
@@ -131,9 +168,14 @@ pub struct SctpConfig {
     /// Send a HEARTBEAT at once to a destination that has just become inactive, and keep probing
     /// it (ns-2 `Timeout()`; the RFC allows but does not require it).
     pub hb_on_inactive: bool,
-    /// RFC 4960 §7.2.1/§7.2.2: a destination's cwnd decays to max(cwnd/2, 4·MTU) per RTO in
-    /// which no DATA is sent to it (ns-2 CwndDegradeTimer; never raises cwnd).
+    /// RFC 4960 §7.2.1 and RFC 9260 §7.2.1: a destination's cwnd decays to max(cwnd/2, 4·MTU)
+    /// per RTO in which no DATA is sent to it (ns-2 CwndDegradeTimer; never raises cwnd).
     pub idle_cwnd_decay: bool,
+    /// RFC 4960 §7.2.1's "initial cwnd ... after a sufficiently long idle period": a destination
+    /// to which no DATA was sent for this long restarts from the initial cwnd when DATA goes
+    /// there again. `None` (the default) follows RFC 9260 §7.2.1, which dropped the rule (and
+    /// ns-2, which has only the decay); RFC 4960 does not say how long "sufficiently long" is.
+    pub idle_cwnd_reset: Option<SimDuration>,
     /// Delayed SACKs (RFC 4960 §6.2 SHOULD; ns-2 `useDelayedSacks_` 1).
     pub delayed_sack: bool,
     /// Longest SACK delay (RFC 4960 §6.2: 200 ms, MUST be below 500 ms; ns-2 `sackDelay_`).
@@ -149,6 +191,15 @@ pub struct SctpConfig {
     pub asconf: bool,
     /// Reaction to a primary switch the peer requests (with `asconf`).
     pub msctp: MsctpScheme,
+    /// HR-mSCTP: the new primary's cwnd restarts from the initial cwnd at each switch. Not one
+    /// of Kim & Koh's Steps 1-4 (§3), whose text says the new path's cwnd "will continue to
+    /// increase"; their Figures 5-6 start the new path at 2·MTU because it is new or was long
+    /// idle. Off by default.
+    pub hr_cwnd_reset: bool,
+    /// MT-mSCTP's handover region and scheduler (with `msctp = "multi_path"`).
+    pub mt_region: MtRegion,
+    /// The address the mobile node's Set-Primary ASCONF leaves from.
+    pub set_primary_from: SetPrimarySource,
     /// CMT's split fast retransmit (Iyengar et al.; MT-mSCTP, A11): a missing report counts
     /// only when the same SACK newly acknowledges a higher TSN sent to the same destination.
     pub split_fast_retransmit: bool,
@@ -175,7 +226,7 @@ impl Default for SctpConfig {
             max_burst: 4,
             max_burst_scope: MaxBurstScope::EverySend,
             fast_rtx_threshold: 3,
-            rtx_to_alt: RtxToAlt::Alternate,
+            rtx_to_alt: RtxToAlt::TimeoutsOnly,
             path_max_retrans: 5,
             association_max_retrans: 10,
             heartbeat: true,
@@ -183,6 +234,7 @@ impl Default for SctpConfig {
             hb_jitter: 0.5,
             hb_on_inactive: true,
             idle_cwnd_decay: true,
+            idle_cwnd_reset: None,
             delayed_sack: true,
             sack_delay: SimDuration::from_millis(200),
             sack_every: 2,
@@ -190,6 +242,9 @@ impl Default for SctpConfig {
             receive_buffer: 65536,
             asconf: false,
             msctp: MsctpScheme::Normal,
+            hr_cwnd_reset: false,
+            mt_region: MtRegion::SetPrimary,
+            set_primary_from: SetPrimarySource::New,
             split_fast_retransmit: false,
             msctp_trigger: MsctpTrigger::Scripted,
             delete_after: None,
@@ -301,6 +356,9 @@ impl SctpConfig {
         );
         for (key, v) in [("rto_alpha", self.rto_alpha), ("rto_beta", self.rto_beta)] {
             check(v > 0.0 && v <= 1.0, key, format!("{v}: must be in (0, 1]"));
+        }
+        if let Some(d) = self.idle_cwnd_reset {
+            check(d.0 > 0, "idle_cwnd_reset", "must be > 0 (leave it out for no reset)".into());
         }
         check(self.fast_rtx_threshold >= 1, "fast_rtx_threshold", "must be at least 1".into());
         check(

@@ -30,7 +30,7 @@
 //! packet, wake-up or application offer starts one); only the queued packets ignore it.
 //! SACKs are never bundled with DATA.
 
-use crate::config::{ConfigError, EndpointSpec, MaxBurstScope, MsctpScheme, SctpConfig};
+use crate::config::{ConfigError, EndpointSpec, MaxBurstScope, MsctpScheme, MtRegion, SctpConfig};
 use crate::inbound::Inbound;
 use crate::mobility::Mobility;
 use crate::outbound::{DataTx, Outbound};
@@ -41,7 +41,9 @@ use crate::wire::{Chunk, CommonHeader, DataChunk, HeartbeatInfo, SackChunk, Sctp
 use crate::Addr;
 use std::collections::VecDeque;
 use vhsim_core::{RngStream, SimTime, TracedVar};
-use vhsim_net::{AppOffer, Endpoint, LinkEvent, Packet, Payload, Report, SendProgress, TraceTag, UnitKind};
+use vhsim_net::{
+    AppOffer, Endpoint, Engagement, LinkEvent, Packet, Payload, Report, SendProgress, TraceTag, UnitKind,
+};
 
 /// SCTP port of both endpoints (ports are not modelled beyond the header's fields).
 pub const SCTP_PORT: u16 = 5001;
@@ -288,6 +290,17 @@ impl SctpEndpoint {
         self.burst += 1;
         let mtu = self.cfg.cc_mtu();
         let p = &mut self.paths[tx.dest];
+        if let (Some(after), Some(last)) = (self.cfg.idle_cwnd_reset, p.last_data_at) {
+            if now - last >= after {
+                // RFC 4960 §7.2.1 "after a sufficiently long idle period": the initial cwnd. The
+                // first packet passes the cwnd check whatever the window (nothing was in flight
+                // here), so resetting as it leaves is exact.
+                p.cwnd = self.cfg.initial_cwnd_bytes();
+                p.partial_bytes_acked = 0;
+                p.stats.idle_cwnd_resets += 1;
+            }
+        }
+        p.last_data_at = Some(now);
         p.stats.data_packets += 1;
         p.hb_note_activity(now);
         p.decay_at = (self.cfg.idle_cwnd_decay && p.cwnd > 4 * mtu).then(|| now + p.rto.rto());
@@ -331,8 +344,8 @@ impl SctpEndpoint {
         }
     }
 
-    fn on_sack(&mut self, now: SimTime, sack: &SackChunk) {
-        let Some(outcome) = self.out.on_sack(now, sack, &mut self.paths, &self.cfg) else { return };
+    fn on_sack(&mut self, now: SimTime, sack: &SackChunk, from: Addr) {
+        let Some(outcome) = self.out.on_sack(now, sack, from, &mut self.paths, &self.cfg) else { return };
         if self.cfg.max_burst > 0 && self.out.acked_fast_retransmitted {
             self.burst_limited = true;
         }
@@ -424,7 +437,7 @@ impl Endpoint for SctpEndpoint {
         let mut data: Vec<DataChunk> = Vec::new();
         for chunk in &sctp.chunks {
             match chunk {
-                Chunk::Sack(s) => self.on_sack(now, s),
+                Chunk::Sack(s) => self.on_sack(now, s, pkt.src),
                 Chunk::Data(d) => data.push(*d),
                 Chunk::Heartbeat(info) => {
                     let tag = TraceTag::control(0);
@@ -478,12 +491,14 @@ impl Endpoint for SctpEndpoint {
         {
             return Some(self.data_packet(now, tx));
         }
-        let dest = if self.cfg.msctp == MsctpScheme::MultiPath && self.mob.region {
-            self.concurrent_dest()
-        } else {
-            self.data_path()
-        };
+        let concurrent = self.cfg.msctp == MsctpScheme::MultiPath
+            && self.cfg.mt_region == MtRegion::AddIp
+            && self.mob.region;
+        let dest = if concurrent { self.concurrent_dest() } else { self.data_path() };
         let tx = self.out.new_data(now, dest, &mut self.paths, &self.cfg)?;
+        if dest != self.data_path() {
+            self.mob.stats.mt_concurrent_packets += 1;
+        }
         Some(self.data_packet(now, tx))
     }
 
@@ -527,6 +542,12 @@ impl Endpoint for SctpEndpoint {
         self.out
             .offered
             .then(|| SendProgress { acked: self.out.cum_ack as u64 + 1, sent_max: self.out.next_tsn as u64 })
+    }
+
+    /// Engagement counters (docs/sctp.md, "Engagement counters"): the core mechanisms of
+    /// every association, and the mSCTP ones its configuration enables, each reported even at 0.
+    fn engagement(&self, out: &mut Engagement) {
+        crate::engagement::report(self, out);
     }
 
     fn traced_paths(&self) -> usize {

@@ -8,7 +8,8 @@
 //! Parts, one rule set per file:
 //! * [`wire`]: packets and chunks as plain data (`vhsim_net::packet::sctp`, re-exported: the
 //!   world's `Payload::Sctp` carries them);
-//! * [`config`]: parameters with RFC 4960 / ns-2 defaults, and validation naming keys;
+//! * [`config`]: parameters with RFC 4960 / RFC 9260 defaults (ns-2's where they are silent), and
+//!   validation naming keys;
 //! * [`path`]: per-destination state; [`cc`]: its congestion window (§7.2); [`rto`]: its
 //!   RTO (§6.3.1); [`heartbeat`]: its heartbeats (§8.3);
 //! * [`outbound`]: the sending half; [`sack`]: SACK processing and fast retransmit (§6.2.1,
@@ -17,13 +18,14 @@
 //! * [`asconf`]: ASCONF serial numbers, queue and cache (RFC 5061 §5); [`mobility`]: mSCTP,
 //!   address reconfiguration and the handover schemes (normal, MT, HR);
 //! * [`endpoint`]: the association endpoint that ties them together;
-//! * [`summary`]: the `sctp` summary part;
+//! * [`summary`]: the `sctp` summary part; [`engagement`]: the engagement counters;
 //! * [`presets`]: the named configurations `vhsim schemes` lists.
 
 pub mod asconf;
 pub mod cc;
 pub mod config;
 pub mod endpoint;
+pub mod engagement;
 pub mod heartbeat;
 pub mod inbound;
 pub mod mobility;
@@ -37,7 +39,7 @@ pub mod summary;
 
 pub use config::{
     AddressOp, AsconfAction, ConfigError, EndpointSpec, InitialCwnd, MaxBurstScope, MsctpScheme,
-    MsctpTrigger, RtxToAlt, SctpConfig,
+    MsctpTrigger, MtRegion, RtxToAlt, SctpConfig, SetPrimarySource,
 };
 pub use endpoint::{sctp_payload, SctpEndpoint};
 pub use summary::{PathSummary, SctpSummary};

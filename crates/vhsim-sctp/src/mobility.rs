@@ -1,5 +1,5 @@
 //! mSCTP: dynamic address reconfiguration (RFC 5061) driving a handover (Koh et al. 2004;
-//! protocol-facts §9.3, §9.4), and the correspondent's handover schemes (normal mSCTP,
+//! docs/references.md §9.3, §9.4), and the correspondent's handover schemes (normal mSCTP,
 //! MT-mSCTP, HR-mSCTP; §9.4, §10).
 //!
 //! **The endpoint on the mobile node** requests Add-IP, Set-Primary and Delete-IP at scripted
@@ -16,21 +16,27 @@
 //!   to it at once (RFC 4960 §5.4, RFC 5061 §4.2.1). A destination deleted before is revived
 //!   the same way. It carries no DATA until a HEARTBEAT-ACK confirms it.
 //! * Delete-IP: refused with cause 0x00A0 for the last remaining address, else 0x00A2 for the
-//!   ASCONF's own source address (§5.2; checked in that order); otherwise the destination leaves the association:
-//!   nothing new goes there, chunks in flight there keep their T3-rtx (a model choice: RFC 5061
-//!   does not say what happens to them).
+//!   ASCONF's own source address (§5.2; checked in that order); otherwise the destination leaves
+//!   the association: nothing new goes there, and the chunks outstanding there move to the
+//!   destination new data goes to, into its flight and under its T3-rtx (RFC 5061 does not say
+//!   what happens to them; a timer on an address that is no longer the peer's would retransmit
+//!   to it, or be lost with it).
 //! * Set-Primary: new data follows the new primary once it is confirmed; with
-//!   [`MsctpScheme::HandoverRetransmission`] every chunk outstanding elsewhere is marked for a
-//!   handover retransmission to it and its cwnd restarts from the initial cwnd (Kim & Koh §3,
-//!   Steps 1-4: new data only once every marked chunk has been retransmitted, §6.1 C).
+//!   [`MsctpScheme::HandoverRetransmission`] Kim & Koh's Steps 1-4 (§3): every chunk
+//!   outstanding elsewhere, whether in flight or already marked, is marked for a handover
+//!   retransmission to the new primary (nothing more goes to the old address), and new data
+//!   waits until every marked chunk has been retransmitted (§6.1 C), within the new primary's
+//!   cwnd, which restarts from the initial cwnd only with `hr_cwnd_reset`.
 //! * An address not in the association: cause 0x0005 (Unresolvable Address).
 //!
-//! MT-mSCTP's handover region starts with an Add-IP and ends when a Delete-IP leaves one
-//! address; meanwhile [`MsctpScheme::MultiPath`] sends new data to any usable destination with
-//! cwnd space, the primary first (protocol-facts §10, A11).
+//! MT-mSCTP ([`MsctpScheme::MultiPath`]) counts missing reports by
+//! split fast retransmit ([`crate::sack`]); with `mt_region = "add_ip"` its handover region
+//! starts with an Add-IP and ends when a Delete-IP leaves one address, and meanwhile new data
+//! goes to any usable destination with cwnd space, the primary first; with `"set_primary"` (the
+//! default) new data follows the primary as in normal mSCTP.
 
 use crate::asconf::{Accept, AsconfReceiver, AsconfSender};
-use crate::config::{AddressOp, AsconfAction, MsctpScheme, MsctpTrigger};
+use crate::config::{AddressOp, AsconfAction, MsctpScheme, MsctpTrigger, SetPrimarySource};
 use crate::endpoint::SctpEndpoint;
 use crate::outbound::{next_active, Mark, Outbound};
 use crate::path::PathState;
@@ -62,6 +68,24 @@ pub struct Mobility {
     pub hr_pending: bool,
     /// Set-Primary requests applied.
     pub primary_switches: u64,
+    /// What the schemes did (engagement counters).
+    pub stats: SchemeStats,
+}
+
+/// What the mSCTP schemes did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchemeStats {
+    /// HR-mSCTP handover retransmissions started (one per switch to a confirmed new primary).
+    pub hr_switches: u64,
+    /// Chunks HR-mSCTP marked for retransmission to the new primary.
+    pub hr_marked_chunks: u64,
+    /// HR-mSCTP restarts of the new primary's cwnd (`hr_cwnd_reset`).
+    pub hr_cwnd_resets: u64,
+    /// MT-mSCTP (`mt_region = "add_ip"`): packets of new data sent to another destination than
+    /// the primary's in the handover region.
+    pub mt_concurrent_packets: u64,
+    /// Chunks outstanding on a deleted destination moved to the one new data goes to.
+    pub deleted_chunks_moved: u64,
 }
 
 impl SctpEndpoint {
@@ -93,7 +117,9 @@ impl SctpEndpoint {
                     p.source = fallback.unwrap_or(a);
                 }
             }
-            AddressOp::SetPrimary(a) if self.spec.local.contains(&a) => {
+            AddressOp::SetPrimary(a)
+                if self.spec.local.contains(&a) && self.cfg.set_primary_from == SetPrimarySource::New =>
+            {
                 self.paths.iter_mut().for_each(|p| p.source = a);
             }
             _ => {}
@@ -238,7 +264,7 @@ impl SctpEndpoint {
                 if a == source {
                     return error(CAUSE_DELETE_SOURCE_ADDRESS);
                 }
-                self.delete_destination(d);
+                self.delete_destination(now, d);
             }
             AsconfRequest::SetPrimary { .. } => {
                 let Some(d) = found else { return error(CAUSE_UNRESOLVABLE_ADDRESS) };
@@ -269,7 +295,7 @@ impl SctpEndpoint {
         self.mob.region = true;
     }
 
-    fn delete_destination(&mut self, d: usize) {
+    fn delete_destination(&mut self, now: SimTime, d: usize) {
         let p = &mut self.paths[d];
         p.deleted = true;
         p.hb.pending = None;
@@ -279,6 +305,23 @@ impl SctpEndpoint {
         if self.primary == d {
             self.primary = next_active(d, &self.paths);
             self.spec.primary = self.paths[self.primary].addr;
+        }
+        let to = self.data_path();
+        if to != d {
+            for c in self.out.chunks.iter_mut().filter(|c| c.dest == d && !c.gap_acked) {
+                if c.mark.is_none() {
+                    self.paths[d].flight -= c.size;
+                    self.paths[to].flight += c.size;
+                }
+                c.dest = to;
+                self.mob.stats.deleted_chunks_moved += 1;
+            }
+            let old = &mut self.paths[d];
+            old.t3 = None;
+            old.timed = None;
+            if self.paths[to].flight > 0 {
+                self.paths[to].ensure_t3(now);
+            }
         }
         if self.paths.iter().filter(|p| !p.deleted).count() == 1 {
             self.mob.region = false;
@@ -297,31 +340,41 @@ impl SctpEndpoint {
         }
     }
 
-    /// HR-mSCTP Steps 1-3 once the new primary can carry data: every chunk outstanding on
-    /// another destination is marked for retransmission to it, leaving that destination's
-    /// flight (so nothing more goes there: Step 1), and its cwnd restarts from the initial
-    /// cwnd (slow start, Kim & Koh §3 and Figures 5-6).
+    /// HR-mSCTP (Kim & Koh §3) once the new primary can carry data. Step 1, "pause the data
+    /// transmissions to the old primary address", and Steps 2-3, "retransmit all the
+    /// outstanding data chunks to the new primary address": every chunk outstanding on another
+    /// destination, in flight or already marked, is marked for a handover retransmission,
+    /// which goes to the new primary (and leaves the old destination's flight, stopping its
+    /// T3-rtx). Step 4, new data only after that, is §6.1 C in [`Outbound::new_data`]. The
+    /// new primary keeps its cwnd unless `hr_cwnd_reset` (not one of the Steps).
     pub(crate) fn handover_retransmission(&mut self) {
         let to = self.primary;
         if !self.mob.hr_pending || !self.paths[to].usable() {
             return;
         }
         self.mob.hr_pending = false;
-        for c in self.out.chunks.iter_mut().filter(|c| !c.gap_acked && c.mark.is_none() && c.dest != to) {
+        self.mob.stats.hr_switches += 1;
+        for c in self.out.chunks.iter_mut().filter(|c| !c.gap_acked && c.dest != to) {
             let p = &mut self.paths[c.dest];
-            p.flight -= c.size;
+            if c.mark.is_none() {
+                p.flight -= c.size;
+            }
             if p.timed.is_some_and(|(t, _)| t == c.tsn) {
                 p.timed = None;
             }
             c.mark = Some(Mark::Handover);
             c.misses = 0;
+            self.mob.stats.hr_marked_chunks += 1;
         }
         for p in self.paths.iter_mut().filter(|p| p.flight == 0) {
             p.t3 = None;
         }
-        let p = &mut self.paths[to];
-        p.cwnd = self.cfg.initial_cwnd_bytes();
-        p.partial_bytes_acked = 0;
+        if self.cfg.hr_cwnd_reset {
+            let p = &mut self.paths[to];
+            p.cwnd = self.cfg.initial_cwnd_bytes();
+            p.partial_bytes_acked = 0;
+            self.mob.stats.hr_cwnd_resets += 1;
+        }
     }
 
     /// MT-mSCTP's destination for new data in the handover region: the primary's data

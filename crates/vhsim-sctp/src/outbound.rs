@@ -67,6 +67,14 @@ pub struct OutboundStats {
     pub sacks: u64,
     /// Fast Recovery episodes entered.
     pub fast_recoveries: u64,
+    /// SACKs dropped as stale (§6.2.1 D i, and overtaken SACKs: [`crate::sack`] step 1).
+    pub stale_sacks: u64,
+    /// Gap acks a later SACK withdrew (§6.2.1 D iii).
+    pub gap_acks_withdrawn: u64,
+    /// Miss indications the plain HTNA rule would have counted and split fast retransmit did not.
+    pub split_misses_ignored: u64,
+    /// Fast-retransmitted chunks sent to another destination than the one they were last sent to.
+    pub fast_retransmits_to_alternate: u64,
 }
 
 /// The sending half.
@@ -92,6 +100,8 @@ pub struct Outbound {
     pub assoc_errors: u32,
     /// The latest SACK acknowledged a fast-retransmitted chunk (ns-2 Max.Burst trigger).
     pub acked_fast_retransmitted: bool,
+    /// The peer address the latest SACK taken came from.
+    pub last_sack_from: Option<crate::Addr>,
     /// Counters.
     pub stats: OutboundStats,
 }
@@ -110,6 +120,7 @@ impl Outbound {
             fast_recovery_exit: None,
             assoc_errors: 0,
             acked_fast_retransmitted: false,
+            last_sack_from: None,
             stats: OutboundStats::default(),
         }
     }

@@ -1,4 +1,4 @@
-//! Per-destination state (RFC 4960 §6.3, §7.2, §8.2; protocol-facts §9.2): one [`PathState`]
+//! Per-destination state (RFC 4960 §6.3, §7.2, §8.2; docs/references.md §9.2): one [`PathState`]
 //! per peer address, indexed by the address's position in the peer's address list.
 
 use crate::config::SctpConfig;
@@ -34,6 +34,14 @@ pub struct PathStats {
     pub became_inactive: u64,
     /// Chunks retransmitted here by HR-mSCTP's handover retransmission.
     pub handover_retransmissions: u64,
+    /// Idle decays of the cwnd (§7.2.1: max(cwnd/2, 4·MTU) per idle RTO) that lowered it
+    /// (an engagement counter only: not in the summary).
+    #[serde(skip)]
+    pub idle_cwnd_decays: u64,
+    /// Restarts from the initial cwnd after a long idle period (`idle_cwnd_reset`; an
+    /// engagement counter only).
+    #[serde(skip)]
+    pub idle_cwnd_resets: u64,
 }
 
 /// State of one destination transport address.
@@ -72,6 +80,8 @@ pub struct PathState {
     pub timed: Option<(u32, SimTime)>,
     /// When the idle cwnd decay applies next (§7.2.1), if armed.
     pub decay_at: Option<SimTime>,
+    /// When DATA was last sent here.
+    pub last_data_at: Option<SimTime>,
     /// Heartbeat bookkeeping (§8.3).
     pub hb: HeartbeatState,
     /// Counters.
@@ -96,6 +106,7 @@ impl PathState {
             deleted: false,
             timed: None,
             decay_at: None,
+            last_data_at: None,
             hb: HeartbeatState::default(),
             stats: PathStats::default(),
         }

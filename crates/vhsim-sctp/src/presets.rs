@@ -30,8 +30,9 @@ impl Preset {
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "sctp",
-        description: "SCTP as RFC 4960 specifies it (defaults of docs/sctp.md); ASCONF chunks ignored",
-        source: "RFC 4960",
+        description: "SCTP as RFC 4960 specifies it, with RFC 9260's clarifications (defaults of docs/sctp.md); \
+                      ASCONF chunks ignored",
+        source: "RFC 4960; RFC 9260",
         build: SctpConfig::default,
     },
     Preset {
@@ -43,15 +44,16 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "mt-msctp",
-        description: "MT-mSCTP (Huang & Tsai 2007, via Kim & Koh 2009 §1, §4.1): mSCTP sending on every \
-                      path with cwnd space from Add-IP to Delete-IP, split fast retransmit (protocol-facts A11)",
-        source: "Huang & Tsai, Computer Communications 30(17), 2007; Kim & Koh 2009 §1; protocol-facts §10, A11",
+        description: "MT-mSCTP (Huang & Tsai 2007, via Kim & Koh 2009 §1, §4.1): mSCTP with CMT's split fast \
+                      retransmit, so that reordering between the paths is no loss; mt_region = \"add_ip\" also \
+                      sends new data on the old path from Add-IP to Delete-IP",
+        source: "Huang & Tsai, Computer Communications 30(17), 2007; Kim & Koh 2009 §1, §4.1-4.2; docs/sctp.md",
         build: mt_msctp,
     },
     Preset {
         name: "hr-msctp",
         description: "HR-mSCTP (Kim & Koh 2009 §3, Steps 1-4): mSCTP retransmitting every outstanding chunk \
-                      to the new primary at the switch, in slow start from the initial cwnd, before new data",
+                      to the new primary at the switch, within its cwnd, before new data",
         source: "Kim & Koh, Int. J. Commun. Syst. 2009, §3",
         build: hr_msctp,
     },

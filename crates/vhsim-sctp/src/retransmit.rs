@@ -109,6 +109,7 @@ impl Outbound {
             if old.timed.is_some_and(|(t, _)| t == c.tsn) {
                 old.timed = None; // Karn: never measure a retransmitted chunk
             }
+            let from = c.dest;
             c.mark = None;
             c.dest = to;
             c.tx_count += 1;
@@ -119,6 +120,9 @@ impl Outbound {
                 Mark::Fast => {
                     c.fast_retransmitted = true;
                     p.stats.fast_retransmissions += 1;
+                    if from != to {
+                        self.stats.fast_retransmits_to_alternate += 1;
+                    }
                 }
                 Mark::Timeout => p.stats.timeout_retransmissions += 1,
                 Mark::Handover => p.stats.handover_retransmissions += 1,

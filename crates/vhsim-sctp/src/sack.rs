@@ -2,7 +2,12 @@
 //! §8.2), in this order:
 //!
 //! 1. A SACK whose Cumulative TSN Ack is below the Cumulative TSN Ack Point is stale and
-//!    dropped (§6.2.1 D i); so is one acknowledging a TSN never sent.
+//!    dropped (RFC 4960 and RFC 9260 §6.2.1 D i); so is one acknowledging a TSN never sent. A
+//!    SACK with a Cumulative TSN Ack *equal* to the Ack Point cannot be dated by that rule: one
+//!    that arrives from another peer address than the latest SACK taken, acknowledges nothing
+//!    new and withdraws gap acks is taken for what it almost always is, an older SACK
+//!    overtaken on a faster path (mSCTP's two paths differ by a second or more), and dropped
+//!    too, instead of being read as the receiver reneging (D iii). Dropped SACKs are counted.
 //! 2. Chunks up to the Cumulative TSN Ack leave the buffer; chunks inside Gap Ack Blocks are
 //!    marked gap-acked; a chunk gap-acked by an earlier SACK but not by this one returns to the
 //!    flight (the latest SACK is authoritative, §6.3.2 R4). Every newly acknowledged chunk
@@ -12,23 +17,26 @@
 //!    may be a late one for a copy sent before a failure, as ns-2 guards), and un-marks it.
 //! 3. Miss indications (§7.2.4, HTNA): +1 for every unacknowledged chunk below the highest TSN
 //!    newly acknowledged by this SACK; in Fast Recovery, a SACK that advances the Cumulative
-//!    TSN Ack Point adds one to every chunk reported missing. With `split_fast_retransmit`
-//!    (CMT's split fast retransmit, MT-mSCTP; protocol-facts §10) both count only TSNs sent to
-//!    the chunk's own destination: reordering across paths is then no loss signal. A chunk
-//!    reaching `fast_rtx_threshold` indications is marked for fast retransmission, at most once
-//!    in its life.
+//!    TSN Ack Point adds one to every chunk reported missing; a chunk whose gap ack this SACK
+//!    withdraws gets one (§6.2.1 D iii, "count one miss indication"), once per SACK whichever
+//!    rule applies. With `split_fast_retransmit` (CMT's split fast retransmit, MT-mSCTP;
+//!    docs/references.md §10) the first two count only TSNs sent to the chunk's own destination:
+//!    reordering across paths is then no loss signal. A chunk reaching `fast_rtx_threshold`
+//!    indications is marked for fast retransmission, at most once in its life.
 //! 4. Fast Recovery ends when the Cumulative TSN Ack reaches its exit point.
 //! 5. Window growth per destination (§7.2.1, §7.2.2, [`PathState::on_acked`]).
 //! 6. Newly marked chunks outside Fast Recovery: the destinations they were last sent to cut
 //!    their windows, Fast Recovery starts with exit point = highest TSN sent (§7.2.4 step 2).
 //! 7. T3-rtx per destination (§6.3.2): stopped when nothing is in flight (R2), restarted when
-//!    the earliest chunk in flight was acknowledged (R3), started if data is in flight and it
-//!    is not running (R4).
+//!    this SACK acknowledged the earliest outstanding chunk sent there (R3; marking a chunk for
+//!    fast retransmission acknowledges nothing, so it restarts nothing), started if data is in
+//!    flight and it is not running (R4, and D iii for a withdrawn gap ack).
 
 use crate::config::SctpConfig;
 use crate::outbound::{Mark, OutChunk, Outbound};
 use crate::path::PathState;
 use crate::wire::SackChunk;
+use crate::Addr;
 use vhsim_core::SimTime;
 
 /// What a SACK did.
@@ -41,31 +49,41 @@ pub struct SackOutcome {
 }
 
 impl Outbound {
-    /// Process a SACK; `None` if it was dropped as stale or invalid.
+    /// Process a SACK that arrived from the peer's address `from`; `None` if it was dropped as
+    /// stale or invalid.
     pub fn on_sack(
         &mut self,
         now: SimTime,
         sack: &SackChunk,
+        from: Addr,
         paths: &mut [PathState],
         cfg: &SctpConfig,
     ) -> Option<SackOutcome> {
         let cum = sack.cum_tsn_ack;
-        if cum < self.cum_ack || cum >= self.next_tsn {
+        if cum >= self.next_tsn {
+            return None; // acknowledges a TSN never sent
+        }
+        let in_block = self.block_membership(sack);
+        if cum < self.cum_ack || (cum == self.cum_ack && self.overtaken(from, &in_block)) {
+            self.stats.stale_sacks += 1;
             return None;
         }
+        self.last_sack_from = Some(from);
         self.stats.sacks += 1;
         let n = paths.len();
         let flight_before: Vec<u32> = paths.iter().map(|p| p.flight).collect();
-        let earliest_before = self.earliest_in_flight(n);
+        let earliest_before = self.earliest_outstanding(n);
         let mut acked = vec![0u32; n];
         let mut htna_dest: Vec<Option<u32>> = vec![None; n];
         let mut revoked = vec![false; n];
+        let mut withdrawn: Vec<u32> = Vec::new();
         let mut highest_newly_acked: Option<u32> = None;
         let cum_advanced = cum > self.cum_ack;
         self.acked_fast_retransmitted = false;
         self.peer_a_rwnd = sack.a_rwnd;
 
         // Step 2: cumulative acknowledgement.
+        let advanced_by = (cum - self.cum_ack) as usize;
         while self.chunks.front().is_some_and(|c| c.tsn <= cum) {
             let c = self.chunks.pop_front().expect("front checked");
             if !c.gap_acked {
@@ -77,15 +95,8 @@ impl Outbound {
         self.cum_ack = cum;
 
         // Step 2: gap blocks (the latest SACK is authoritative).
-        let mut ranges: Vec<(u32, u32)> = sack.acked_ranges().collect();
-        ranges.sort_unstable();
-        let mut r = 0;
-        for i in 0..self.chunks.len() {
+        for (i, &in_block) in in_block[advanced_by..].iter().enumerate() {
             let tsn = self.chunks[i].tsn;
-            while r < ranges.len() && ranges[r].1 < tsn {
-                r += 1;
-            }
-            let in_block = r < ranges.len() && ranges[r].0 <= tsn;
             let was = self.chunks[i].gap_acked;
             if in_block && !was {
                 let c = self.chunks[i].clone();
@@ -100,10 +111,12 @@ impl Outbound {
                 c.gap_acked = false;
                 paths[c.dest].flight += c.size;
                 revoked[c.dest] = true;
+                withdrawn.push(tsn);
+                self.stats.gap_acks_withdrawn += 1;
             }
         }
 
-        // Step 3: miss indications (HTNA) and fast-retransmit marking.
+        // Step 3: miss indications (HTNA, Fast Recovery, withdrawn gap acks) and marking.
         let in_fr = self.fast_recovery_exit.is_some();
         let highest_reported = sack.highest_acked();
         let split = cfg.split_fast_retransmit;
@@ -113,19 +126,24 @@ impl Outbound {
                 reported_dest[c.dest] = Some(c.tsn); // chunks are in TSN order
             }
         }
+        let missed = |tsn: u32, htna: Option<u32>, reported: u32| {
+            htna.is_some_and(|h| tsn < h) || (in_fr && cum_advanced && tsn < reported)
+        };
         let mut cut = vec![false; n];
         for c in self.chunks.iter_mut() {
             if c.gap_acked || c.mark.is_some() || c.fast_retransmitted {
                 continue;
             }
-            let (htna, reported) = if split {
-                (htna_dest[c.dest], reported_dest[c.dest].unwrap_or(0))
+            let plain = missed(c.tsn, highest_newly_acked, highest_reported);
+            let counted = if split {
+                missed(c.tsn, htna_dest[c.dest], reported_dest[c.dest].unwrap_or(0))
             } else {
-                (highest_newly_acked, highest_reported)
+                plain
             };
-            let below_htna = htna.is_some_and(|h| c.tsn < h);
-            let fr_rule = in_fr && cum_advanced && c.tsn < reported;
-            if !(below_htna || fr_rule) {
+            if plain && !counted {
+                self.stats.split_misses_ignored += 1;
+            }
+            if !(counted || withdrawn.binary_search(&c.tsn).is_ok()) {
                 continue;
             }
             c.misses += 1;
@@ -167,18 +185,52 @@ impl Outbound {
         }
 
         // Step 7: T3-rtx and partial_bytes_acked reset.
-        let earliest_after = self.earliest_in_flight(n);
         for (d, p) in paths.iter_mut().enumerate() {
             p.on_sack_done();
+            let earliest_acked = earliest_before[d].is_some_and(|t| self.acknowledged(t));
             if p.flight == 0 {
                 p.t3 = None;
-            } else if earliest_before[d].is_some() && earliest_before[d] != earliest_after[d] {
+            } else if earliest_acked {
                 p.restart_t3(now);
             } else if revoked[d] || p.t3.is_none() {
                 p.ensure_t3(now);
             }
         }
         Some(SackOutcome { cum_advanced, fast_retransmit })
+    }
+
+    /// For every chunk in the buffer (TSN order), whether a Gap Ack Block or the Cumulative TSN
+    /// Ack of `sack` covers it.
+    fn block_membership(&self, sack: &SackChunk) -> Vec<bool> {
+        let mut ranges: Vec<(u32, u32)> = sack.acked_ranges().collect();
+        ranges.sort_unstable();
+        let mut r = 0;
+        let mut out = Vec::with_capacity(self.chunks.len());
+        for c in &self.chunks {
+            while r < ranges.len() && ranges[r].1 < c.tsn {
+                r += 1;
+            }
+            out.push(c.tsn <= sack.cum_tsn_ack || (r < ranges.len() && ranges[r].0 <= c.tsn));
+        }
+        out
+    }
+
+    /// Step 1's second rule: a SACK with the current Cumulative TSN Ack, from another address
+    /// than the latest SACK taken, that acknowledges nothing new and withdraws a gap ack is an
+    /// older SACK that was overtaken (`in_block`: [`Self::block_membership`]).
+    fn overtaken(&self, from: Addr, in_block: &[bool]) -> bool {
+        if self.last_sack_from.is_none() || self.last_sack_from == Some(from) {
+            return false;
+        }
+        let pairs = || self.chunks.iter().zip(in_block);
+        let news = pairs().any(|(c, &b)| b && !c.gap_acked);
+        let withdraws = pairs().any(|(c, &b)| !b && c.gap_acked);
+        !news && withdraws
+    }
+
+    /// Whether TSN `tsn` is acknowledged (cumulatively or by a gap block of the latest SACK).
+    fn acknowledged(&self, tsn: u32) -> bool {
+        tsn <= self.cum_ack || self.chunks.get((tsn - self.cum_ack - 1) as usize).is_some_and(|c| c.gap_acked)
     }
 
     /// Bookkeeping for a chunk acknowledged for the first time.
@@ -205,11 +257,12 @@ impl Outbound {
         }
     }
 
-    /// Per destination, the lowest TSN in flight there (not gap-acked, not marked).
-    fn earliest_in_flight(&self, n: usize) -> Vec<Option<u32>> {
+    /// Per destination, the lowest TSN outstanding there: last sent there and not acknowledged
+    /// (marked chunks included: a mark is no acknowledgement, §6.3.2 R3).
+    fn earliest_outstanding(&self, n: usize) -> Vec<Option<u32>> {
         let mut out = vec![None; n];
         for c in &self.chunks {
-            if !c.gap_acked && c.mark.is_none() && out[c.dest].is_none() {
+            if !c.gap_acked && out[c.dest].is_none() {
                 out[c.dest] = Some(c.tsn);
             }
         }

@@ -1,6 +1,7 @@
 //! Fast retransmit and Fast Recovery (RFC 4960 §7.2.4): miss indications by the HTNA rule,
 //! retransmission at the 3rd, the window update, one cut per recovery, each TSN
-//! fast-retransmitted at most once, and where the retransmission goes (`rtx_to_alt`).
+//! fast-retransmitted at most once, where the retransmission goes (`rtx_to_alt`), T3-rtx
+//! around a mark, withdrawn gap acks and stale SACKs (§6.2.1 D).
 
 mod common;
 
@@ -85,23 +86,89 @@ fn in_fast_recovery_a_cumulative_advance_counts_every_reported_hole() {
 }
 
 #[test]
-fn fast_retransmission_goes_to_the_alternate_destination_by_default() {
-    // ns-2 rtxToAlt_ = 1: the retransmission goes to MN_B; the window of MN_A is cut.
+fn fast_retransmit_leaves_on_the_same_path_by_default() {
+    // RFC 9260 §6.4: fast retransmissions SHOULD go to the destination the chunk was last sent
+    // to (the library default `timeouts_only`; only timed-out chunks go to an alternate).
     let mut t = ten(cfg(), &[MN_A, MN_B]);
+    t.sack(101, 1, &[(3, 3)]);
+    t.sack(102, 1, &[(3, 4)]);
+    assert_eq!(t.sack(103, 1, &[(3, 5)]), data_with(MN_A, FastRetransmit, [2]));
+    assert_eq!((t.flight(0), t.flight(1)), (6 * MTU, 0));
+    assert_eq!(t.ep.outbound().stats.fast_retransmits_to_alternate, 0);
+}
+
+#[test]
+fn alternate_policy_sends_fast_retransmissions_to_the_other_path() {
+    // ns-2's default rtxToAlt_ 1 (RFC 2960 §6.4): the retransmission goes to MN_B; the window
+    // of MN_A is cut.
+    let mut t = ten(SctpConfig { rtx_to_alt: RtxToAlt::Alternate, ..cfg() }, &[MN_A, MN_B]);
+    assert_eq!(t.ep.paths()[0].t3, Some(ms(1100)), "R3 at the SACK for 1, RTO 1 s");
     t.sack(101, 1, &[(3, 3)]);
     t.sack(102, 1, &[(3, 4)]);
     assert_eq!(t.sack(103, 1, &[(3, 5)]), data_with(MN_B, FastRetransmit, [2]));
     assert_eq!((t.cwnd(0), t.cwnd(1)), (8074, 10 * MTU), "MN_B keeps its initial window");
     assert_eq!((t.flight(0), t.flight(1)), (5 * MTU, MTU));
     assert!(t.ep.paths()[1].t3.is_some(), "§6.3.2 R1 on the alternate");
+    // Marking TSN 2 acknowledged nothing on MN_A: its T3-rtx keeps running from the last SACK
+    // that acknowledged its earliest outstanding chunk (R3), it is not restarted.
+    assert_eq!(t.ep.paths()[0].t3, Some(ms(1100)));
+    assert_eq!(t.ep.outbound().stats.fast_retransmits_to_alternate, 1);
 }
 
 #[test]
-fn timeouts_only_policy_keeps_fast_retransmissions_on_their_path() {
-    let mut t = ten(SctpConfig { rtx_to_alt: RtxToAlt::TimeoutsOnly, ..cfg() }, &[MN_A, MN_B]);
+fn a_fast_retransmit_mark_does_not_restart_t3() {
+    // Single-homed: the mark alone must not move T3; the retransmission of the first
+    // outstanding chunk then restarts it (§7.2.4 step 4), which the same-path policy does.
+    let mut t = ten(SctpConfig { rtx_to_alt: RtxToAlt::Alternate, ..cfg() }, &[MN_A]);
     t.sack(101, 1, &[(3, 3)]);
     t.sack(102, 1, &[(3, 4)]);
-    assert_eq!(t.sack(103, 1, &[(3, 5)]), data_with(MN_A, FastRetransmit, [2]));
+    assert_eq!(t.ep.paths()[0].t3, Some(ms(1100)));
+    assert_eq!(t.sack(103, 1, &[(3, 5)]), data_with(MN_A, FastRetransmit, [2]), "no alternate: same path");
+    assert_eq!(t.ep.paths()[0].t3, Some(ms(1103)), "restarted by resending the first outstanding chunk");
+}
+
+#[test]
+fn a_withdrawn_gap_ack_counts_a_miss_indication() {
+    // §6.2.1 D iii: a SACK that no longer reports a TSN an earlier SACK gap-acked counts one
+    // miss indication for it (whether or not HTNA would) and keeps T3-rtx running.
+    let mut t = ten(cfg(), &[MN_A]);
+    t.sack(101, 1, &[(3, 4)]); // 2: 1 (HTNA)
+    assert_eq!(t.ep.outbound().chunks[0].misses, 1);
+    // The receiver reneges on 3 and 4 (same cumulative ack, same address): 3 and 4 return to
+    // the flight and get one indication each; 2 gets none (nothing newly acknowledged).
+    assert_eq!(t.sack(102, 1, &[]), none());
+    let misses: Vec<u32> = t.ep.outbound().chunks.iter().take(3).map(|c| c.misses).collect();
+    assert_eq!(misses, vec![1, 1, 1]);
+    assert_eq!(t.ep.outbound().stats.gap_acks_withdrawn, 2);
+    assert_eq!(t.flight(0), 9 * MTU, "3 and 4 are outstanding again");
+    assert!(t.ep.paths()[0].t3.is_some());
+    // Two more withdrawals of 3 reach the threshold of 3 indications.
+    t.sack(103, 1, &[(3, 3)]);
+    assert_eq!(t.sack(104, 1, &[]), none(), "3: 2 (its second withdrawal)");
+    t.sack(105, 1, &[(3, 3)]);
+    assert_eq!(t.sack(106, 1, &[]), data_with(MN_A, FastRetransmit, [3]), "3: 3");
+}
+
+#[test]
+fn a_late_sack_over_the_other_path_is_not_read_as_reneging() {
+    // A SACK from MN_B overtaken by a newer one from MN_A, with the same cumulative ack and
+    // fewer gap blocks, is an old SACK (§6.2.1 D i's reasoning for an equal cumulative ack):
+    // it is dropped and counted, and withdraws nothing.
+    let mut t = ten(cfg(), &[MN_A, MN_B]);
+    t.sack_full(101, MN_A, 1, &[(3, 5)], 65536);
+    assert_eq!(t.flight(0), 6 * MTU);
+    assert_eq!(t.sack_full(102, MN_B, 1, &[(3, 3)], 65536), none());
+    assert_eq!(t.ep.outbound().stats.stale_sacks, 1);
+    assert_eq!(t.ep.outbound().stats.gap_acks_withdrawn, 0);
+    assert_eq!(t.flight(0), 6 * MTU, "4 and 5 stay acknowledged");
+    assert!(t.ep.outbound().chunks.iter().filter(|c| (3..=5).contains(&c.tsn)).all(|c| c.gap_acked));
+    // From the address of the latest SACK the same report is the receiver reneging (D iii).
+    assert_eq!(t.sack_full(103, MN_A, 1, &[(3, 3)], 65536), none());
+    assert_eq!(t.ep.outbound().stats.gap_acks_withdrawn, 2);
+    // A SACK below the Cumulative TSN Ack Point is dropped from any address (D i).
+    t.sack_full(104, MN_A, 3, &[], 65536);
+    assert_eq!(t.sack_full(105, MN_B, 1, &[], 65536), none());
+    assert_eq!(t.ep.outbound().stats.stale_sacks, 2);
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use vhsim_core::Rate;
-use vhsim_net::{Endpoint, RetxCause};
+use vhsim_net::RetxCause;
 use vhsim_sctp::outbound::Mark;
 use vhsim_sctp::wire::{
     AsconfRequest, AsconfResult, CAUSE_DELETE_LAST_ADDRESS, CAUSE_DELETE_SOURCE_ADDRESS,
@@ -154,33 +154,15 @@ fn deleting_the_last_address_or_the_source_address_is_refused_with_its_error_cau
     assert!(matches!(asconfs(&net)[0], (2000, 1, _, false)));
     assert_eq!(acks(&net)[0].2, vec![AsconfResult::Success { correlation: 1 }]);
     assert!(sent_by(&net, Side::Mn).any(|(_, o, _)| matches!(o, Out::Asconf { .. })));
-    // ... while an ASCONF deleting its own source address (written by hand) is refused.
+    // ... while an ASCONF deleting its own source address is refused.
     let mut cn = Script::multihomed(preset("msctp"));
-    let chunk = vhsim_sctp::wire::AsconfChunk {
-        serial: 1,
-        sender_addr: MN_A.0,
-        requests: vec![AsconfRequest::DeleteIp { correlation: 9, addr: MN_A.0 }],
-    };
-    let s = vhsim_sctp::wire::SctpPacket {
-        header: Default::default(),
-        chunks: vec![vhsim_sctp::wire::Chunk::Asconf(chunk)],
-    };
-    let pkt = vhsim_net::Packet {
-        uid: 0,
-        flow: 0,
-        src: MN_A,
-        dst: CN,
-        size: 20 + s.wire_len(),
-        tag: vhsim_net::TraceTag::control(1),
-        payload: vhsim_net::Payload::Sctp(Box::new(s)),
-    };
-    cn.ep.on_packet(ms(10), &pkt);
-    let out = cn.send_all(10);
+    let delete_source = vec![AsconfRequest::DeleteIp { correlation: 9, addr: MN_A.0 }];
+    let out = cn.asconf(10, MN_A, 1, delete_source.clone());
     let reply = vec![AsconfResult::Error { correlation: 9, cause: CAUSE_DELETE_SOURCE_ADDRESS }];
     assert!(out.contains(&Out::AsconfAck { to: MN_A, serial: 1, results: reply }), "{out:?}");
     // The same serial again: the cached ASCONF-ACK is sent again, nothing is processed twice.
-    cn.ep.on_packet(ms(20), &pkt);
-    assert_eq!(cn.send_all(20).iter().filter(|o| matches!(o, Out::AsconfAck { serial: 1, .. })).count(), 1);
+    let again = cn.asconf(20, MN_A, 1, delete_source);
+    assert_eq!(again.iter().filter(|o| matches!(o, Out::AsconfAck { serial: 1, .. })).count(), 1);
     // Set-Primary to an address not in the association.
     let mut net =
         Net::with_association(preset("msctp"), links(), &[MN_A], vec![at(2000, AddressOp::SetPrimary(MN_B))]);
@@ -285,10 +267,11 @@ fn reordered(cfg: SctpConfig) -> (Script, Vec<Out>) {
 #[test]
 fn split_fast_retransmit_ignores_misses_reported_by_another_destination() {
     // Normal (HTNA over all destinations): 1-4 have three miss indications after the third
-    // SACK and TSN 1 is fast-retransmitted (spuriously: it is only delayed on MN_A).
+    // SACK and TSN 1 is fast-retransmitted, on its own path (spuriously: it is only delayed on
+    // MN_A).
     let (normal, out) = reordered(cfg());
     assert!(
-        out.contains(&Out::Data { to: MN_B, tsns: vec![1], cause: RetxCause::FastRetransmit }),
+        out.contains(&Out::Data { to: MN_A, tsns: vec![1], cause: RetxCause::FastRetransmit }),
         "{out:?}"
     );
     assert_eq!(normal.ep.outbound().stats.fast_recoveries, 1);
@@ -298,6 +281,7 @@ fn split_fast_retransmit_ignores_misses_reported_by_another_destination() {
     assert!(!out.iter().any(|o| matches!(o, Out::Data { cause: RetxCause::FastRetransmit, .. })), "{out:?}");
     assert_eq!(split.ep.outbound().stats.fast_recoveries, 0);
     assert!(split.ep.outbound().chunks.iter().all(|c| c.misses == 0));
+    assert_eq!(split.ep.outbound().stats.split_misses_ignored, 4 + 4 + 4, "1-4 on each SACK");
 }
 
 #[test]
@@ -315,9 +299,10 @@ fn split_fast_retransmit_still_detects_a_loss_on_the_same_destination() {
         out.extend(t.sack(100, 1, &[(3, high)]));
     }
     assert!(
-        out.contains(&Out::Data { to: MN_B, tsns: vec![2], cause: RetxCause::FastRetransmit }),
+        out.contains(&Out::Data { to: MN_A, tsns: vec![2], cause: RetxCause::FastRetransmit }),
         "{out:?}"
     );
+    assert!(t.ep.outbound().stats.split_misses_ignored == 0, "every report came from MN_A");
 }
 
 /// Random switch times, random losses on both paths, every scheme: every TSN reaches the

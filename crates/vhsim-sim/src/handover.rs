@@ -9,7 +9,9 @@
 //!    link until it resumes); forced takes the old access link down like break-before-make
 //!    (the path fails) until a node agent declares the old interface failed
 //!    ([`crate::agents::AgentAction::InterfaceFailed`], the Delivery Service's timeout) or,
-//!    failing that, `detection` later;
+//!    failing that, `detection` later; its options say whether the packets propagating on the
+//!    old link still arrive (`in_flight`) and whether the mobile node sends by the new
+//!    interface from the failure on (`uplink = "at_failure"`);
 //! 3. at completion (`start + gap`, `+ duration`, or the forced handover's detection): the old
 //!    link is restored, `Up(new)` (not for a pause, which changes no link) and
 //!    `Completed { old, new }`; the mobile node now sends by
@@ -29,7 +31,7 @@ use crate::event::Event;
 use crate::world::World;
 use vhsim_core::{EventClass, SimDuration, SimTime};
 use vhsim_net::{AccessLinkInfo, Endpoint, HandoverNotice, LinkEvent};
-use vhsim_scenario::{Action, HandoverKind, Scenario};
+use vhsim_scenario::{Action, HandoverKind, InFlight, Scenario, Uplink};
 
 /// One handover of the run.
 #[derive(Clone, Debug)]
@@ -144,9 +146,12 @@ impl World {
         }
         match h.kind {
             HandoverKind::MakeBeforeBreak => self.on_handover_done(k as u32),
-            HandoverKind::BreakBeforeMake { gap: outage } | HandoverKind::Forced { detection: outage } => {
+            HandoverKind::BreakBeforeMake { gap: outage } | HandoverKind::Forced { detection: outage, .. } => {
                 for l in self.access_links(h.from) {
                     self.link_mut(l).set_up(false);
+                }
+                if let HandoverKind::Forced { in_flight, uplink, .. } = h.kind {
+                    self.forced_failure(&h, in_flight, uplink);
                 }
                 self.link_event(LinkEvent::Down(h.from));
                 self.queue.push(self.now + outage, EventClass::Timeline, Event::HandoverDone(k as u32));
@@ -156,6 +161,25 @@ impl World {
                     self.link_mut(l).pause();
                 }
                 self.queue.push(self.now + duration, EventClass::Timeline, Event::HandoverDone(k as u32));
+            }
+        }
+    }
+
+    /// The options of a forced handover's failure (docs/handover.md "Forced handovers"): the
+    /// packets propagating on the old access links arrive (`in_flight = "delivered"`) or are
+    /// lost (`"lost"`), even if the handover completes, and restores the links, before they
+    /// arrive (a packet that left before now arrives by now + the link's delay; nothing leaves a
+    /// down link afterwards); the mobile node sends by the new interface from now
+    /// (`uplink = "at_failure"`; the anchor's binding waits for the completion).
+    fn forced_failure(&mut self, h: &HandoverRecord, in_flight: InFlight, uplink: Uplink) {
+        let delivered = in_flight == InFlight::Delivered;
+        for l in self.access_links(h.from) {
+            let until = self.now + self.links[l as usize].params().delay;
+            self.failed_in_transit[l as usize] = Some(crate::world::InTransit { until, delivered });
+        }
+        if uplink == Uplink::AtFailure {
+            if let Some(m) = self.routing.mobile.as_mut() {
+                m.mn_iface = h.to;
             }
         }
     }

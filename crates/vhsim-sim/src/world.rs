@@ -47,6 +47,11 @@ pub struct World {
     pub(crate) routing: Routing,
     /// Packets that reached the far end of a paused link, held until it resumes.
     pub(crate) held: Vec<Vec<Packet>>,
+    /// The fate of the packets that were propagating on a link when a forced handover failed it
+    /// (`until` = the failure + the link's delay; `delivered` = `in_flight = "delivered"`),
+    /// whatever the link's state when they arrive: a completion that restores the link before
+    /// they arrive does not bring back those `in_flight = "lost"` lost.
+    pub(crate) failed_in_transit: Vec<Option<InTransit>>,
     /// Packets propagating towards the far end of a link (their `Arrive` events carry the slot).
     in_flight: Slab,
     /// Per link direction, the frame on the wire that left early, if any.
@@ -96,6 +101,7 @@ impl World {
         World {
             routing: Routing::new(&scenario),
             held: vec![Vec::new(); links.len()],
+            failed_in_transit: vec![None; links.len()],
             in_flight: Slab::default(),
             early: vec![None; links.len()],
             leave_early: true,
@@ -227,7 +233,11 @@ impl World {
     fn on_arrive(&mut self, link: u32, pkt: Packet) {
         // A down link also loses what was propagating on it (Daniel & Kojo §3: the error
         // model at the far end of the old access link drops packets in transit).
-        if !self.links[link as usize].is_up() {
+        let lost = match self.failed_in_transit[link as usize] {
+            Some(t) if self.now <= t.until => !t.delivered,
+            _ => !self.links[link as usize].is_up(),
+        };
+        if lost {
             self.drop_packet(Some(link), &pkt, DropCause::LinkDown);
         } else if self.links[link as usize].is_paused() {
             self.held[link as usize].push(pkt);
@@ -575,6 +585,15 @@ struct Early {
     slot: u32,
     /// Whether the `TxDone` was pushed after all (a packet waits behind the frame).
     pushed: bool,
+}
+
+/// What becomes of the packets propagating on a link when a forced handover failed it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InTransit {
+    /// The last arrival of such a packet: the failure + the link's delay.
+    pub until: SimTime,
+    /// Whether they arrive (`in_flight = "delivered"`) or are lost.
+    pub delivered: bool,
 }
 
 /// The packets a finished serialization hands over: arriving ones go straight into the slab

@@ -149,3 +149,51 @@ fn a_forced_handover_without_an_agent_completes_at_its_detection_time() {
     assert_eq!(lost, (199..=229).collect::<Vec<_>>());
     assert_eq!(out.summary.flows["home"].drops["link_down"], 31);
 }
+
+#[test]
+fn the_packet_age_timer_fires_when_the_oldest_kept_copy_is_timeout_old() {
+    // Datagram 198 was kept when r forwarded it (1985.08224 ms); its acknowledgement died on
+    // the failed uplink, so it stays the oldest copy: the DS fires 50 ms later, 10.86 ms before
+    // the restart-on-progress timer would (50 ms after 197's acknowledgement, 1995.9472 ms).
+    let agents = ds_agents("50ms", "").replace("timeout = \"50ms\"\n", "timeout = \"50ms\"\ntimer = \"packet_age\"\n");
+    let out = run_with(&[("agents", &agents), ("timeline", FORCED_AT_2S)]);
+    let done = out.summary.handovers[0].done_s;
+    assert!((done - (1.98 + 0.005_082_24 + 0.050)).abs() < 1e-9, "done at {done}");
+    let rx = receives(&out);
+    assert_eq!(rx.len(), 400, "every datagram reaches the mobile node");
+    // While datagrams flow, each copy is acknowledged 20.9 ms after it was kept: no false alarm.
+    assert_eq!(out.summary.agents[0].counts.failures, 1);
+}
+
+#[test]
+fn a_full_buffer_forwards_without_a_copy_and_such_packets_are_not_protected() {
+    // A copy lives 20.85 ms (kept at k x 10 ms + 5.08 ms, freed by the acknowledgement at
+    // + 25.94 ms), so while the path works at most three copies are kept at once: 3084 B, which
+    // 3100 B hold.
+    let agents = ds_agents("50ms", "").replace("timeout = \"50ms\"\n", "timeout = \"50ms\"\nbuffer = \"3100B\"\n");
+    let out = run_with(&[("agents", &agents), ("timeline", FORCED_AT_2S)]);
+    let ds = &out.summary.agents[0].counts;
+    // After the failure the acknowledgements stop: 198, 199 and 200 fill the buffer, and
+    // 201..=204 (reaching r before the timeout) go without a copy and die on the failed link.
+    assert_eq!((ds.unkept, ds.resent), (4, 3), "{ds:?}");
+    let rx = receives(&out);
+    let lost: Vec<i64> = (0..400).filter(|s| !rx.contains_key(s)).collect();
+    assert_eq!(lost, (201..=204).collect::<Vec<_>>());
+}
+
+#[test]
+fn one_acknowledgement_per_two_packets_halves_the_acknowledgements_and_still_detects_the_failure() {
+    let agents = ds_agents("50ms", "ack_every = 2\nack_delay = \"15ms\"");
+    let out = run_with(&[("agents", &agents), ("timeline", FORCED_AT_2S)]);
+    let p = out.traces.packets.as_ref().unwrap();
+    let acks = (0..p.len()).filter(|&i| p.event[i] == PacketEvent::ControlSend as u8).count();
+    // 400 datagrams (+ the resent ones after the failure, by b, not acknowledged): about 200
+    // acknowledgements before the failure, pairs 0-1, 2-3, ...
+    assert!((95..=105).contains(&acks), "{acks} acknowledgements before the failure");
+    assert_eq!(out.summary.agents[0].counts.failures, 1, "no false alarm while datagrams flow");
+    assert_eq!(receives(&out).len(), 400);
+    // The last acknowledgement reaching r names 197 (the pair 196-197; 198-199's died): the
+    // timeout runs from it, as with one acknowledgement per packet.
+    let done = out.summary.handovers[0].done_s;
+    assert!((done - (1.97 + 0.015_904_64 + 0.010_032 + 0.050)).abs() < 1e-6, "done at {done}");
+}

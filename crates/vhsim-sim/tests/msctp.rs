@@ -50,16 +50,14 @@ fn every_scheme_switches_3g_wlan_3g_with_four_acknowledged_asconfs() {
         assert_eq!(s.paths.len(), 2);
         assert!(s.paths[1].deleted && s.paths[1].confirmed && !s.paths[0].deleted, "{scheme}");
         assert_eq!(s.primary_path, 0);
-        // New data on WLAN from the Set-Primary at 25 s (one WLAN round trip later), back on
-        // 3G after 50 s; MT-mSCTP may use WLAN earlier (its handover region starts at 20 s).
+        // The Set-Primary leaves from the old address (Kim & Koh §2.1): new data on WLAN once it
+        // arrives over the 3G uplink (25.116 s), back on 3G once the one sent at 50 s arrives
+        // over WLAN's (50.03 s; HR-mSCTP first resends the chunks outstanding on WLAN).
+        // MT-mSCTP's region starts at the Set-Primary: no new data on WLAN before it.
         let wlan = first_new_data_on(&out, 1, 24.0);
-        if scheme != "mt-msctp" {
-            assert!((25.03..25.5).contains(&wlan), "{scheme}: new data on WLAN at {wlan} s");
-        }
-        if scheme != "mt-msctp" {
-            let umts = first_new_data_on(&out, 0, 50.0);
-            assert!((50.1..50.5).contains(&umts), "{scheme}: back on 3G at {umts} s");
-        }
+        assert!((25.1..25.5).contains(&wlan), "{scheme}: new data on WLAN at {wlan} s");
+        let umts = first_new_data_on(&out, 0, 50.0);
+        assert!((50.02..50.5).contains(&umts), "{scheme}: back on 3G at {umts} s");
         let hr = s.paths.iter().map(|p| p.counters.handover_retransmissions).sum::<u64>();
         assert_eq!(hr > 0, scheme == "hr-msctp", "{scheme}: handover retransmissions {hr}");
     }

@@ -85,6 +85,7 @@ FLOW = "flow"
 # packets: one row per packet event
 EVENT, SEQ, LINK, CAUSE, SPURIOUS = "event", "seq", "link", "cause", "spurious"
 SEND, RETRANSMIT, ACK_RECEIVE, DROP, RECEIVE, ACK_DROP = "send", "retransmit", "ack_receive", "drop", "receive", "ack_drop"
+ACK_SEND, PATH = "ack_send", "path"  # path: the mobile node's interface (index in [mobile.interfaces])
 # timeseries: one row per change of the sender's state
 CWND, SSTHRESH, SRTT, RTO, FLIGHT, STATE = "cwnd_pkts", "ssthresh_pkts", "srtt_s", "rto_s", "flight_pkts", "state"
 LD_TCUR, LD_THRESHOLD = "ld_tcur_s", "ld_threshold_s"

@@ -4,9 +4,10 @@ use super::before_end;
 use super::topology::Topology;
 use crate::error::{err, join, list, Result};
 use crate::model::{
-    ActiveModeAfter, AgentKind, AgentModel, DsAnchorModel, DsMobileModel, FlowModel, MobileModel, PacketRule,
+    ActiveModeAfter, AgentKind, AgentModel, DsAnchorModel, DsMobileModel, DsTimer, FlowModel, MobileModel,
+    PacketRule,
 };
-use crate::schema::{ActiveModeAfterSpec, AgentKindSpec, AgentSpec, MobileSpec, PacketKindSpec};
+use crate::schema::{ActiveModeAfterSpec, AgentKindSpec, AgentSpec, DsTimerSpec, MobileSpec, PacketKindSpec};
 use crate::units::fmt_duration;
 use vhsim_core::SimDuration;
 
@@ -65,7 +66,11 @@ fn agent(a: &AgentSpec, path: &str, cx: &Context) -> Result<AgentModel> {
     let ds = [
         ("interface", a.interface.is_some(), "delivery_service"),
         ("timeout", a.timeout.is_some(), "delivery_service"),
+        ("buffer", a.buffer.is_some(), "delivery_service"),
+        ("timer", a.timer.is_some(), "delivery_service"),
         ("ack_size", a.ack_size.is_some(), "delivery_service"),
+        ("ack_every", a.ack_every.is_some(), "delivery_service"),
+        ("ack_delay", a.ack_delay.is_some(), "delivery_service"),
         ("active_mode", a.active_mode.is_some(), "delivery_service"),
         ("active_mode_after", a.active_mode_after.is_some(), "delivery_service"),
     ];
@@ -128,6 +133,8 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
     if node == m.anchor {
         let mobile_keys = [
             ("ack_size", a.ack_size.is_some()),
+            ("ack_every", a.ack_every.is_some()),
+            ("ack_delay", a.ack_delay.is_some()),
             ("active_mode", a.active_mode.is_some()),
             ("active_mode_after", a.active_mode_after.is_some()),
         ];
@@ -152,17 +159,41 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
         let n_nodes = cx.topo.names.len() as u32;
         let mobile_addresses =
             std::iter::once(m.node).chain((0..m.interfaces.len() as u32).map(|k| n_nodes + k)).collect();
+        let buffer = match a.buffer {
+            Some(b) if b.0 == 0 => return Err(err(p("buffer"), "must be at least 1B (omit it for no bound)")),
+            b => b.map(|b| b.0),
+        };
+        let timer = match a.timer {
+            None | Some(DsTimerSpec::RestartOnProgress) => DsTimer::RestartOnProgress,
+            Some(DsTimerSpec::PacketAge) => DsTimer::PacketAge,
+        };
         Ok(AgentKind::DeliveryServiceAnchor(DsAnchorModel {
             interface: interface as u32,
             timeout,
             guarded_link,
             mobile_addresses,
+            buffer,
+            timer,
         }))
     } else if node == m.node {
-        if a.timeout.is_some() {
-            let msg = format!("`timeout` belongs to the anchor's Delivery Service (node `{anchor}`); this one runs at the mobile node `{mn}`");
-            return Err(err(p("timeout"), msg));
+        let anchor_keys = [("timeout", a.timeout.is_some()), ("buffer", a.buffer.is_some()), ("timer", a.timer.is_some())];
+        if let Some((key, _)) = anchor_keys.iter().find(|(_, present)| *present) {
+            let msg = format!("`{key}` belongs to the anchor's Delivery Service (node `{anchor}`); this one runs at the mobile node `{mn}`");
+            return Err(err(p(key), msg));
         }
+        let ack_every = match a.ack_every {
+            None => 1,
+            Some(0) => return Err(err(p("ack_every"), "must be at least 1 (packets per acknowledgement)")),
+            Some(n) => n,
+        };
+        let ack_delay = match a.ack_delay {
+            Some(_) if ack_every == 1 => {
+                return Err(err(p("ack_delay"), "needs `ack_every` > 1 (with 1 every packet is acknowledged at once)"))
+            }
+            Some(d) if d.0 == SimDuration::ZERO => return Err(err(p("ack_delay"), "must be greater than 0s")),
+            Some(d) => d.0,
+            None => SimDuration::from_millis(10),
+        };
         let ack_size = match a.ack_size {
             None => 40,
             Some(s) if s.0 == 0 => return Err(err(p("ack_size"), "must be at least 1B")),
@@ -201,6 +232,8 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
             anchor_address: m.anchor,
             arrivals,
             ack_size,
+            ack_every,
+            ack_delay,
             active_mode,
             active_mode_after,
         }))

@@ -110,7 +110,8 @@ pub(super) fn resolve(
     let handover_at = time_at(at_x);
     let kind_spec = spec.kind.unwrap_or(HandoverKindSpec::MakeBeforeBreak);
     let band_crossing = band_crossing(spec, kind_spec)?;
-    let mut keys = KindKeys { gap: spec.gap, duration: spec.duration, detection: spec.detection };
+    let mut keys =
+        KindKeys { gap: spec.gap, duration: spec.duration, detection: spec.detection, in_flight: None, uplink: None };
     if let Some(b) = &band_crossing {
         let length = Some(Duration(travel_time(b.band_mm, v) + b.latency));
         match kind_spec {

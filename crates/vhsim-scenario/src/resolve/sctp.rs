@@ -168,6 +168,7 @@ fn overrides(mut c: SctpConfig, s: &SctpSpec, path: &str) -> Result<SctpConfig> 
     c.hb_jitter = s.hb_jitter.unwrap_or(c.hb_jitter);
     c.hb_on_inactive = s.hb_on_inactive.unwrap_or(c.hb_on_inactive);
     c.idle_cwnd_decay = s.idle_cwnd_decay.unwrap_or(c.idle_cwnd_decay);
+    c.idle_cwnd_reset = s.idle_cwnd_reset.map(|d| d.0).or(c.idle_cwnd_reset);
     c.delayed_sack = s.delayed_sack.unwrap_or(c.delayed_sack);
     c.sack_delay = s.sack_delay.map_or(c.sack_delay, |d| d.0);
     c.sack_every = s.sack_every.unwrap_or(c.sack_every);
@@ -176,6 +177,9 @@ fn overrides(mut c: SctpConfig, s: &SctpSpec, path: &str) -> Result<SctpConfig> 
         c.receive_buffer = size32(v.0, &p("receive_buffer"))?;
     }
     c.msctp = s.msctp.unwrap_or(c.msctp);
+    c.hr_cwnd_reset = s.hr_cwnd_reset.unwrap_or(c.hr_cwnd_reset);
+    c.mt_region = s.mt_region.unwrap_or(c.mt_region);
+    c.set_primary_from = s.set_primary_from.unwrap_or(c.set_primary_from);
     c.split_fast_retransmit = s.split_fast_retransmit.unwrap_or(c.split_fast_retransmit);
     c.msctp_trigger = s.trigger.unwrap_or(c.msctp_trigger);
     c.delete_after = s.delete_after.map(|d| d.0).or(c.delete_after);

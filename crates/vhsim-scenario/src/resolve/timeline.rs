@@ -4,8 +4,8 @@ use super::before_end;
 use super::topology::Topology;
 use crate::error::list;
 use crate::error::{err, join, Result};
-use crate::model::{Action, GoodputWindow, HandoverKind, MetricsModel, MobileModel, TimelineEntry};
-use crate::schema::{ActionKind, DirectionSel, HandoverKindSpec, MetricsSpec, TimelineSpec};
+use crate::model::{Action, GoodputWindow, HandoverKind, InFlight, MetricsModel, MobileModel, TimelineEntry, Uplink};
+use crate::schema::{ActionKind, DirectionSel, HandoverKindSpec, InFlightSpec, MetricsSpec, TimelineSpec, UplinkSpec};
 use crate::units::{fmt_duration, Duration};
 use vhsim_core::{SimDuration, SimTime};
 
@@ -94,7 +94,7 @@ fn handover(
     let kind_spec = e.kind.ok_or_else(|| {
         err(path, "a handover needs `kind` (make_before_break, break_before_make, pause or forced)")
     })?;
-    let keys = KindKeys { gap: e.gap, duration: e.duration, detection: e.detection };
+    let keys = KindKeys { gap: e.gap, duration: e.duration, detection: e.detection, in_flight: e.in_flight, uplink: e.uplink };
     let kind = handover_kind(kind_spec, &keys, path)?;
     let done = e.at.0 + kind.outage();
     if done >= duration {
@@ -122,6 +122,8 @@ pub(super) struct KindKeys {
     pub gap: Option<Duration>,
     pub duration: Option<Duration>,
     pub detection: Option<Duration>,
+    pub in_flight: Option<InFlightSpec>,
+    pub uplink: Option<UplinkSpec>,
 }
 
 /// The handover kind from its `kind` and `keys` in the table at `path`.
@@ -138,8 +140,11 @@ pub(super) fn handover_kind(kind_spec: HandoverKindSpec, keys: &KindKeys, path: 
         ("gap", keys.gap.is_some(), "break_before_make"),
         ("duration", keys.duration.is_some(), "pause"),
         ("detection", keys.detection.is_some(), "forced"),
+        ("in_flight", keys.in_flight.is_some(), "forced"),
+        ("uplink", keys.uplink.is_some(), "forced"),
     ] {
-        if present && key != own {
+        let allowed = key == own || (kind_spec == HandoverKindSpec::Forced && kind == "forced");
+        if present && !allowed {
             return Err(err(p(key), format!("`{key}` is only allowed with kind = \"{kind}\"")));
         }
     }
@@ -164,7 +169,15 @@ pub(super) fn handover_kind(kind_spec: HandoverKindSpec, keys: &KindKeys, path: 
             if d == SimDuration::ZERO {
                 return Err(err(p("detection"), "must be greater than 0s"));
             }
-            HandoverKind::Forced { detection: d }
+            let in_flight = match keys.in_flight {
+                None | Some(InFlightSpec::Lost) => InFlight::Lost,
+                Some(InFlightSpec::Delivered) => InFlight::Delivered,
+            };
+            let uplink = match keys.uplink {
+                None | Some(UplinkSpec::AtCompletion) => Uplink::AtCompletion,
+                Some(UplinkSpec::AtFailure) => Uplink::AtFailure,
+            };
+            HandoverKind::Forced { detection: d, in_flight, uplink }
         }
     })
 }
@@ -177,6 +190,8 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
         ("gap", e.gap.is_some()),
         ("duration", e.duration.is_some()),
         ("detection", e.detection.is_some()),
+        ("in_flight", e.in_flight.is_some()),
+        ("uplink", e.uplink.is_some()),
         ("notify_delay", e.notify_delay.is_some()),
     ] {
         if present {

@@ -16,8 +16,8 @@ pub enum AgentKindSpec {
     /// order (fields: flow, kinds, seqs, from, until).
     Hold,
     /// Sobral et al.'s Delivery Service, at the mobile node's anchor (fields: interface,
-    /// timeout) or at the mobile node (fields: interface, ack_size, active_mode); each needs
-    /// its peer at the other end.
+    /// timeout, buffer, timer) or at the mobile node (fields: interface, ack_size, ack_every,
+    /// ack_delay, active_mode, active_mode_after); each needs its peer at the other end.
     DeliveryService,
 }
 
@@ -59,9 +59,21 @@ pub struct AgentSpec {
     /// delivery_service at the anchor: no acknowledgement for this long while packets are
     /// unacknowledged declares the interface failed (> 0; Sobral et al.: 90 ms).
     pub timeout: Option<Duration>,
+    /// delivery_service at the anchor: bound on the bytes of the copies kept for
+    /// acknowledgement (default: unbounded). A packet that does not fit is forwarded without a
+    /// copy (counted `unkept`). Sobral et al. §2.2: 80 kbit ("10kB") for 40 ms at 2 Mb/s.
+    pub buffer: Option<Size>,
+    /// delivery_service at the anchor: how the timeout is timed (default "restart_on_progress").
+    pub timer: Option<DsTimerSpec>,
     /// delivery_service at the mobile node: bytes on the wire of one DS acknowledgement
     /// (default "40B").
     pub ack_size: Option<Size>,
+    /// delivery_service at the mobile node: one acknowledgement per this many packets received
+    /// (default 1: every packet).
+    pub ack_every: Option<u32>,
+    /// delivery_service at the mobile node, with `ack_every` > 1: the longest a received packet
+    /// waits for its acknowledgement (default "10ms"; > 0).
+    pub ack_delay: Option<Duration>,
     /// delivery_service at the mobile node: the active mode destroys repeated ACKs for this
     /// long after each handover to `interface` (> 0; default: no active mode).
     pub active_mode: Option<Duration>,
@@ -78,4 +90,15 @@ pub enum ActiveModeAfterSpec {
     HandoverTo,
     /// Every handover of the mobile node (Sobral et al. Figure 7(b)).
     AnyHandover,
+}
+
+/// How the anchor's Delivery Service times its timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DsTimerSpec {
+    /// Restarted by every acknowledgement that frees a copy (a retransmission timer, RFC 6298
+    /// §5): the interface fails after `timeout` without progress.
+    RestartOnProgress,
+    /// Per packet: the interface fails when the oldest kept copy is `timeout` old.
+    PacketAge,
 }

@@ -6,7 +6,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 use std::borrow::Cow;
-use vhsim_sctp::{MaxBurstScope, MsctpScheme, MsctpTrigger, RtxToAlt};
+use vhsim_sctp::{MaxBurstScope, MsctpScheme, MsctpTrigger, MtRegion, RtxToAlt, SetPrimarySource};
 
 /// Overrides of an SCTP preset and the association's addresses; each absent field keeps the
 /// preset's value (docs/sctp.md lists them with their defaults and sources).
@@ -53,8 +53,9 @@ pub struct SctpSpec {
     pub max_burst_scope: Option<MaxBurstScope>,
     /// Miss indications that trigger fast retransmit (default 3, >= 1).
     pub fast_rtx_threshold: Option<u32>,
-    /// Where retransmissions go: `alternate` (default), `same`, `timeouts_only` (ns-2 rtxToAlt_
-    /// 1, 0, 2).
+    /// Where retransmissions go: `timeouts_only` (default: timed-out chunks to an alternate
+    /// destination, fast retransmissions to the same, RFC 4960 / RFC 9260 §6.4), `alternate`
+    /// (both to an alternate: ns-2's default rtxToAlt_ 1), `same` (ns-2 rtxToAlt_ 0).
     #[serde(default)]
     #[schemars(schema_with = "rtx_to_alt_schema")]
     pub rtx_to_alt: Option<RtxToAlt>,
@@ -70,8 +71,11 @@ pub struct SctpSpec {
     pub hb_jitter: Option<f64>,
     /// Probe a destination at once when it becomes inactive (default true, ns-2).
     pub hb_on_inactive: Option<bool>,
-    /// cwnd decay of idle destinations (default true).
+    /// cwnd decay of idle destinations, max(cwnd/2, 4 MTU) per RTO (default true).
     pub idle_cwnd_decay: Option<bool>,
+    /// RFC 4960 §7.2.1's restart from the initial cwnd after a destination was idle this long
+    /// (default: never, as RFC 9260 and ns-2), e.g. "5s".
+    pub idle_cwnd_reset: Option<Duration>,
     /// Delayed SACKs (default true).
     pub delayed_sack: Option<bool>,
     /// Longest SACK delay (default "200ms"; > 0 and < 500 ms).
@@ -87,6 +91,20 @@ pub struct SctpSpec {
     #[serde(default)]
     #[schemars(schema_with = "msctp_scheme_schema")]
     pub msctp: Option<MsctpScheme>,
+    /// HR-mSCTP: restart the new primary's cwnd from the initial cwnd at each switch (default
+    /// false; not one of Kim & Koh's Steps 1-4).
+    pub hr_cwnd_reset: Option<bool>,
+    /// MT-mSCTP's handover region: `set_primary` (default: new data follows the primary, split
+    /// fast retransmit only) or `add_ip` (from Add-IP to Delete-IP new data also goes to the
+    /// other path when the primary's window is full).
+    #[serde(default)]
+    #[schemars(schema_with = "mt_region_schema")]
+    pub mt_region: Option<MtRegion>,
+    /// The address the mobile node's Set-Primary ASCONF leaves from: `new` (default, the address
+    /// made primary) or `old` (the one in use until then; Kim & Koh §2.1).
+    #[serde(default)]
+    #[schemars(schema_with = "set_primary_from_schema")]
+    pub set_primary_from: Option<SetPrimarySource>,
     /// CMT's split fast retransmit (default false; true in `mt-msctp`).
     pub split_fast_retransmit: Option<bool>,
     /// When the endpoint on the mobile node sends Add-IP and Set-Primary: `scripted` (default:
@@ -169,6 +187,17 @@ pub(crate) const RTX_TO_ALT_NAMES: &[&str] = &["same", "alternate", "timeouts_on
 pub(crate) const MSCTP_SCHEME_NAMES: &[&str] = &["normal", "multi_path", "handover_retransmission"];
 /// Names of [`MsctpTrigger`] variants.
 pub(crate) const MSCTP_TRIGGER_NAMES: &[&str] = &["scripted", "link_up", "warning"];
+/// Names of [`MtRegion`] variants.
+pub(crate) const MT_REGION_NAMES: &[&str] = &["set_primary", "add_ip"];
+/// Names of [`SetPrimarySource`] variants.
+pub(crate) const SET_PRIMARY_FROM_NAMES: &[&str] = &["new", "old"];
+
+fn mt_region_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(MT_REGION_NAMES, "MT-mSCTP's handover region.")
+}
+fn set_primary_from_schema(_: &mut SchemaGenerator) -> Schema {
+    names_schema(SET_PRIMARY_FROM_NAMES, "The address the Set-Primary ASCONF leaves from.")
+}
 
 fn msctp_scheme_schema(_: &mut SchemaGenerator) -> Schema {
     names_schema(MSCTP_SCHEME_NAMES, "Reaction to a Set-Primary (mSCTP scheme).")
@@ -180,5 +209,5 @@ fn max_burst_scope_schema(_: &mut SchemaGenerator) -> Schema {
     names_schema(MAX_BURST_SCOPE_NAMES, "When Max.Burst applies.")
 }
 fn rtx_to_alt_schema(_: &mut SchemaGenerator) -> Schema {
-    names_schema(RTX_TO_ALT_NAMES, "Where retransmissions go (ns-2 rtxToAlt_).")
+    names_schema(RTX_TO_ALT_NAMES, "Where retransmissions go (RFC 9260 §6.4; ns-2 rtxToAlt_).")
 }

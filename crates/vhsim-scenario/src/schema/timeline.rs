@@ -16,7 +16,7 @@ pub enum ActionKind {
     /// Change rate and/or delay (fields: link, direction, rate, delay).
     SetLink,
     /// Move the mobile node to another interface (fields: kind, to, gap, duration, detection,
-    /// notify_delay).
+    /// in_flight, uplink, notify_delay).
     Handover,
 }
 
@@ -35,6 +35,29 @@ pub enum HandoverKindSpec {
     /// when a node agent declares the interface failed (the Delivery Service's timeout), or
     /// `detection` after the failure if none does earlier.
     Forced,
+}
+
+/// Forced handover: what becomes of packets already propagating on the old access link when
+/// it fails (`in_flight`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InFlightSpec {
+    /// They are lost with it (default; as ns-2's `rtmodel` link failure, whose `reset` kills
+    /// the packets in transit).
+    Lost,
+    /// They still arrive: the failure stops what has not left yet.
+    Delivered,
+}
+
+/// Forced handover: when the mobile node starts sending by the new interface (`uplink`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UplinkSpec {
+    /// When the handover completes (a node agent's declaration or `detection`; default).
+    AtCompletion,
+    /// When its own link fails (the mobile node sees the loss locally); the anchor's binding
+    /// still waits for the completion.
+    AtFailure,
 }
 
 /// The mobile node: which node moves, where its paths part, and its interfaces.
@@ -237,6 +260,12 @@ pub struct TimelineSpec {
     /// handover, counted from `at`, unless a node agent (a Delivery Service guarding the old
     /// interface) completes it earlier (> 0).
     pub detection: Option<Duration>,
+    /// handover, forced: packets propagating on the old access link when it fails are `lost`
+    /// (default) or `delivered`.
+    pub in_flight: Option<InFlightSpec>,
+    /// handover, forced: the mobile node sends by the new interface `at_completion` (default)
+    /// or `at_failure`.
+    pub uplink: Option<UplinkSpec>,
     /// handover: signalling delay of the cross-layer notification after the handover
     /// completes (default 0s: it arrives when the handover completes).
     pub notify_delay: Option<Duration>,

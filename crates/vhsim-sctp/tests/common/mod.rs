@@ -151,18 +151,15 @@ pub fn none() -> Vec<Out> {
     Vec::new()
 }
 
+/// A packet of flow 0 from `src` to `dst` carrying `chunks`, sized as the endpoints size theirs.
+pub fn packet_of(src: Addr, dst: Addr, chunks: Vec<Chunk>, tag: TraceTag) -> Packet {
+    let s = SctpPacket { header: CommonHeader::default(), chunks };
+    Packet { uid: 0, flow: 0, src, dst, size: 20 + s.wire_len(), tag, payload: Payload::Sctp(Box::new(s)) }
+}
+
 /// A packet carrying one SACK from `from` to `to`.
 pub fn sack_packet(from: Addr, to: Addr, sack: SackChunk) -> Packet {
-    let s = SctpPacket { header: CommonHeader::default(), chunks: vec![Chunk::Sack(sack)] };
-    Packet {
-        uid: 0,
-        flow: 0,
-        src: from,
-        dst: to,
-        size: 20 + s.wire_len(),
-        tag: TraceTag::ack(0),
-        payload: Payload::Sctp(Box::new(s)),
-    }
+    packet_of(from, to, vec![Chunk::Sack(sack)], TraceTag::ack(0))
 }
 
 /// One endpoint (CN) driven by hand.
@@ -241,6 +238,15 @@ impl Script {
         self.advance(at_ms);
         let sack = SackChunk::from_received(cum, a_rwnd, gaps.iter().copied(), usize::MAX);
         self.ep.on_packet(self.now, &sack_packet(from, CN, sack));
+        self.drain()
+    }
+
+    /// An ASCONF with `serial` and `requests` arriving from the peer's address `from`.
+    pub fn asconf(&mut self, at_ms: u64, from: Addr, serial: u32, requests: Vec<AsconfRequest>) -> Vec<Out> {
+        self.advance(at_ms);
+        let chunk = vhsim_sctp::wire::AsconfChunk { serial, sender_addr: from.0, requests };
+        let p = packet_of(from, CN, vec![Chunk::Asconf(chunk)], TraceTag::control(serial as u64));
+        self.ep.on_packet(self.now, &p);
         self.drain()
     }
 
@@ -603,16 +609,7 @@ impl Rx {
         self.now = t;
         let cfg = self.ep.config().clone();
         let chunks = tsns.iter().map(|&tsn| Chunk::Data(data_chunk(tsn, &cfg))).collect();
-        let s = SctpPacket { header: CommonHeader::default(), chunks };
-        let p = Packet {
-            uid: 0,
-            flow: 0,
-            src: CN,
-            dst: to,
-            size: 20 + s.wire_len(),
-            tag: TraceTag::data(0, 0, RetxCause::New),
-            payload: Payload::Sctp(Box::new(s)),
-        };
+        let p = packet_of(CN, to, chunks, TraceTag::data(0, 0, RetxCause::New));
         self.ep.on_packet(t, &p);
         self.drain()
     }

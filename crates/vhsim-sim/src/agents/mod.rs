@@ -127,6 +127,8 @@ pub struct AgentCounts {
     pub kept: u64,
     /// Kept copies sent again.
     pub resent: u64,
+    /// Packets forwarded without a kept copy (the acknowledged service's buffer was full).
+    pub unkept: u64,
     /// Packets of its own sent.
     pub sent: u64,
     /// Packets addressed to it that it consumed.

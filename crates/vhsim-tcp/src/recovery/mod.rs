@@ -22,6 +22,12 @@ pub trait RecoveryPolicy {
     fn next_segment(&mut self, c: &mut SenderCore) -> Option<Transmit>;
     /// A timeout ended recovery: forget the episode.
     fn reset(&mut self);
+    /// Window inflation outside recovery, for duplicate ACKs that reached the threshold
+    /// while `recover` blocked the fast retransmit (ns-2 NewReno's `exitFastRetrans_` false);
+    /// none by default.
+    fn blocked_inflation(&self, _c: &SenderCore) -> f64 {
+        0.0
+    }
 }
 
 crate::axis! {
@@ -41,6 +47,20 @@ crate::axis! {
     "reno" => Reno(reno::Reno),
     /// RFC 6675 conservative SACK recovery (IsLost / SetPipe / NextSeg).
     "rfc6675" => Rfc6675(rfc6675::Rfc6675),
+    /// Proportional Rate Reduction (RFC 6937): sndcnt per ACK from prr_delivered, then the
+    /// Reduction Bound (`bound`: PRR-SSRB or PRR-CRB); retransmits what the loss detection
+    /// deems lost.
+    "prr" => Prr(prr::Prr),
+}
+
+impl AnyRecovery {
+    /// PRR's state, if this is PRR.
+    pub fn prr(&self) -> Option<&prr::Prr> {
+        match self {
+            AnyRecovery::Prr(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 impl RecoveryPolicy for AnyRecovery {
@@ -55,5 +75,8 @@ impl RecoveryPolicy for AnyRecovery {
     }
     fn reset(&mut self) {
         dispatch!(self, p => p.reset())
+    }
+    fn blocked_inflation(&self, c: &SenderCore) -> f64 {
+        dispatch!(self, p => p.blocked_inflation(c))
     }
 }

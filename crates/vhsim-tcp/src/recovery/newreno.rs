@@ -5,6 +5,15 @@
 //! (RFC 6582 §3.2 step 3, ns-2 `partial_window_deflation_`). The timer restarts on the first
 //! partial ACK only ("Impatient", the ns-2 default) or on every one ("Slow-but-Steady"),
 //! RFC 6582 §4 (`timer`).
+//!
+//! `exit_fast_retrans` is ns-2's `exitFastRetrans_` (tcp-newreno.cc, `NewRenoTcpAgent::recv`;
+//! added to ns-2 on 2003-07-28, default true). With `true` (ns-2's default and RFC 6582) the
+//! window is inflated by duplicate ACKs only inside fast recovery. With `false` (ns-2's older
+//! behaviour, kept by some of its test suites) the window is also inflated when the dupACK
+//! threshold is reached but `recover` blocks the fast retransmit (RFC 6582 §3.2 step 1, ns-2
+//! `bugFix_`; e.g. the duplicates of go-back-N retransmissions after a timeout): cwnd + 3 at
+//! the threshold, one more segment per further duplicate, the inflation removed by the next
+//! new ACK. No retransmission and no window cut come with it.
 
 use super::RecoveryPolicy;
 use crate::config::TcpConfig;
@@ -25,11 +34,20 @@ crate::named_enum! {
 }
 
 /// Options of NewReno.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct NewRenoConfig {
     /// Timer variant: `impatient` (default) or `slow_but_steady`.
     pub timer: NewRenoTimer,
+    /// ns-2 `exitFastRetrans_` (default true, ns-2's default): false also inflates the window
+    /// on duplicate ACKs at and beyond the threshold when `recover` blocks the fast retransmit.
+    pub exit_fast_retrans: bool,
+}
+
+impl Default for NewRenoConfig {
+    fn default() -> Self {
+        NewRenoConfig { timer: NewRenoTimer::default(), exit_fast_retrans: true }
+    }
 }
 
 impl PartConfig for NewRenoConfig {}
@@ -38,6 +56,7 @@ impl PartConfig for NewRenoConfig {}
 #[derive(Clone, Debug)]
 pub struct NewReno {
     timer: NewRenoTimer,
+    exit_fast_retrans: bool,
     dupwnd: u32,
     first_partial_seen: bool,
 }
@@ -46,7 +65,7 @@ impl Part for NewReno {
     type Config = NewRenoConfig;
     type Settings = TcpConfig;
     fn new(cfg: &NewRenoConfig, _: &TcpConfig) -> Self {
-        NewReno { timer: cfg.timer, dupwnd: 0, first_partial_seen: false }
+        NewReno { timer: cfg.timer, exit_fast_retrans: cfg.exit_fast_retrans, dupwnd: 0, first_partial_seen: false }
     }
 }
 
@@ -98,5 +117,16 @@ impl RecoveryPolicy for NewReno {
     fn reset(&mut self) {
         self.dupwnd = 0;
         self.first_partial_seen = false;
+    }
+
+    /// ns-2 with `exitFastRetrans_` false: `dupwnd_ = numdupacks_` at the threshold whether or
+    /// not `dupack_action` retransmitted, then `++dupwnd_` per duplicate; so the inflation is
+    /// the dupACK count from the threshold on (tcp-newreno.cc `recv`).
+    fn blocked_inflation(&self, c: &SenderCore) -> f64 {
+        if !self.exit_fast_retrans && c.dupacks() >= c.config().dupack_threshold {
+            c.dupacks() as f64
+        } else {
+            0.0
+        }
     }
 }

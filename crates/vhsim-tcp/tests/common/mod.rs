@@ -84,8 +84,10 @@ pub fn with_timer(c: TcpConfig, timer: vhsim_tcp::recovery::newreno::NewRenoTime
     match c.recovery {
         vhsim_tcp::RecoveryConfig::NewReno(_) => {
             let mut c = c;
-            c.recovery =
-                vhsim_tcp::RecoveryConfig::NewReno(vhsim_tcp::recovery::newreno::NewRenoConfig { timer });
+            c.recovery = vhsim_tcp::RecoveryConfig::NewReno(vhsim_tcp::recovery::newreno::NewRenoConfig {
+                timer,
+                ..Default::default()
+            });
             c
         }
         _ => c,

@@ -80,7 +80,9 @@ def cwnd_and_goodput(camp, table: "pd.DataFrame", out: Path, fig, *, scripted_s:
         # Rows come only when a variable changes: hold the last value to the end of the span.
         ts_, cw_ = np.append(t[sel], hi), np.append(cw[sel], cw[sel][-1] if sel.any() else np.nan)
         ax_c.step(ts_, cw_ / R.MTU, where="post", color=PALETTE[k], label=names.get(row[SCHEME], row[SCHEME]))
-    ax_c.axvline(scripted_s, color="0.3", linestyle=":", linewidth=1)
+    # The CN switches when the Set-Primary ASCONF arrives, after the scripted request time.
+    switch = float(np.nanmean(table["switch_s"])) if "switch_s" in table else scripted_s
+    ax_c.axvline(switch, color="0.3", linestyle=":", linewidth=1, label=f"switch at the CN ({switch:.3f} s)")
     ax_c.set_xlabel("time (s)")
     ax_c.set_ylabel("cwnd of the new primary path (MTUs of 1468 B)")
     ax_c.set_title("(a) congestion window (first replication)", fontsize="medium")

@@ -7,7 +7,8 @@ across schemes and replications like any result column.
 
 The switch time of a run is when the correspondent (CN) received the mobile node's
 Set-Primary ASCONF (the first ASCONF arriving after the scripted time): from then on the CN's
-scheme acts.  Paths: 0 = 3G (``umts``), 1 = WLAN, in the order of the mobile node's
+scheme acts.  Without a packet trace it is when the time series shows the new path become the
+CN's primary (``primary_bool``), the same instant.  Paths: 0 = 3G (``umts``), 1 = WLAN, in the order of the mobile node's
 interfaces (the association's path index = interface index in these scenarios).
 """
 
@@ -28,7 +29,7 @@ UMTS, WLAN = 0, 1
 CN_ADDR = 0  # the correspondent node is the first node of the scenarios
 KIND_ASCONF = 0x10  # vhsim_sctp::wire::KIND_ASCONF (the packet trace's flags column)
 MTU = 1468  # chunk bytes of one full packet (docs/sctp.md): cwnd in MTUs = cwnd_bytes / MTU
-CWND, ERRORS = "cwnd_bytes", "errors_count"
+CWND, ERRORS, PRIMARY = "cwnd_bytes", "errors_count", "primary_bool"
 
 
 def flow_rows(table: "pd.DataFrame") -> "pd.DataFrame":
@@ -40,6 +41,13 @@ def switch_time(packets: "pd.DataFrame", scripted_s: float) -> float:
     t = packets[M.TIME].to_numpy()
     ok = ((packets[M.EVENT] == "control_receive").to_numpy() & ((packets["flags"].to_numpy() & KIND_ASCONF) != 0)
           & (packets["dst"].to_numpy() == CN_ADDR) & (t >= scripted_s))
+    return float(t[ok][0]) if ok.any() else math.nan
+
+
+def primary_switch_time(ts: "pd.DataFrame", new: int, scripted_s: float) -> float:
+    """When path ``new`` became the CN's primary at or after ``scripted_s`` (NaN if never)."""
+    t, v = path_series(ts, new, PRIMARY)
+    ok = (t >= scripted_s) & (v == 1.0)
     return float(t[ok][0]) if ok.any() else math.nan
 
 
@@ -115,8 +123,7 @@ def derive_switch(camp, df: "pd.DataFrame", scripted_s: float, new: int, old: in
         result = camp.trace_for(row)
         ts = flow_rows(result.trace("timeseries"))
         pk = flow_rows(result.trace("packets")) if packets else None
-        # Without a packet trace the switch is taken at the scripted time.
-        sw = switch_time(pk, scripted_s) if pk is not None else scripted_s
+        sw = switch_time(pk, scripted_s) if pk is not None else primary_switch_time(ts, new, scripted_s)
         put("switch_s", sw)
         put("old_cwnd_before", value_at(ts, old, CWND, sw) / MTU)
         for dt in cwnd_after:

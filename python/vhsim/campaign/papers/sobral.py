@@ -8,7 +8,10 @@ Delivery Service at the HNAC re-sends its queue by the UTRAN after its 90 ms tim
 IP (MIP: 800 ms binding latency, packets to the old address lost).  Figures 4-7 with all their
 panels, the paper's statements about them as claims (:mod:`.sobral_claims`), and variants: the
 "Internet" placement of the server, the other reading of the CBR rate ("a packet each 2 ms"),
-the user handover modelled as a 16.7 ms pause.
+the user handover modelled as a 16.7 ms pause; and the return to 3G (issue #26): ``to-3g``, the
+forced handover's options (``in_flight``, ``uplink``; docs/handover.md) and the paper's sentences
+about 300 s the other figures do not test (:mod:`.sobral_to3g`), and ``exit-fast-retrans``,
+Figures 5 and 7(b) under both settings of ns-2 NewReno's ``exitFastRetrans_``.
 
 Every run is deterministic (no loss model, no random start): one run per configuration, no
 replications.  Runs keep their packet traces; :mod:`.sobral_runs` reads them.
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from ..claims import Measure
 from . import sobral_claims as C
+from . import sobral_to3g as T
 from .sobral_plots import Curve, Panel, Panels, Sequence
 from .sobral_runs import with_run_columns
 
@@ -41,6 +45,7 @@ DS_MOBILE = '{{ node = "mn", kind = "delivery_service", interface = "wlan", ack_
 CORE_MS, INTERNET_MS = "30ms", "100ms"   # calibrated (WLAN RTT 0.14 s) / chosen (docs/reproductions.md)
 RATE, INTERVAL = '{ kind = "cbr", rate = "500kbps" }', '{ kind = "cbr", interval = "2ms" }'
 ACTIVE_CHOSEN = "2s"   # longer than the 3G RTT (1.11 s) that bounds the reordering after 100 s
+NO_EXIT = ", no exitFastRetrans_"   # the timer label of NewReno runs with exit_fast_retrans = false
 
 
 @dataclass(frozen=True)
@@ -53,12 +58,20 @@ class Point:
     active: str = "off"              # DS active mode: off, or "<duration>" / "<duration> any"
     placement: str = "core"          # core (30 ms to the server) or internet (100 ms)
     reading: str = "500kbps"         # the CBR rate reading, or "2ms" (a packet each 2 ms)
+    forced: tuple[str, str] | None = None  # FH: (in_flight, uplink) other than the scenario's (lost, at_completion)
+    exit: bool = True                # NewReno's exitFastRetrans_ (ns-2's default true)
 
     def overrides(self) -> dict[str, tuple[str, str]]:
         """``{key: (label, override)}`` for every key of :data:`KEYS`."""
         pause = self.case == "UH-pause"
         kind = {"UH": "make_before_break", "UH-pause": "pause", "MIP": "make_before_break"}.get(self.case, "forced")
         extra = {"FH": ', detection = "1s"', "UH-pause": PAUSE}.get(self.case, "")
+        case = self.case
+        if self.forced is not None:
+            extra += ', in_flight = "{}", uplink = "{}"'.format(*self.forced)
+            case = "FH ({}, {})".format(*self.forced)
+        timer = self.timer if self.exit else f"{self.timer}{NO_EXIT}"
+        exit_key = "" if self.exit else ", exit_fast_retrans = false"
         first = ENTRY.format(at="100s", kind="pause" if pause else "make_before_break", to="wlan",
                              extra=PAUSE if pause else "")
         binding = '{ latency = "800ms", old_path = "drop" }' if self.case == "MIP" else '{ latency = "0s" }'
@@ -70,14 +83,14 @@ class Point:
                 ', active_mode_after = "any_handover"' if after == "any" else "")
             agents = f"[{DS_ANCHOR}, {DS_MOBILE.format(extra=mode)}]"
         return {
-            "timeline[1]": (self.case, ENTRY.format(at="300s", kind=kind, to="utran", extra=extra)),
+            "timeline[1]": (case, ENTRY.format(at="300s", kind=kind, to="utran", extra=extra)),
             "timeline[0]": ("pause" if pause else "switch", first),
             "mobile.binding": ("800ms" if self.case == "MIP" else "none", binding),
             "agents": ("none" if self.case == "MIP" else self.active, agents),
             "flows.cbr.scheme": (self.scheme, self.scheme),
             # NewReno's timer variant (protocol-facts A2); ns-2's Sack1 recovery has none, so its
             # points run Sack1 whatever the timer label says.
-            "flows.cbr.tcp.recovery": (self.timer, f'{{ kind = "new_reno", timer = "{self.timer}" }}'
+            "flows.cbr.tcp.recovery": (timer, f'{{ kind = "new_reno", timer = "{self.timer}"{exit_key} }}'
                                        if self.scheme == "newreno" else '{ kind = "sack1" }'),
             "links.core.delay": (self.placement, INTERNET_MS if self.placement == "internet" else CORE_MS),
             "flows.cbr.app": (self.reading, INTERVAL if self.reading == "2ms" else RATE),
@@ -123,15 +136,20 @@ def sack_curves(cases) -> tuple[Curve, ...]:
 
 
 CASES = ("UH", "FH", "MIP")
+RTOS_300 = Col("RTOs at 300 s (s, ssthresh, spurious)", fn=lambda r: C.rto_text(r.iloc[0]) if len(r) else "\u2013")
+REPEATS_300 = Col("repeated ACKs from (s)",
+                  fn=lambda r: ", ".join(f"{t:.2f}" for t in r["dup300_s"].iloc[0]) if len(r) else "\u2013")
+RECOVER_300 = Col("back to 3G rate after (s)", Measure("recover300_s", digits=0))
+KB20_300 = Col("kB in 20 s after 300 s", Measure("kb_20s_300", digits=0))
 EVENTS_TABLE = Table(("case", "scheme", "timer"), (
     Col("fast rexmits at 100 s", Measure("fr100", digits=0)), Col("RTOs at 100 s", Measure("rto100", digits=0)),
     Col("min cwnd 100-105 s", Measure("cwnd_min100", digits=1)),
-    Col("RTOs at 300 s (s, ssthresh, spurious)", fn=lambda r: C.rto_text(r.iloc[0]) if len(r) else "\u2013"),
+    RTOS_300,
     Col("fast rexmits at 300 s", Measure("fr300", digits=0)),
-    Col("repeated ACKs from (s)", fn=lambda r: ", ".join(f"{t:.2f}" for t in r["dup300_s"].iloc[0]) if len(r) else "\u2013"),
+    REPEATS_300,
     Col("kB in 20 s after 100 s", Measure("kb_20s_100", digits=0)),
-    Col("kB in 20 s after 300 s", Measure("kb_20s_300", digits=0)),
-    Col("back to 3G rate after (s)", Measure("recover300_s", digits=0)),
+    KB20_300,
+    RECOVER_300,
     Col("data lost", Measure("data_lost", digits=0))),
     "One deterministic run per row. RTOs and fast retransmits counted in the 10 s after each handover starts "
     "(from the time series); 'repeated ACKs from': the first ACK that repeats the previous one after each RTO; "
@@ -169,7 +187,7 @@ FIG6 = FigureSpec(
         Col("peak 100-120 s (kb/s)", Measure("peak_kbps_100", digits=0)),
         Col("kB 5 s after 100 s", Measure("kb_5s_100", digits=0)), Col("kB 10 s after 300 s", Measure("kb_10s_300", digits=0)),
         Col("kB 20 s after 300 s", Measure("kb_20s_300", digits=0)),
-        Col("back to 3G rate after (s)", Measure("recover300_s", digits=0))),
+        RECOVER_300),
         "Throughput = payload delivered in order per 1 s bin.", headers=("case", "TCP")),
     derive=derive)
 
@@ -214,6 +232,68 @@ VARIANTS = (
                                                             "(docs/reproductions.md)."), derive=derive),
 )
 
+# -- the return to 3G (issue #26): the forced handover's options, ns-2's exitFastRetrans_, and the
+# paper's sentences about 300 s that the figures above do not test ----------------------------
+FORCED_OPTIONS = (("lost", "at_failure"), ("delivered", "at_completion"), ("delivered", "at_failure"))
+NOEXIT = f"impatient{NO_EXIT}"
+
+
+def _forced_curves() -> tuple[Curve, ...]:
+    return (Curve({"case": "UH", **NR}, "UH", 0, "--"), Curve({"case": "FH", **NR}, "FH (lost, at_completion)", 1),
+            *(Curve({"case": "FH ({}, {})".format(*o), **NR}, "FH ({}, {})".format(*o), 3 + i, ":")
+              for i, o in enumerate(FORCED_OPTIONS)), Curve({"case": "MIP", **NR}, "MIP", 2))
+
+
+def _exit_curves(active: str) -> tuple[Curve, ...]:
+    return tuple(Curve({"case": c, "scheme": "newreno", "timer": t, "active": active},
+                       f"{c}{' exitFastRetrans_ false' if t == NOEXIT else ''}", COLOURS[c], "-" if t == NOEXIT else ":")
+                 for c in ("UH", "FH") for t in ("impatient", NOEXIT))
+
+
+TO_3G_TABLE = Table(("case", "timer", "active"), (
+    Col("forced done (s)", Measure("done300_s", digits=3)),
+    Col("1st 3G ACK leaves the MN (s)", Measure("ack3g_leave300_s", digits=3)),
+    Col("1st 3G ACK at the sender (s)", Measure("ack3g300_s", digits=3)),
+    RTOS_300,
+    REPEATS_300,
+    Col("inflated bursts", Measure("inflated300", digits=0)),
+    Col("cwnd back to ssthresh after (s)", Measure("cwnd_back300_s", digits=2)),
+    Col("RTT when stable (s)", Measure("rtt_stable_s", digits=2)),
+    RECOVER_300,
+    KB20_300),
+    "One deterministic run per row, NewReno Impatient. '1st 3G ACK': the first ACK the MN sends by the UTRAN at or "
+    "after 300 s, when it leaves the MN and when it reaches the server. 'inflated bursts': bursts of repeated ACKs "
+    "on whose third or later duplicate the sender sent a segment (ns-2's NEWRENO_FAST_RECOVERY with "
+    "exitFastRetrans_ false). 'cwnd back': seconds from 300 s until cwnd regains the ssthresh of the first "
+    "timeout. The forced options (in_flight, uplink): docs/handover.md.", headers=("case", "NewReno", "active mode"))
+
+TO_3G = FigureSpec(
+    "to-3g", "The handover back to 3G at 300 s: the forced handover's options and the paper's sentences about "
+             "its timing, its cwnd and Mobile IP's recovery",
+    grid([Point("UH"), Point("FH"), *(Point("FH", forced=o) for o in FORCED_OPTIONS), Point("MIP")]),
+    grid([Point("UH"), Point("FH"), Point("FH", forced=("delivered", "at_failure")), Point("MIP")]),
+    plot=Panels("cwnd", (Panel("cwnd at 300 s: UH, FH and its options, MIP", 299.9, 303.5, _forced_curves()),)),
+    claims=T.CLAIMS, table=TO_3G_TABLE, derive=derive)
+
+EXIT = FigureSpec(
+    "exit-fast-retrans", "Figures 5 and 7(b) under both settings of ns-2 NewReno's exitFastRetrans_ (true, ns-2's "
+                         "default and ours, dotted; false, solid)",
+    grid([Point(c, exit=e, active=a) for c in ("UH", "FH") for e in (True, False) for a in ("off", f"{ACTIVE_CHOSEN} any")]),
+    grid([Point("FH", exit=e) for e in (True, False)]),
+    plot=Panels("cwnd", (Panel("Figure 5's run (no active mode)", 299.9, 306, _exit_curves("off")),
+                         Panel("Figure 7(b) (active mode, after every handover)", 299.9, 306,
+                               _exit_curves(f"{ACTIVE_CHOSEN} any")))),
+    table=Table(("case", "timer", "active"), (
+        RTOS_300,
+        REPEATS_300,
+        Col("fast rexmits", Measure("fr300", digits=0)), Col("inflated bursts", Measure("inflated300", digits=0)),
+        Col("RTO segments / highest sent", fn=C.segments_text), Col("RTT when stable (s)", Measure("rtt_stable_s", digits=2)),
+        RECOVER_300,
+        KB20_300),
+        "No claims: the paper's Figure 5 and 7(b) claims are judged on ns-2's default (true) in fig5 and fig7; this "
+        "table shows what the other setting changes (docs/reproductions.md).", headers=("case", "NewReno", "active mode")),
+    derive=derive)
+
 PAPER = Paper(
     name="sobral",
     title="PS-Service Continuity between WLAN and Cellular Networks: Performance of the TCP Dynamics on Handovers",
@@ -221,7 +301,8 @@ PAPER = Paper(
              "Nova de Lisboa). Scenarios: scenarios/sobral/ (UH, FH, MIP, Internet); the Delivery Service, forced "
              "handovers and the Mobile IP binding: docs/handover.md. One deterministic run per configuration; "
              "verdict rules in docs/reproductions.md.",
-    figures=(FIG4, FIG5, FIG6, FIG7, *VARIANTS),
+    figures=(FIG4, FIG5, FIG6, FIG7, *VARIANTS, TO_3G, EXIT),
     names={"scheme": {"newreno": "NewReno", "sack": "SACK"}, "timer": {"impatient": "Impatient",
-                                                                     "slow_but_steady": "Slow-but-Steady"}},
+                                                                     "slow_but_steady": "Slow-but-Steady",
+                                                                     NOEXIT: "Impatient, exitFastRetrans_ false"}},
 )

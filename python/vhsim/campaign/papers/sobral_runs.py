@@ -87,6 +87,58 @@ def _last(ts: "pd.DataFrame", column: str, before: float) -> float:
     return float(rows[column].iloc[-1]) if len(rows) else math.nan
 
 
+def first_3g_ack(pk: "pd.DataFrame", at: float) -> tuple[float, float]:
+    """When the first ACK the mobile node sends by the 3G interface at or after ``at`` leaves it,
+    and when that ACK reaches the sender (nan, nan if there is none).
+
+    The 3G interface is the one the ACKs of the first 100 s took (the initial interface).  The
+    packet trace names the interface of an ACK where it is sent; at the sender an ACK is matched
+    by its value: the first arrival of that value at least the 3G uplink's transit after the
+    sending (the shortest ACK transit of the first 100 s, when the 3G path was the only one;
+    copies of the same value sent earlier by the faster WLAN arrive before that)."""
+    acks_out = pk[pk[M.EVENT] == M.ACK_SEND]
+    acks_in = pk[pk[M.EVENT] == M.ACK_RECEIVE]
+    early_out, early_in = acks_out[acks_out[M.TIME] < HANDOVERS[0]], acks_in[acks_in[M.TIME] < HANDOVERS[0]]
+    n = min(len(early_out), len(early_in))
+    if not n:
+        return math.nan, math.nan
+    iface = int(early_out[M.PATH].mode().iloc[0])
+    transit = float((early_in[M.TIME].to_numpy()[:n] - early_out[M.TIME].to_numpy()[:n]).min())
+    by_3g = acks_out[(acks_out[M.TIME] >= at - EPS) & (acks_out[M.PATH] == iface)]
+    if not len(by_3g):
+        return math.nan, math.nan
+    left, value = float(by_3g[M.TIME].iloc[0]), int(by_3g[M.SEQ].iloc[0])
+    arrivals = acks_in[(acks_in[M.SEQ] == value) & (acks_in[M.TIME] >= left + transit - EPS)]
+    return left, float(arrivals[M.TIME].iloc[0]) if len(arrivals) else math.nan
+
+
+def inflations(pk: "pd.DataFrame", start: float, end: float) -> int:
+    """Bursts of repeated ACKs in [start, end) on whose third or later duplicate the sender sent a
+    segment: the window inflated outside a fast retransmit (ns-2 NewReno's fast recovery with
+    ``exitFastRetrans_`` false, which its trace logs as NEWRENO_FAST_RECOVERY).  Limited transmit
+    answers only the first two duplicates."""
+    acks = pk[(pk[M.EVENT] == M.ACK_RECEIVE) & (pk[M.TIME] >= start) & (pk[M.TIME] < end)]
+    sent_at = set(pk[pk[M.EVENT].isin([M.SEND, M.RETRANSMIT])][M.TIME].to_numpy().tolist())
+    bursts, dup, previous, inflated = 0, 0, None, False
+    for t, value in zip(acks[M.TIME].to_numpy(), acks[M.SEQ].to_numpy()):
+        dup = dup + 1 if value == previous else 0
+        if dup == 0:
+            inflated = False
+        previous = value
+        if dup >= 3 and not inflated and float(t) in sent_at:
+            bursts, inflated = bursts + 1, True
+    return bursts
+
+
+def cwnd_back_s(ts: "pd.DataFrame", at: float, rto_s: list, ssthresh: list) -> float:
+    """Seconds from ``at`` until cwnd, after the first timeout of the handover, first reaches the
+    ssthresh that timeout set (nan without a timeout, inf if never within the story window)."""
+    if not len(rto_s):
+        return math.nan
+    after = ts[(ts[M.TIME] > rto_s[0]) & (ts[M.TIME] < at + STORY_WINDOW_S) & (ts[M.CWND] >= ssthresh[0] - EPS)]
+    return float(after[M.TIME].iloc[0]) - at if len(after) else math.inf
+
+
 def run_columns(result: "Result") -> dict[str, Any]:
     """The per-run columns of one run (see the module docstring)."""
     ts = result.trace("timeseries")
@@ -120,6 +172,11 @@ def run_columns(result: "Result") -> dict[str, Any]:
     out["dup300_s"] = [t for t, _ in repeats]
     out["dup300_ack"] = [ack for _, ack in repeats]
     out["dup300_highest"] = [_highest_sent(sent, t) for t, _ in repeats]
+    # The return to 3G (issue #26): the first ACK by the 3G interface, the window's rise, and
+    # the repeated-ACK bursts that inflated the window.
+    out["ack3g_leave300_s"], out["ack3g300_s"] = first_3g_ack(pk, HANDOVERS[1])
+    out["cwnd_back300_s"] = cwnd_back_s(ts, HANDOVERS[1], rto300, out["rto300_ssthresh"])
+    out["inflated300"] = inflations(pk, HANDOVERS[1], HANDOVERS[1] + STORY_WINDOW_S)
     # The sender is back to normal when it last leaves the loss or disorder state after 300 s.
     late = ts[(ts[M.TIME] >= 300) & (ts[M.TIME] < 300 + STORY_WINDOW_S)]
     unsettled = late[late[M.STATE] != M.OPEN]

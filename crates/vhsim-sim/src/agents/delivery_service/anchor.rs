@@ -1,17 +1,23 @@
 //! The Delivery Service at the anchor (Sobral et al.'s HNAC): the acknowledged service on one
 //! interface's path and the failure detection that triggers a forced handover.
 //!
-//! Timer rule (a retransmission timer in the manner of RFC 6298 §5): armed `timeout` ahead when
-//! a copy is kept and none was; restarted on every acknowledgement that frees a copy while
-//! others remain; stopped when none remain. So it expires only after `timeout` without any
-//! progress, whatever the load.
+//! Timer rule (`timer`): `restart_on_progress` (default) is a retransmission timer in the
+//! manner of RFC 6298 §5: armed `timeout` ahead when a copy is kept and none was; restarted on
+//! every acknowledgement that frees a copy while others remain; stopped when none remain. So it
+//! expires only after `timeout` without any progress, whatever the load. `packet_age` expires
+//! when the oldest kept copy is `timeout` old (per packet; under load it fires sooner after a
+//! failure, since the oldest copy was kept before the last acknowledgement came).
+//!
+//! Buffer (`buffer`): the copies kept may hold at most this many bytes (Sobral et al. §2.2:
+//! "40 ms needs a buffer of 80 K bits" at 2 Mb/s); a packet that does not fit is forwarded
+//! without a copy (counted `unkept`): it is not protected if the path fails.
 
 use super::DS_ACK_FLAG;
 use crate::agents::{AgentAction, AgentCounts, Hook, NodeAgent, Verdict};
 use std::collections::VecDeque;
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_net::{Addr, Packet, UnitKind, NO_FLOW};
-use vhsim_scenario::DsAnchorModel;
+use vhsim_scenario::{DsAnchorModel, DsTimer};
 
 /// The anchor's Delivery Service.
 #[derive(Clone, Debug)]
@@ -20,8 +26,12 @@ pub struct DsAnchor {
     timeout: SimDuration,
     guarded_link: u32,
     mobile: Vec<Addr>,
-    /// Copies of packets forwarded on the guarded path and not acknowledged, in order.
-    kept: VecDeque<Packet>,
+    buffer: Option<u64>,
+    timer: DsTimer,
+    /// Copies of packets forwarded on the guarded path and not acknowledged, in order, with
+    /// when each was kept.
+    kept: VecDeque<(SimTime, Packet)>,
+    kept_bytes: u64,
     deadline: Option<SimTime>,
     action: Option<AgentAction>,
     resend: VecDeque<Packet>,
@@ -36,7 +46,10 @@ impl DsAnchor {
             timeout: m.timeout,
             guarded_link: m.guarded_link,
             mobile: m.mobile_addresses.iter().map(|&a| Addr(a)).collect(),
+            buffer: m.buffer,
+            timer: m.timer,
             kept: VecDeque::new(),
+            kept_bytes: 0,
             deadline: None,
             action: None,
             resend: VecDeque::new(),
@@ -46,9 +59,28 @@ impl DsAnchor {
 
     /// The mobile node's DS received the packet `uid`: free its copy and every earlier one.
     fn acknowledge(&mut self, now: SimTime, uid: u64) {
-        let Some(pos) = self.kept.iter().position(|p| p.uid == uid) else { return };
-        self.kept.drain(..=pos);
-        self.deadline = (!self.kept.is_empty()).then(|| now + self.timeout);
+        let Some(pos) = self.kept.iter().position(|(_, p)| p.uid == uid) else { return };
+        for (_, p) in self.kept.drain(..=pos) {
+            self.kept_bytes -= p.size as u64;
+        }
+        self.deadline = self.kept.front().map(|&(kept_at, _)| match self.timer {
+            DsTimer::RestartOnProgress => now + self.timeout,
+            DsTimer::PacketAge => kept_at + self.timeout,
+        });
+    }
+
+    /// Keep a copy of `pkt` if the buffer has room; the timer starts with the first copy.
+    fn keep(&mut self, now: SimTime, pkt: &Packet) {
+        if self.buffer.is_some_and(|b| self.kept_bytes + pkt.size as u64 > b) {
+            self.counts.unkept += 1;
+            return;
+        }
+        if self.kept.is_empty() {
+            self.deadline = Some(now + self.timeout);
+        }
+        self.kept_bytes += pkt.size as u64;
+        self.kept.push_back((now, pkt.clone()));
+        self.counts.kept += 1;
     }
 }
 
@@ -65,11 +97,7 @@ impl NodeAgent for DsAnchor {
             return Verdict::Consume;
         }
         if hook.next_link == Some(self.guarded_link) && self.mobile.contains(&pkt.dst) {
-            if self.kept.is_empty() {
-                self.deadline = Some(now + self.timeout);
-            }
-            self.kept.push_back(pkt.clone());
-            self.counts.kept += 1;
+            self.keep(now, pkt);
         }
         Verdict::Forward
     }
@@ -83,7 +111,8 @@ impl NodeAgent for DsAnchor {
         self.deadline = None;
         self.counts.failures += 1;
         self.action = Some(AgentAction::InterfaceFailed(self.interface));
-        self.resend.extend(self.kept.drain(..));
+        self.resend.extend(self.kept.drain(..).map(|(_, p)| p));
+        self.kept_bytes = 0;
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
