@@ -6,7 +6,8 @@ run-level figures keep their names, flow figures become ``<flow>.<metric>`` (a t
 part, e.g. ``tcp.fast_retransmits``, joins the flow's own figures), handover figures
 ``<flow>.ho<k>.<metric>``, a transport's per-path figures ``<flow>.path<i>.<metric>`` (SCTP:
 one per destination address, ``bulk.path1.cwnd_bytes``), drops ``<flow>.drops_<cause>``,
-windows ``<flow>.goodput_kbps_<window>``, link figures ``<link>.<metric>``. This module lists those
+windows ``<flow>.goodput_kbps_<window>``, link figures ``<link>.<metric>`` (drops ``<link>.drops_<cause>``
+and, while a handover window was open, ``<link>.window_drops_<cause>``). This module lists those
 names with their descriptions without running anything, so code can refer to a metric by a
 checked name instead of a string literal.
 """
@@ -96,6 +97,8 @@ def link_metrics() -> dict[str, str]:
     out = _scalars(_definition("LinkSummary")["properties"])
     for cause in DROP_CAUSES:
         out[f"drops_{cause}"] = f"packets dropped on the link with cause {cause}"
+        out[f"window_drops_{cause}"] = (f"packets dropped on the link with cause {cause} while a handover window "
+                                        "was open (exact in a run stopped early)")
     return out
 
 

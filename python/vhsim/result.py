@@ -187,11 +187,12 @@ class Result:
         rows, names = [], []
         for name, metrics in self.summary.get("links", {}).items():
             row: dict[str, Any] = {"packets_sent": metrics.get("packets_sent", 0)}
-            drops = metrics.get("drops", {}) or {}
-            for cause in DROP_CAUSES:
-                row[f"drops_{cause}"] = int(drops.get(cause, 0))
-            for cause, count in drops.items():
-                row[f"drops_{cause}"] = int(count)
+            for key in ("drops", "window_drops"):
+                drops = metrics.get(key, {}) or {}
+                for cause in DROP_CAUSES:
+                    row[f"{key}_{cause}"] = int(drops.get(cause, 0))
+                for cause, count in drops.items():
+                    row[f"{key}_{cause}"] = int(count)
             names.append(name)
             rows.append(row)
         return pd.DataFrame(rows, index=pd.Index(names, name="link"))

@@ -194,6 +194,16 @@ class Link:
     DROPS_QUEUE_OVERFLOW = "drops_queue_overflow"
     #: Packets that finished serialization.
     PACKETS_SENT = "packets_sent"
+    #: packets dropped on the link with cause agent while a handover window was open (exact in a run stopped early)
+    WINDOW_DROPS_AGENT = "window_drops_agent"
+    #: packets dropped on the link with cause binding while a handover window was open (exact in a run stopped early)
+    WINDOW_DROPS_BINDING = "window_drops_binding"
+    #: packets dropped on the link with cause error_model while a handover window was open (exact in a run stopped...
+    WINDOW_DROPS_ERROR_MODEL = "window_drops_error_model"
+    #: packets dropped on the link with cause link_down while a handover window was open (exact in a run stopped e...
+    WINDOW_DROPS_LINK_DOWN = "window_drops_link_down"
+    #: packets dropped on the link with cause queue_overflow while a handover window was open (exact in a run stop...
+    WINDOW_DROPS_QUEUE_OVERFLOW = "window_drops_queue_overflow"
 
 
 class Agent:

@@ -205,6 +205,10 @@ pub struct LinkSummary {
     pub packets_sent: u64,
     /// Drops by cause.
     pub drops: BTreeMap<String, u64>,
+    /// Drops by cause while a handover's window was open, from its start to the end of its
+    /// window (`[start, done + metrics.handover_window)` of any handover): exact in a run
+    /// stopped early (`metrics.stop = "when_complete"`), unlike `drops`.
+    pub window_drops: BTreeMap<String, u64>,
 }
 
 /// Summary of a run.
@@ -361,9 +365,10 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
     let links = sc
         .links
         .iter()
-        .zip(world.links.iter().zip(&obs.link_drops))
-        .map(|(m, (l, d))| {
-            (m.name.clone(), LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d) })
+        .zip(world.links.iter().zip(obs.link_drops.iter().zip(&obs.link_window_drops)))
+        .map(|(m, (l, (d, w)))| {
+            let summary = LinkSummary { packets_sent: l.packets_sent, drops: drops_map(d), window_drops: drops_map(w) };
+            (m.name.clone(), summary)
         })
         .collect();
     let agents = sc

@@ -1,5 +1,6 @@
 //! `metrics.stop = "when_complete"` (issue #16 item 2): a run stops once every handover metric
-//! and goodput window is determined, and reports them exactly as a run to the end does.
+//! and goodput window is determined, and reports them (and the links' drops in the handover
+//! windows) exactly as a run to the end does.
 
 use vhsim_scenario::{load, Detail, Scenario};
 use vhsim_sim::run;
@@ -23,6 +24,9 @@ fn agrees(file: &str, sets: &[(&str, &str)]) -> Option<f64> {
         assert_eq!(e.windows, f.windows, "{file} {sets:?}: goodput windows of {name}");
     }
     assert_eq!(early.handovers, full.handovers);
+    for (name, f) in &full.links {
+        assert_eq!(early.links[name].window_drops, f.window_drops, "{file} {sets:?}: window drops of {name}");
+    }
     if let Some(t) = early.stopped_at_s {
         assert!(t < full.sim_s && early.sim_s == t);
         assert!(early.events < full.events);

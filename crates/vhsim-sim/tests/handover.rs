@@ -220,3 +220,36 @@ fn the_cross_layer_decisions_reach_the_flow_summary_at_the_notification() {
     let json = serde_json::to_value(&regular.summary).expect("serializes");
     assert!(json["flows"]["bulk"].get("decisions").is_none(), "no empty list in the summary");
 }
+
+#[test]
+fn a_links_window_drops_are_its_drops_from_the_handover_start_to_the_end_of_the_window() {
+    // A 1 s window after a 500 ms gap: the gap's link_down drops on the old link fall in it, and
+    // the new link's overflows of the slow start that follows partly after it.
+    let sc = scenario(&[
+        ("timeline[0].kind", "break_before_make"),
+        ("timeline[0].gap", "500ms"),
+        ("metrics.handover_window", "1s"),
+        ("duration", "40s"),
+    ]);
+    let out = run(&sc, Some(Detail::Packets));
+    let h = &out.summary.handovers[0];
+    let (start, end) = (h.start_s, h.done_s + 1.0);
+    let p = out.traces.packets.expect("packet trace");
+    let drop_kinds = [PacketEvent::Drop as u8, PacketEvent::AckDrop as u8, PacketEvent::ControlDrop as u8];
+    let mut outside = 0;
+    for (l, link) in sc.links.iter().enumerate() {
+        let s = &out.summary.links[&link.name];
+        for (cause, name) in [(1u8, "queue_overflow"), (3, "link_down")] {
+            let times: Vec<f64> = (0..p.event.len())
+                .filter(|&i| drop_kinds.contains(&p.event[i]) && p.cause[i] == cause && p.link[i] == l as i32)
+                .map(|i| secs(p.time_ns[i]))
+                .collect();
+            let inside = times.iter().filter(|&&t| t >= start && t < end).count() as u64;
+            assert_eq!(s.window_drops[name], inside, "{} {name}: {:?}", link.name, s.window_drops);
+            assert_eq!(s.drops[name], times.len() as u64);
+            outside += times.len() as u64 - inside;
+        }
+    }
+    assert!(out.summary.links["fast/forward"].window_drops["link_down"] > 0, "the gap's drops are in the window");
+    assert!(outside > 0, "some drops fall after the window");
+}

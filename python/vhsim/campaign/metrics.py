@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..summary_names import Flow, Handover, Link, Path, Run
 
 __all__ = ["Flow", "Handover", "Link", "Path", "Run", "flow", "handover", "link", "link_direction", "ld", "drops",
-           "window"]
+           "window", "window_drops"]
 
 # -- per-flow metrics (the short names the reproductions use) ----------------------------------
 GOODPUT_KBPS = Flow.GOODPUT_KBPS
@@ -45,6 +45,12 @@ PACKETS_SENT = Link.PACKETS_SENT
 def drops(cause: str) -> str:
     """``drops_<cause>``; causes: ``queue_overflow``, ``error_model``, ``link_down``."""
     return f"drops_{cause}"
+
+
+def window_drops(cause: str) -> str:
+    """A link direction's ``window_drops_<cause>``: its drops while a handover's window is open
+    (``[start, done + metrics.handover_window)``), exact in a run stopped early."""
+    return f"window_drops_{cause}"
 
 
 # -- LD against the ground truth -----------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Executing a campaign: inline, on a local process pool, or on a Dask cluster.
 
 Workers only simulate: :func:`execute_run` takes the scenario text, overrides and seed and
-returns the summary (and the traces when asked).  The process that called
+returns the summary, flattened into the result table's columns there (the parent, which writes
+every record, is the busier process), and the traces when asked.  The process that called
 :func:`run_campaign` is the only one that writes to the campaign folder, so the store works
 the same whatever the backend -- including Dask workers on other machines that do not see
 the folder -- and the result table cannot depend on the backend or the number of workers.
@@ -57,7 +58,13 @@ def execute_run(task: Task) -> dict[str, Any]:
         return {"run_id": run_id, "ok": False, "error": f"simulation failed: {err}"}
     except Exception as err:  # noqa: BLE001 - a worker must report, not die
         return {"run_id": run_id, "ok": False, "error": f"{type(err).__name__}: {err}"}
-    return {"run_id": run_id, "ok": True, "summary": result.summary,
+    return _finished(run_id, result, detail)
+
+
+def _finished(run_id: str, result, detail: str) -> dict[str, Any]:
+    from .store import flatten_summary
+
+    return {"run_id": run_id, "ok": True, "summary": result.summary, "metrics": flatten_summary(result.summary),
             "result": result if detail != "summary" else None}
 
 
@@ -75,12 +82,7 @@ def execute_unit(unit: Unit) -> list[dict[str, Any]]:
         return [execute_run(t) for t in unit]
     from ..result import Result
 
-    out = []
-    for task, raw in zip(unit, raws):
-        result = Result.from_native(raw)
-        out.append({"run_id": task[0], "ok": True, "summary": result.summary,
-                    "result": result if detail != "summary" else None})
-    return out
+    return [_finished(task[0], Result.from_native(raw), detail) for task, raw in zip(unit, raws)]
 
 
 def branch_units(tasks: list[Task]) -> list[Unit]:
@@ -481,7 +483,8 @@ def run_campaign(
                 for outcome in (o for outcomes in stream for o in outcomes):
                     run = by_id[outcome["run_id"]]
                     if outcome["ok"]:
-                        campaign.commit(run, outcome["summary"], outcome.get("result"), version)
+                        campaign.commit(run, outcome["summary"], outcome.get("result"), version,
+                                        metrics=outcome.get("metrics"))
                         report.executed += 1
                     else:
                         campaign.record_failure(run, outcome["error"])

@@ -26,6 +26,7 @@ earlier versions without a checksum are checked for being a complete JSON record
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -72,7 +73,8 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     Run-level counters keep their names (``events``, ``delivered_segments``, ``sim_s``);
     per flow: ``bulk.goodput_kbps``, ``bulk.drops_error_model``, ``bulk.goodput_kbps_<window>``,
     and per handover k ``bulk.ho<k>.<metric>`` (``bulk.ho0.time_to_n_acked_s``, ...);
-    per link direction: ``access/forward.packets_sent``, ``access/forward.drops_<cause>``;
+    per link direction: ``access/forward.packets_sent``, ``access/forward.drops_<cause>`` and its
+    drops while a handover window was open, ``access/forward.window_drops_<cause>``;
     per node agent i (file order): ``agent<i>.node``, ``agent<i>.kind`` and its counters
     (``agent0.failures``: interfaces a Delivery Service declared failed; ``agent1.dropped``:
     repeated ACKs its active mode destroyed; ``agent0.resent``: kept copies sent again).
@@ -91,13 +93,15 @@ def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # a campaign's runs share their column names
 def _is_truncated(column: str) -> bool:
     """Whether a column of a run stopped early covers the whole run (and is thus truncated)."""
     if "." not in column:
         return column == "delivered_segments"
     metric = column.rsplit(".", 1)[-1]
     per_handover = re.search(r"\.ho\d+\.[^.]+$", column) is not None
-    return not per_handover and not metric.startswith("goodput_kbps_") and metric not in ("scheme", "start_s", "node", "kind")
+    windowed = metric.startswith(("goodput_kbps_", "window_drops_"))
+    return not per_handover and not windowed and metric not in ("scheme", "start_s", "node", "kind")
 
 
 def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str, Any]:
@@ -110,10 +114,10 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
             if group == "flows":
                 metrics = flow_figures(metrics)
             for key, value in metrics.items():
-                if key == "drops" and isinstance(value, Mapping):
+                if key in ("drops", "window_drops") and isinstance(value, Mapping):
                     causes = list(DROP_CAUSES) + sorted(c for c in value if c not in DROP_CAUSES)
                     for cause in causes:
-                        out[f"{name}.drops_{cause}"] = int(value.get(cause, 0))
+                        out[f"{name}.{key}_{cause}"] = int(value.get(cause, 0))
                 elif key == "windows" and isinstance(value, Mapping):
                     for window, kbps in value.items():
                         out[f"{name}.goodput_kbps_{window}"] = kbps
@@ -410,8 +414,10 @@ class Campaign:
             os.replace(record.path, target)
 
     # -- committing ------------------------------------------------------------------
-    def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | None", version: str) -> None:
-        """Store one finished run: traces first (if any), then the record that marks it done."""
+    def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | None", version: str,
+               metrics: Mapping[str, Any] | None = None) -> None:
+        """Store one finished run: traces first (if any), then the record that marks it done.
+        ``metrics``: ``flatten_summary(summary)`` if the worker computed it already."""
         if result is not None:
             final = self.trace_dir(run.run_id)
             if final.exists():
@@ -425,7 +431,7 @@ class Campaign:
             "rep": run.rep,
             "config": run.labels,
             "detail": self.spec.detail,
-            "metrics": flatten_summary(summary),
+            "metrics": flatten_summary(summary) if metrics is None else metrics,
             "wall_s": summary.get("wall_s"),
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
@@ -530,9 +536,9 @@ class Campaign:
                                    "run_id": run.run_id, "vhsim_version": record.get("vhsim_version", version)}
             for axis in axes:
                 row[axis.key] = columns[axis.key][run.labels[axis.key]]
-            for name, value in record.get("metrics", {}).items():
-                if self.spec.metric_selected(name):
-                    row[name] = value
+            metrics = record.get("metrics", {})
+            row.update(metrics if not self.spec.metrics else
+                       {name: value for name, value in metrics.items() if self.spec.metric_selected(name)})
             if timing:
                 row["wall_s"] = record.get("wall_s")
             rows.append(row)

@@ -76,6 +76,9 @@ pub struct Observers {
     pub flows: Vec<FlowObs>,
     /// Drops per link direction.
     pub link_drops: Vec<DropCounts>,
+    /// Drops per link direction while a handover's window is open (`[start, window_end)` of
+    /// any handover): known once the windows have passed, so a run stopped early reports them.
+    pub link_window_drops: Vec<DropCounts>,
     /// The run's handovers.
     pub handovers: Vec<HandoverRecord>,
     windows: Vec<(SimTime, SimTime)>,
@@ -138,6 +141,7 @@ impl Observers {
             traces,
             flows,
             link_drops: vec![DropCounts::default(); sc.links.len()],
+            link_window_drops: vec![DropCounts::default(); sc.links.len()],
             handovers,
             windows,
             goodput_interval: sc.metrics.goodput_interval.0.max(1),
@@ -194,6 +198,9 @@ impl Observers {
     pub fn dropped(&mut self, now: SimTime, link: Option<u32>, pkt: &Packet, cause: DropCause, path: Option<u32>) {
         if let Some(l) = link {
             self.link_drops[l as usize].add(cause);
+            if self.handovers.iter().any(|h| now >= h.start && now < h.window_end) {
+                self.link_window_drops[l as usize].add(cause);
+            }
         }
         let event = match pkt.tag.kind {
             UnitKind::Data => PacketEvent::Drop,

@@ -194,7 +194,8 @@ class Case:
         return tab.render(table, {}) + "\n\n" + "\n".join(lines)
 
     def figure(self) -> FigureSpec:
-        fixed = {"metrics.handover_window": f"{self.window_s}s"} if self.window_s != 5 else {}
+        # Whole runs: the plots show the traces to the end.
+        fixed = {"metrics.stop": "end", **({"metrics.handover_window": f"{self.window_s}s"} if self.window_s != 5 else {})}
         g = grid([(self.old, self.new)], [self.at], (self.kind,), self.senders, detail="packets", fixed=fixed)
         return FigureSpec(self.id, self.title, g, plot=SideBySide("sender", after_s=max(3.0, self.window_s)),
                           claims=self.claims, table=self.table, derive=self.derive)
