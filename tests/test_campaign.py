@@ -264,6 +264,21 @@ def test_bad_axis_is_reported_before_any_run(tiny_path, tmp_path, param, message
     assert not folder.exists()  # nothing was run, nothing was written
 
 
+def test_a_plan_validated_on_worker_processes_is_the_plan_validated_here(tiny_path, monkeypatch):
+    from concurrent.futures import ProcessPoolExecutor
+
+    from vhsim.campaign import spec as S
+
+    monkeypatch.setattr(S, "_CHUNK", 2)  # several chunks, the bad configuration in a later one
+    good = CampaignSpec.from_cli(str(tiny_path), ["duration=2s,3s,4s,5s,6s", "flows.bulk.scheme=sack,newreno"])
+    bad = CampaignSpec.from_cli(str(tiny_path), ["duration=4s,5s,2s", 'metrics.windows.w=["0s", "3s"]'])
+    with ProcessPoolExecutor(2) as pool:
+        parallel = good._validate_and_plan(vhsim.__version__, pool.map)
+        with pytest.raises(CampaignError, match=r"configuration 2 \(duration=2s, .*end 3s is after the end"):
+            bad._validate_and_plan(vhsim.__version__, pool.map)
+    assert parallel == good._validate_and_plan(vhsim.__version__, map) and len(parallel) == 10
+
+
 def test_bad_combination_and_bad_campaign_files(tiny_path, tmp_path):
     # each value is fine alone; one combination is not (the window ends after the run)
     spec = CampaignSpec.from_cli(str(tiny_path), ["duration=2s,5s", 'metrics.windows.w=["0s", "1s"],["0s", "4s"]'])

@@ -73,7 +73,11 @@ class Axis:
 
     @classmethod
     def from_json(cls, data: dict) -> "Axis":
-        return cls(str(data["key"]), tuple(AxisValue(str(a), str(b)) for a, b in data["values"]))
+        # One object per distinct value: a zipped axis repeats a few values thousands of times,
+        # and a reproduction keeps every figure's campaign open (Daniel & Kojo: ~10 MB each).
+        shared: dict[tuple[str, str], AxisValue] = {}
+        values = ((str(a), str(b)) for a, b in data["values"])
+        return cls(str(data["key"]), tuple(shared.get(v) or shared.setdefault(v, AxisValue(*v)) for v in values))
 
 
 # Units the scenario format knows, as multipliers of one base unit per kind.  Only needed

@@ -117,7 +117,7 @@ def reproduce(
     # every object of them (Daniel & Kojo: ~90 MB per worker).
     with WorkerPool(n) if n > 1 and not dask else contextlib.nullcontext() as pool, _plans_on_disk(out_dir) as stage:
         for fig in figures:  # every definition valid before the first run, each validated once
-            _validate(name, fig.campaign(quick), __version__, fig.id, _plan_cache(out_dir, fig, stage))
+            _validate(name, fig.campaign(quick), __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
         outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
         for fig in figures:
             if on_figure is not None:
@@ -158,12 +158,12 @@ def _plan_cache(out_dir: Path, fig: FigureSpec, stage: Path) -> Path:
     return folder if folder.is_dir() else stage / fig.id
 
 
-def _validate(paper: str, spec, version: str, fig_id: str, cache: Path) -> None:
-    """Validate a figure's campaign and leave its plan in the plan cache of folder ``cache``
-    (:meth:`CampaignSpec.plan`), not in this process's memory."""
+def _validate(paper: str, spec, version: str, fig_id: str, cache: Path, pool: WorkerPool | None) -> None:
+    """Validate a figure's campaign (on the pool's workers, if any) and leave its plan in the plan
+    cache of folder ``cache`` (:meth:`CampaignSpec.plan`), not in this process's memory."""
     cache.mkdir(parents=True, exist_ok=True)
     try:
-        spec.plan(version, cache_dir=cache)
+        spec.plan(version, cache_dir=cache, map_chunks=pool.executor.map if pool is not None else None)
     except CampaignError as err:
         raise CampaignError(f"{paper} figure {fig_id}: {err}") from None
     forget_plan(spec, version)

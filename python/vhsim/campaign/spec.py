@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import functools
 import hashlib
 import itertools
 import json
@@ -21,7 +22,7 @@ import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 try:  # Python 3.11+
     import tomllib
@@ -264,7 +265,8 @@ class CampaignSpec:
             return self.seed
         return int(self._resolve(self.base_scenario(), "the base scenario").get("seed", 1))
 
-    def plan(self, version: str, cache_dir: Path | None = None, write_cache: bool = True) -> list[PlannedRun]:
+    def plan(self, version: str, cache_dir: Path | None = None, write_cache: bool = True,
+             map_chunks: Callable[..., Iterable] | None = None) -> list[PlannedRun]:
         """Validate every configuration and list the runs, replication-major.
 
         Replication-major order (all configurations of rep 0, then rep 1, ...) means an
@@ -276,6 +278,8 @@ class CampaignSpec:
         so a plan is remembered in this process and, with ``cache_dir`` (an existing campaign
         folder; ``write_cache=False`` only reads it), in ``plan-<version>.json`` there, keyed by this definition's digest and the
         version: a resumed campaign whose definition did not change is not validated again.
+        ``map_chunks``: a parallel ``map`` (a process pool's ``executor.map``) that validates
+        chunks of configurations in worker processes.
         """
         key = (self.digest(), version)
         cache = cache_dir / f"plan-{_file_safe(version)}.json" if cache_dir is not None else None
@@ -285,7 +289,7 @@ class CampaignSpec:
             if runs is not None:
                 _CACHED.add((key, cache))
         if runs is None:
-            runs = self._validate_and_plan(version)
+            runs = self._validate_and_plan(version, map_chunks or map)
         _PLANS[key] = runs
         while len(_PLANS) > 1 and sum(map(len, _PLANS.values())) > _PLANS_MAX_RUNS:
             del _PLANS[next(iter(_PLANS))]
@@ -294,26 +298,24 @@ class CampaignSpec:
             _CACHED.add((key, cache))
         return runs
 
-    def _validate_and_plan(self, version: str) -> list[PlannedRun]:
+    def _validate_and_plan(self, version: str, map_chunks: Callable[..., Iterable]) -> list[PlannedRun]:
         base = self.base_scenario()
         self._resolve(base, "the base scenario" + (" with its --set overrides" if self.fixed else ""))
         base_seed = self.base_seed()
         configs = self.configurations()
-        # Each resolved scenario is reduced to its run ids at once: a large campaign's resolved
-        # scenarios held together took hundreds of MB.
+        labels_of = [config.labels(self.axes) for config in configs]
+        items = [(self.fixed + config.overrides(self.axes),
+                  [seed_for(base_seed, rep, self.paired_seeds, labels) for rep in range(self.replications)])
+                 for config, labels in zip(configs, labels_of)]
+        chunks = [items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK)] or [[]]
         ids: list[list[tuple[int, str]]] = []
-        labels_of: list[dict[str, str]] = []
-        for config in configs:
-            scenario = Scenario(self.scenario_text, self.fixed + config.overrides(self.axes), self.scenario_path)
-            try:
-                res = scenario.resolved()
-            except ScenarioError as err:
+        validate = functools.partial(_identities, self.scenario_text, self.scenario_path, version)
+        for done, error in map_chunks(validate, chunks):
+            ids += done
+            if error is not None:
+                config = configs[len(ids)]
                 self._name_the_axis(base)
-                raise CampaignError(f"configuration {config.index} ({config.describe(self.axes)}): {err}") from None
-            labels = config.labels(self.axes)
-            labels_of.append(labels)
-            seeds = [seed_for(base_seed, rep, self.paired_seeds, labels) for rep in range(self.replications)]
-            ids.append([(seed, run_identity({**res, "seed": seed}, version)) for seed in seeds])
+                raise CampaignError(f"configuration {config.index} ({config.describe(self.axes)}): {error}")
         runs = []
         pairs: dict[tuple[str, str], tuple[str, str]] = {}
         for rep in range(self.replications):
@@ -393,6 +395,22 @@ def _flatten_axes(table: dict, prefix: str = "") -> dict:
 # before running the first; Daniel & Kojo's are 76,815 runs, a few hundred bytes each).
 _PLANS: dict[tuple[str, str], list[PlannedRun]] = {}
 _PLANS_MAX_RUNS = 200_000
+_CHUNK = 500  # configurations validated per task of a parallel plan
+
+
+def _identities(text: str, path: str | None, version: str, items) -> tuple[list, str | None]:
+    """The ``(seed, run id)`` pairs of configurations ``items`` (their overrides and seeds), and
+    the error of the first invalid one (None if all are valid); runs in a worker for a parallel
+    plan. Each resolved scenario is reduced to its run ids at once: a large campaign's resolved
+    scenarios held together took hundreds of MB."""
+    out = []
+    for overrides, seeds in items:
+        try:
+            res = Scenario(text, overrides, path).resolved()
+        except ScenarioError as err:
+            return out, str(err)
+        out.append([(seed, run_identity({**res, "seed": seed}, version)) for seed in seeds])
+    return out, None
 # (key, file) pairs known to hold that plan on disk.
 _CACHED: set[tuple[tuple[str, str], Path]] = set()
 
