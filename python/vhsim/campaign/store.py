@@ -37,7 +37,8 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping  # not typing's: isinstance on those is slow
+from typing import TYPE_CHECKING, Any
 
 from .. import atomic
 from .axes import CampaignError, column_values
@@ -106,18 +107,19 @@ def _is_truncated(column: str) -> bool:
 
 
 def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str, Any]:
+    # Runs in the workers, once per run (~180 columns): the checks are inlined.
     out: dict[str, Any] = {}
     for key, value in summary.items():
-        if key not in _NOT_METRICS and _is_scalar(value):
+        if key not in _NOT_METRICS and isinstance(value, _SCALARS):
             out[key] = value
     for group in ("flows", "links"):
         for name, metrics in (summary.get(group) or {}).items():
             if group == "flows":
                 metrics = flow_figures(metrics)
             for key, value in metrics.items():
-                if key in ("drops", "window_drops") and isinstance(value, Mapping):
-                    causes = list(DROP_CAUSES) + sorted(c for c in value if c not in DROP_CAUSES)
-                    for cause in causes:
+                if key in ("drops", "window_drops") and (type(value) is dict or isinstance(value, Mapping)):
+                    others = [c for c in value if c not in DROP_CAUSES]
+                    for cause in (*DROP_CAUSES, *sorted(others)) if others else DROP_CAUSES:
                         out[f"{name}.{key}_{cause}"] = int(value.get(cause, 0))
                 elif key == "windows" and isinstance(value, Mapping):
                     for window, kbps in value.items():
@@ -126,13 +128,13 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
                     # Per handover k of the run: bulk.ho0.time_to_n_acked_s, bulk.ho0.rtos, ...
                     for k, stats in enumerate(value):
                         for metric, v in stats.items():
-                            if _is_scalar(v):
+                            if isinstance(v, _SCALARS):
                                 out[f"{name}.ho{k}.{metric}"] = v
-                elif _is_scalar(value):
+                elif isinstance(value, _SCALARS):
                     out[f"{name}.{key}"] = value
     for i, agent in enumerate(summary.get("agents") or ()):
         for key, value in agent.items():
-            if _is_scalar(value):
+            if isinstance(value, _SCALARS):
                 out[f"agent{i}.{key}"] = value
     return out
 
@@ -147,20 +149,24 @@ class _Columns:
         self.n = 0
 
     def add(self, row: Mapping[str, Any]) -> None:
+        n = self.n
         for key, value in row.items():
             column = self.data.get(key)
             if column is None:
-                column = self.data[key] = [math.nan] * self.n
+                column = self.data[key] = []
+            if len(column) < n:  # the rows in between lacked it
+                column.extend([math.nan] * (n - len(column)))
             column.append(value)
         self.n += 1
-        if len(row) < len(self.data):
-            for column in self.data.values():
-                if len(column) < self.n:
-                    column.append(math.nan)
+
+    def columns(self) -> dict[str, list]:
+        """Every column, as long as the rows (NaN at the end where the last rows lacked it)."""
+        for column in self.data.values():
+            column.extend([math.nan] * (self.n - len(column)))
+        return self.data
 
 
-def _is_scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (bool, int, float, str))
+_SCALARS = (bool, int, float, str, type(None))  # a summary's scalar figures
 
 
 def _atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
@@ -440,7 +446,8 @@ class Campaign:
     def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | None", version: str,
                metrics: Mapping[str, Any] | None = None) -> None:
         """Store one finished run: traces first (if any), then the record that marks it done.
-        ``metrics``: ``flatten_summary(summary)`` if the worker computed it already."""
+        ``metrics``: ``flatten_summary(summary)`` if the worker computed it already (``summary``
+        is then only read for its ``wall_s``)."""
         if result is not None:
             final = self.trace_dir(run.run_id)
             if final.exists():
@@ -572,7 +579,7 @@ class Campaign:
                           "them again", stacklevel=3)
         head = ["config", "rep", "seed", "run_id", "vhsim_version", *[a.key for a in axes]]
         if rows.n:
-            df = pd.DataFrame(rows.data)
+            df = pd.DataFrame(rows.columns())
         else:
             df = pd.DataFrame({c: pd.Series(dtype="int64" if c in ("config", "rep", "seed") else "object") for c in head})
         return pa.Table.from_pandas(df, preserve_index=False), bool(damaged)
