@@ -25,6 +25,7 @@
 mod error;
 pub mod model;
 mod overrides;
+mod population;
 mod resolve;
 mod schema;
 mod units;
@@ -51,9 +52,11 @@ fn load_untidy(toml_text: &str, overrides: &[(String, String)]) -> Result<Scenar
     let mut doc: toml::Table =
         toml::from_str(toml_text).map_err(|e| ScenarioError::new("", e.to_string().trim_end()))?;
     overrides::apply(&mut doc, overrides)?;
-    let file: ScenarioFile =
-        serde_path_to_error::deserialize(toml::Value::Table(doc)).map_err(deserialize_error)?;
-    resolve::resolve(file)
+    let rewrites = population::expand(&mut doc)?;
+    let file: ScenarioFile = serde_path_to_error::deserialize(toml::Value::Table(doc))
+        .map_err(deserialize_error)
+        .map_err(|e| rewrites.apply(e))?;
+    resolve::resolve(file).map_err(|e| rewrites.apply(e))
 }
 
 /// Resolve capture point names (as in `output.pcap`: `"<link>/<direction>"`, `"<link>"`,
@@ -74,7 +77,7 @@ pub fn to_canonical_json(s: &Scenario) -> String {
 }
 
 /// Turn a deserialization error into a [`ScenarioError`] with a `a.b[2].c` path.
-fn deserialize_error(e: serde_path_to_error::Error<toml::de::Error>) -> ScenarioError {
+pub(crate) fn deserialize_error(e: serde_path_to_error::Error<toml::de::Error>) -> ScenarioError {
     use serde_path_to_error::Segment;
     let mut path = String::new();
     for seg in e.path() {

@@ -11,6 +11,7 @@ pub mod agents;
 pub mod app;
 pub mod branch;
 pub mod build;
+pub mod cells;
 pub mod control;
 pub mod event;
 pub mod fingerprint;

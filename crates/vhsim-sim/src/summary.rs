@@ -185,6 +185,9 @@ pub struct MobilitySummary {
 /// One handover of the run.
 #[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct HandoverSummary {
+    /// The mobile node that handed over (its node's name); only when the scenario has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<String>,
     /// Kind (`make_before_break`, `break_before_make`, `pause`, `forced`).
     pub kind: String,
     /// Interface before.
@@ -249,6 +252,23 @@ pub struct RunSummary {
     /// Node agents, in file order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentSummary>,
+    /// Per mobile node, in order; only when the scenario has several (with one, the run's
+    /// `handovers` and `binding_forwarded` are its).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mobiles: Vec<MobileSummary>,
+}
+
+/// What happened to one mobile node.
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
+pub struct MobileSummary {
+    /// Its node's name.
+    pub name: String,
+    /// Its handovers.
+    pub handovers: u64,
+    /// Packets for it its anchor dropped during binding updates (cause `binding`).
+    pub binding_drops: u64,
+    /// Packets for it its anchor forwarded to the new care-of address during binding updates.
+    pub binding_forwarded: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -311,9 +331,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
                 .collect();
             let w = sc.metrics.handover_window.as_secs_f64();
-            let handovers = obs
-                .handovers
-                .iter()
+            let handovers = (o.handovers.ids.iter().map(|&k| &obs.handovers[k as usize]))
                 .zip(&o.handovers.stats)
                 .map(|(h, st)| {
                     // Windows are clipped to the run: [max(0, start - W), start), [done, min(end, done + W)).
@@ -391,10 +409,10 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             .handovers
             .iter()
             .map(|h| {
-                let iface = |i: u32| {
-                    sc.mobile.as_ref().map_or_else(String::new, |m| m.interfaces[i as usize].name.clone())
-                };
+                let m = &sc.mobiles[h.mobile as usize];
+                let iface = |i: u32| m.interfaces[i as usize].name.clone();
                 HandoverSummary {
+                    mobile: (sc.mobiles.len() > 1).then(|| sc.nodes[m.node as usize].name.clone()),
                     kind: h.kind.name().to_owned(),
                     from: iface(h.from),
                     to: iface(h.to),
@@ -405,8 +423,9 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             .collect(),
         mobility: mobility_summary(sc),
         stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
-        binding_forwarded: world.routing.mobile.as_ref().map_or(0, |m| m.forwarded),
+        binding_forwarded: world.routing.mobiles.iter().map(|m| m.forwarded).sum(),
         agents,
+        mobiles: mobile_summaries(world),
     }
 }
 
@@ -431,8 +450,26 @@ fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
     })
 }
 
+/// Per mobile node, when there are several.
+fn mobile_summaries(world: &World) -> Vec<MobileSummary> {
+    let sc = &world.scenario;
+    if sc.mobiles.len() < 2 {
+        return Vec::new();
+    }
+    (sc.mobiles.iter().zip(&world.routing.mobiles).zip(&world.by_mobile.handovers))
+        .map(|((m, r), hs)| MobileSummary {
+            name: sc.nodes[m.node as usize].name.clone(),
+            handovers: hs.len() as u64,
+            binding_drops: r.binding_drops,
+            binding_forwarded: r.forwarded,
+        })
+        .collect()
+}
+
+/// The movement of the mobile node, when the scenario has one mobile node and it moves.
 fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
-    let m = sc.mobile.as_ref()?.mobility.as_ref()?;
+    let [mobile] = sc.mobiles.as_slice() else { return None };
+    let m = mobile.mobility.as_ref()?;
     let trigger = match m.trigger {
         vhsim_scenario::Trigger::Enter => "enter",
         vhsim_scenario::Trigger::Midpoint => "midpoint",
@@ -448,7 +485,7 @@ fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
         overlap_enter_s: m.overlap_enter.as_secs_f64(),
         handover_s: m.handover.as_secs_f64(),
         overlap_exit_s: m.overlap_exit.as_secs_f64(),
-        imminent_s: (m.handover - sc.mobile.as_ref()?.warning).as_secs_f64(),
+        imminent_s: (m.handover - mobile.warning).as_secs_f64(),
         handoff_s: m.handoff.as_secs_f64(),
         handoff_band_m: m.band_crossing.as_ref().map(|b| b.band_m),
         handoff_latency_s: m.band_crossing.as_ref().map(|b| b.latency.as_secs_f64()),

@@ -7,10 +7,12 @@
 //! flow `<name>.i` takes draw i of the stream `flow/<name>/start`, so adding or removing another
 //! flow never changes its start.
 
+use super::mobile::Mobiles;
 use super::topology::Topology;
 use super::{app, before_end, datagram, sctp};
 use crate::error::{err, join, list, Result};
-use crate::model::{FlowModel, MobileModel, StartSpread, TransportModel};
+use crate::model::{FlowModel, StartSpread, TransportModel};
+use std::collections::HashSet;
 use crate::schema::{FlowSpec, Protocol};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
@@ -34,17 +36,18 @@ pub(super) fn expanded_names(flows: &IndexMap<String, FlowSpec>) -> Vec<String> 
 pub(super) fn resolve(
     flows: &IndexMap<String, FlowSpec>,
     topo: &Topology,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
     duration: SimDuration,
 ) -> Result<Vec<FlowModel>> {
     let mut out: Vec<FlowModel> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
     for (name, spec) in flows {
         let path = format!("flows.{name}");
         let count = spec.count.unwrap_or(1);
         if count == 0 {
             return Err(err(join(&path, "count"), "must be at least 1"));
         }
-        let template = flow(name, spec, topo, mobile, duration)?;
+        let template = flow(name, spec, topo, mobiles, duration)?;
         for i in 0..count {
             let mut f = template.clone();
             if count > 1 {
@@ -53,7 +56,7 @@ pub(super) fn resolve(
             if let Some(s) = &mut f.start_spread {
                 s.draw = i;
             }
-            if out.iter().any(|o| o.name == f.name) {
+            if !names.insert(f.name.clone()) {
                 let msg =
                     format!("flow `{}` already exists (flows with `count` are named <name>.<i>)", f.name);
                 return Err(err(if count > 1 { join(&path, "count") } else { path }, msg));
@@ -68,7 +71,7 @@ fn flow(
     name: &str,
     spec: &FlowSpec,
     topo: &Topology,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
     duration: SimDuration,
 ) -> Result<FlowModel> {
     let path = format!("flows.{name}");
@@ -119,10 +122,10 @@ fn flow(
     let dst_addr = match &spec.to_interface {
         _ if protocol == Protocol::Sctp => dst, // set to the primary below
         None => {
-            check_route(topo, src, dst, &path, "")?;
+            check_route(topo, mobiles, src, dst, &path, "")?;
             dst
         }
-        Some(iface) => care_of_address(mobile, dst, iface, &p("to_interface"))?,
+        Some(iface) => mobiles.care_of(dst, iface, &p("to_interface"))?,
     };
     let mut scheme = spec.scheme.clone().unwrap_or_else(|| "sack".to_owned());
     let transport = match protocol {
@@ -143,16 +146,16 @@ fn flow(
             // (docs/schemes.md).
             let (tcp, sink) =
                 preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(&path, &e.path), e.message))?;
-            check_route(topo, dst, src, &path, " for the ACKs")?;
+            check_route(topo, mobiles, dst, src, &path, " for the ACKs")?;
             TransportModel::Tcp { tcp, sink }
         }
         Protocol::Datagram => datagram::resolve(spec, &path)?,
         Protocol::Sctp => {
             scheme = spec.scheme.clone().unwrap_or_else(|| "sctp".to_owned());
-            let t = sctp::resolve(spec, src, dst, mobile, duration, &path)?;
+            let t = sctp::resolve(spec, src, dst, mobiles, duration, &path)?;
             for (from, to, purpose) in [(src, dst, ""), (dst, src, " for the SACKs")] {
-                if mobile.is_none_or(|m| m.node != to) {
-                    check_route(topo, from, to, &path, purpose)?;
+                if mobiles.at(to).is_none() {
+                    check_route(topo, mobiles, from, to, &path, purpose)?;
                 }
             }
             t
@@ -181,29 +184,6 @@ fn flow(
     })
 }
 
-/// The care-of address of the mobile node's interface `iface`; `dst` must be the mobile node.
-pub(super) fn care_of_address(
-    mobile: Option<&MobileModel>,
-    dst: u32,
-    iface: &str,
-    path: &str,
-) -> Result<u32> {
-    let Some(m) = mobile.filter(|m| m.node == dst) else {
-        return Err(err(path, "only a flow to the mobile node can name one of its interfaces"));
-    };
-    let k = m.interfaces.iter().position(|i| i.name == iface).ok_or_else(|| {
-        err(
-            path,
-            format!(
-                "unknown interface `{iface}` (interfaces: {})",
-                list(m.interfaces.iter().map(|i| &i.name))
-            ),
-        )
-    })?;
-    // Care-of addresses follow the node addresses in the address table (model::Scenario).
-    Ok((m.interfaces[0].address_routes.len() + k) as u32)
-}
-
 fn transport_unit(t: &TransportModel) -> u32 {
     match t {
         TransportModel::Tcp { tcp, .. } => tcp.segment_size,
@@ -213,21 +193,21 @@ fn transport_unit(t: &TransportModel) -> u32 {
 }
 
 /// Follow the routing tables from `from` to `to`; an error at `path` if they do not get there.
-fn check_route(topo: &Topology, from: u32, to: u32, path: &str, purpose: &str) -> Result<()> {
+fn check_route(topo: &Topology, mobiles: &Mobiles, from: u32, to: u32, path: &str, purpose: &str) -> Result<()> {
     let name = |n: u32| &topo.names[n as usize];
     let mut at = from;
     for _ in 0..topo.nodes.len() {
         if at == to {
             return Ok(());
         }
-        let Some(l) = topo.nodes[at as usize].routes[to as usize] else {
+        let Some((_, next)) = mobiles.hop(topo, at, to) else {
             let mut msg = format!("no route from `{}` to `{}`{purpose}", name(from), name(to));
             if at != from {
                 msg += &format!(": node `{}` has none", name(at));
             }
             return Err(err(path, msg + " (check the links and the nodes' `routes`)"));
         };
-        at = topo.links[l as usize].to;
+        at = next;
     }
     if at == to {
         return Ok(());
