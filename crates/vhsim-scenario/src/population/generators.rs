@@ -12,9 +12,9 @@
 //!   E_j = -ln(1 - U_j) / rate seconds, U_j from the same kind of stream.
 //!
 //! Bounds are numbers or values with a unit (`"30km/h"`, `"10s"`); both bounds of one
-//! generator have the same unit, and the result keeps it (written as a decimal with at most
-//! nine digits after the point, which the unit parsers read). Between two integers the result
-//! is rounded down to an integer.
+//! generator are of the same kind (`["0s", "10ms"]` is fine), and the result is written in the
+//! finer of their two units, as a decimal with at most nine digits after the point, which the
+//! unit parsers read. Between two integers the result is rounded down to an integer.
 
 use crate::error::{err, join, Result};
 use toml::{Table, Value};
@@ -105,7 +105,7 @@ struct Bound {
 }
 
 impl Bound {
-    /// The value a `fraction` of the way from `self` to `hi`.
+    /// The value a `fraction` of the way from `self` to `hi` (in the same unit).
     fn at(&self, hi: &Bound, fraction: f64) -> Value {
         let v = self.value + fraction * (hi.value - self.value);
         match &self.unit {
@@ -114,6 +114,11 @@ impl Bound {
             None => Value::Float(v),
         }
     }
+
+    /// This bound in `unit`, `scale` times finer than its own.
+    fn rescaled(&self, unit: &str, scale: f64) -> Bound {
+        Bound { value: self.value * scale, unit: Some(unit.to_owned()), integer: false }
+    }
 }
 
 fn bounds(arg: &Value, path: &str) -> Result<(Bound, Bound)> {
@@ -121,12 +126,21 @@ fn bounds(arg: &Value, path: &str) -> Result<(Bound, Bound)> {
         .as_array()
         .filter(|a| a.len() == 2)
         .ok_or_else(|| err(path, "expected two bounds [lo, hi], numbers or values with a unit"))?;
-    let lo = bound(&pair[0], &format!("{path}[0]"))?;
-    let hi = bound(&pair[1], &format!("{path}[1]"))?;
+    let mut lo = bound(&pair[0], &format!("{path}[0]"))?;
+    let mut hi = bound(&pair[1], &format!("{path}[1]"))?;
     if lo.unit != hi.unit {
         let unit = |b: &Bound| b.unit.clone().unwrap_or_else(|| "no unit".into());
-        let msg = format!("the bounds have different units ({} and {}); give both in the same unit", unit(&lo), unit(&hi));
-        return Err(err(path, msg));
+        let (a, b) = (unit(&lo), unit(&hi));
+        let Some((ma, mb)) = vhsim_core::units::common_scale(&a, &b) else {
+            let msg = format!("the bounds are not of the same kind ({a} and {b}); give both as durations, rates, ...");
+            return Err(err(path, msg));
+        };
+        // Both in the finer unit.
+        if ma <= mb {
+            hi = hi.rescaled(&a, mb as f64 / ma as f64);
+        } else {
+            lo = lo.rescaled(&b, ma as f64 / mb as f64);
+        }
     }
     if lo.value > hi.value {
         return Err(err(path, format!("the lower bound {} is above the upper bound {}", decimal(lo.value), decimal(hi.value))));
@@ -174,6 +188,9 @@ mod tests {
         let v = gen(r#"{ spread = ["0s", "10s"] }"#, 4).unwrap();
         assert_eq!(v, ["0s", "2.5s", "5s", "7.5s"].map(|s| Value::String(s.into())));
         assert_eq!(gen("{ spread = [0, 10] }", 4).unwrap(), [0, 2, 5, 7].map(Value::Integer));
+        // Units of one kind mix: the finer one is kept.
+        let v = gen(r#"{ spread = ["0s", "10ms"] }"#, 4).unwrap();
+        assert_eq!(v, ["0ms", "2.5ms", "5ms", "7.5ms"].map(|s| Value::String(s.into())));
     }
 
     #[test]
@@ -206,7 +223,7 @@ mod tests {
         assert!(e.message.contains("greater than 0"), "{e}");
         let e = gen(r#"{ spread = ["1s", "2km/h"] }"#, 3).unwrap_err();
         assert_eq!(e.path, "p.spread");
-        assert!(e.message.contains("different units"), "{e}");
+        assert!(e.message.contains("not of the same kind"), "{e}");
         let e = gen(r#"{ uniform = ["9s", "2s"] }"#, 3).unwrap_err();
         assert!(e.message.contains("above the upper bound"), "{e}");
         assert_eq!(gen("{ cycle = [] }", 3).unwrap_err().path, "p.cycle");
