@@ -109,17 +109,54 @@ def format_size(n: float) -> str:
     return f"{int(n)} B"
 
 
-def _path_links(routes: Sequence[Sequence[int | None]], link_end: Sequence[int], src: int, dst: int) -> list[int]:
-    """Link ids from ``src`` to ``dst`` through a routing table (empty if none)."""
+def _path_links(routes: Sequence[Sequence[Any]], link_end: Sequence[int], src: int, dst: int) -> list[int]:
+    """Link ids from ``src`` to ``dst`` through a routing table (empty if none); an entry
+    ``("attach", node)`` crosses an attachment to a shared cell, which is no link."""
     links, node, seen = [], src, set()
     while node != dst and node not in seen:
         seen.add(node)
         link = routes[node][dst]
         if link is None:
             return []
+        if isinstance(link, tuple):
+            node = link[1]
+            continue
         links.append(link)
         node = link_end[link]
     return links if node == dst else []
+
+
+def _mobiles(r: dict) -> list[dict]:
+    """The resolved mobile nodes (``mobile``: one object, or a list of several)."""
+    m = r.get("mobile")
+    return [] if m is None else [m] if isinstance(m, dict) else list(m)
+
+
+def _route_tables(r: dict) -> list[list[list[Any]]]:
+    """One routing table per interface index: every node's first hop towards every node while
+    each mobile node uses that interface (the nodes' own routes, the mobile nodes' own links or
+    attachments, and the anchors following the interface)."""
+    base = [list(n["routes"]) for n in r["nodes"]]
+    mobiles = _mobiles(r)
+    if not mobiles:
+        return [base]
+    n = len(r["nodes"])
+    tables = []
+    for i in range(max(len(m["interfaces"]) for m in mobiles)):
+        table = [list(row) for row in base]
+        for m in mobiles:
+            ifaces = m["interfaces"]
+            for iface in ifaces:  # a cell reaches the mobile node by its attachment
+                if iface.get("attach") is None:
+                    table[iface["attach_node"]][m["node"]] = ("attach", m["node"])
+            iface = ifaces[min(i, len(ifaces) - 1)]
+            own = iface.get("attach")
+            up = own[1] if own else ("attach", iface["attach_node"])
+            table[m["node"]] = [None if d == m["node"] else up for d in range(n)]
+            anchor, at = m["anchor"], iface["attach_node"]
+            table[anchor][m["node"]] = (own[0] if own else ("attach", m["node"])) if anchor == at else base[anchor][at]
+        tables.append(table)
+    return tables
 
 
 def _phases(r: dict, duration_ns: int) -> list[tuple[int, int, int | None]]:
@@ -127,12 +164,12 @@ def _phases(r: dict, duration_ns: int) -> list[tuple[int, int, int | None]]:
     into the mobile node's interfaces, 0 without one), ``None`` while a pause or a
     break-before-make gap lets nothing through.  Mobility-driven handovers are not followed:
     the caller takes the fastest interface for them."""
-    mobile = r.get("mobile")
-    current: int | None = int(mobile["initial"]) if mobile else 0
+    mobiles = _mobiles(r)
+    current: int | None = int(mobiles[0]["initial"]) if mobiles else 0
     out, t = [], 0
     for entry in sorted(r.get("timeline", []), key=lambda e: int(e["at"])):
         action = entry["action"]
-        if action.get("action") != "handover":
+        if action.get("action") != "handover" or action.get("mobile", 0) != 0:
             continue
         at = min(int(entry["at"]), duration_ns)
         out.append((t, at, current))
@@ -192,10 +229,11 @@ def _flow_caps(r: dict, routes: Sequence, link_end: Sequence[int], rate: Sequenc
     return out
 
 
-def _share_links(r: dict, caps: list[tuple[float, list[int]]], active: list[bool], rate: Sequence[int]) -> list[float]:
-    """Segments per second of each active flow when flows that share a link split its rate
-    (proportional scaling, a few rounds: close to max-min sharing for these topologies)."""
-    bits = [_transport(f)[0] for f in r["flows"]]
+def _share_links(bits: Sequence[int], caps: list[tuple[float, list[int]]], active: list[bool],
+                 rate: Sequence[int]) -> list[float]:
+    """Segments per second of each active flow (of ``bits`` a data packet) when flows that share
+    a link split its rate (proportional scaling, a few rounds: close to max-min sharing for these
+    topologies)."""
     per_s = [cap if on else 0.0 for (cap, _), on in zip(caps, active)]
     for _ in range(4):
         load: dict[int, float] = {}
@@ -230,30 +268,33 @@ def estimate(
         if action.get("action") == "set_link" and action.get("rate"):
             for link in action["links"]:
                 rate[link] = max(rate[link], int(action["rate"]))
-    mobile = r.get("mobile")
-    tables = [i["routes"] for i in mobile["interfaces"]] if mobile else [[n["routes"] for n in r["nodes"]]]
+    mobiles = _mobiles(r)
+    tables = _route_tables(r)
     caps = [_flow_caps(r, routes, link_end, rate) for routes in tables]
-    if mobile and mobile.get("mobility"):  # handovers follow the movement: take the best
+    if any(m.get("mobility") for m in mobiles):  # handovers follow the movement: take the best
         fastest = max(range(len(tables)), key=lambda k: sum(c for c, _ in caps[k]))
         phases = [(0, duration_ns, fastest)]
     else:
         phases = _phases(r, duration_ns)
 
     flows = r["flows"]
+    bits = [_transport(f)[0] for f in flows]
     segments = [0.0] * len(flows)
     hop_segments = 0.0
     for start, end, table in phases:
         if table is None:
             continue
-        # Flows that start or stop inside the phase count for the part they are active.
+        # Flows that start or stop inside the phase count for the part they are active; they
+        # share the links with the others active in it.
+        active = [_overlaps(f, start, end, duration_ns) for f in flows]
+        shares = _share_links(bits, caps[table], active, rate)
         for i, flow in enumerate(flows):
             f_start = int(flow["start"])
             f_stop = int(flow["stop"]) if flow.get("stop") is not None else duration_ns
             overlap = max(0, min(end, f_stop) - max(start, f_start)) / 1e9
             if overlap <= 0:
                 continue
-            active = [j == i or _overlaps(flows[j], start, end, duration_ns) for j in range(len(flows))]
-            per_s = _share_links(r, caps[table], active, rate)[i]
+            per_s = shares[i]
             segments[i] += per_s * overlap
             hop_segments += per_s * overlap * len(caps[table][i][1])
 

@@ -8,6 +8,7 @@
 //! traces); [`summary`] assembles `summary.json`.
 
 pub mod agents;
+pub mod aggregate;
 pub mod app;
 pub mod branch;
 pub mod build;

@@ -18,6 +18,10 @@ use vhsim_tcp::TcpSender;
 pub struct FlowSummary {
     /// Scheme preset.
     pub scheme: String,
+    /// The mobile node the flow has an endpoint on (its receiver's, else its sender's); only
+    /// when the scenario has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<String>,
     /// When the flow started (s); drawn for flows with a `start_spread`.
     pub start_s: f64,
     /// Application goodput from the flow's start to the end of the run (kb/s, 1 kb = 1000 b).
@@ -229,6 +233,8 @@ pub struct RunSummary {
     pub events_per_s: f64,
     /// Data segments delivered in order, all flows.
     pub delivered_segments: u64,
+    /// Figures over all flows and handovers (total goodput, Jain's index, distributions).
+    pub aggregate: crate::aggregate::AggregateSummary,
     /// Per flow, by name.
     pub flows: BTreeMap<String, FlowSummary>,
     /// Per link direction, by name.
@@ -269,6 +275,11 @@ pub struct MobileSummary {
     pub binding_drops: u64,
     /// Packets for it its anchor forwarded to the new care-of address during binding updates.
     pub binding_forwarded: u64,
+    /// Time it spent in handovers (s): the sum of their lengths, start to completion.
+    pub handover_s: f64,
+    /// The longest interruption of its flows at its handovers (s); absent if none ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interruption_s: Option<f64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -318,6 +329,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
     let end = sc.duration.as_secs_f64();
     let simulated = world.stopped_at.map_or(end, |t| t.as_secs_f64());
     let obs = &world.obs;
+    let handovers = handover_summaries(world);
     let flows = sc
         .flows
         .iter()
@@ -348,8 +360,10 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 .collect();
             let truth = o.truth.as_ref().map(|t| t.counts).unwrap_or_default();
             let c = &o.counters;
+            let mobile_of = |n: u32| world.routing.mobile_at(n).map(|_| sc.nodes[n as usize].name.clone());
             let summary = FlowSummary {
                 scheme: m.scheme.clone(),
+                mobile: if sc.mobiles.len() > 1 { mobile_of(m.dst).or_else(|| mobile_of(m.src)) } else { None },
                 start_s: f.start.as_secs_f64(),
                 goodput_kbps: kbps(c.delivered_bytes, simulated - f.start.as_secs_f64()),
                 delivered_bytes: c.delivered_bytes,
@@ -375,7 +389,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             };
             (m.name.clone(), summary)
         })
-        .collect();
+        .collect::<BTreeMap<String, FlowSummary>>();
     let links = sc
         .links
         .iter()
@@ -403,10 +417,24 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         events,
         events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
         delivered_segments: obs.flows.iter().map(|o| o.counters.delivered_units).sum(),
+        aggregate: crate::aggregate::aggregate(flows.values(), &handovers),
         flows,
         links,
-        handovers: obs
-            .handovers
+        handovers,
+        mobility: mobility_summary(sc),
+        stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
+        binding_forwarded: world.routing.mobiles.iter().map(|m| m.forwarded).sum(),
+        agents,
+        mobiles: mobile_summaries(world),
+    }
+}
+
+/// The run's handovers, in time order.
+fn handover_summaries(world: &World) -> Vec<HandoverSummary> {
+    let sc = &world.scenario;
+    world
+        .obs
+        .handovers
             .iter()
             .map(|h| {
                 let m = &sc.mobiles[h.mobile as usize];
@@ -420,13 +448,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                     done_s: h.done.as_secs_f64(),
                 }
             })
-            .collect(),
-        mobility: mobility_summary(sc),
-        stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
-        binding_forwarded: world.routing.mobiles.iter().map(|m| m.forwarded).sum(),
-        agents,
-        mobiles: mobile_summaries(world),
-    }
+            .collect()
 }
 
 fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
@@ -456,12 +478,26 @@ fn mobile_summaries(world: &World) -> Vec<MobileSummary> {
     if sc.mobiles.len() < 2 {
         return Vec::new();
     }
-    (sc.mobiles.iter().zip(&world.routing.mobiles).zip(&world.by_mobile.handovers))
-        .map(|((m, r), hs)| MobileSummary {
-            name: sc.nodes[m.node as usize].name.clone(),
-            handovers: hs.len() as u64,
-            binding_drops: r.binding_drops,
-            binding_forwarded: r.forwarded,
+    let obs = &world.obs;
+    (sc.mobiles.iter().zip(&world.routing.mobiles).enumerate())
+        .map(|(k, (m, r))| {
+            let hs = &world.by_mobile.handovers[k];
+            let interruption = world.by_mobile.flows[k]
+                .iter()
+                .flat_map(|&f| {
+                    let fh = &obs.flows[f as usize].handovers;
+                    fh.ids.iter().zip(&fh.stats).filter(|(id, _)| obs.handovers[**id as usize].mobile == k as u32)
+                })
+                .filter_map(|(_, st)| st.interruption_s)
+                .reduce(f64::max);
+            MobileSummary {
+                name: sc.nodes[m.node as usize].name.clone(),
+                handovers: hs.len() as u64,
+                binding_drops: r.binding_drops,
+                binding_forwarded: r.forwarded,
+                handover_s: hs.iter().map(|&h| (obs.handovers[h as usize].done - obs.handovers[h as usize].start).as_secs_f64()).sum(),
+                interruption_s: interruption,
+            }
         })
         .collect()
 }

@@ -83,12 +83,13 @@ impl Rewrites {
     }
 }
 
-/// Expand the `populations` of `doc` in place.
-pub(crate) fn expand(doc: &mut Table) -> Result<Rewrites> {
+/// Expand the `populations` of `doc` in place; random values are drawn with `seed`, or the
+/// file's.
+pub(crate) fn expand(doc: &mut Table, seed: Option<u64>) -> Result<Rewrites> {
     let mut rewrites = Rewrites::default();
     let Some(list) = doc.remove("populations") else { return Ok(rewrites) };
     let Value::Array(list) = list else { return Err(err("populations", "expected an array of tables ([[populations]])")) };
-    let seed = doc.get("seed").and_then(Value::as_integer).map_or(1, |s| s as u64);
+    let seed = seed.unwrap_or_else(|| doc.get("seed").and_then(Value::as_integer).map_or(1, |s| s as u64));
     let streams = RngStreams::new(seed);
     let mut names: HashSet<String> = collection(doc, "nodes")?.keys().cloned().collect();
     for (p, value) in list.into_iter().enumerate() {

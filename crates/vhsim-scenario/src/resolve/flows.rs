@@ -17,7 +17,7 @@ use crate::schema::{FlowSpec, Protocol};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
 use vhsim_core::{SimDuration, SimTime};
-use vhsim_tcp::presets;
+use vhsim_tcp::{presets, SinkConfig, TcpConfig};
 
 /// Names of the flows after `count` expansion, in order (a `count` of 0 is reported by
 /// [`resolve`]; here it yields no names).
@@ -41,13 +41,14 @@ pub(super) fn resolve(
 ) -> Result<Vec<FlowModel>> {
     let mut out: Vec<FlowModel> = Vec::new();
     let mut names: HashSet<String> = HashSet::new();
+    let mut configs = Configs::default();
     for (name, spec) in flows {
         let path = format!("flows.{name}");
         let count = spec.count.unwrap_or(1);
         if count == 0 {
             return Err(err(join(&path, "count"), "must be at least 1"));
         }
-        let template = flow(name, spec, topo, mobiles, duration)?;
+        let template = flow(name, spec, topo, mobiles, duration, &mut configs)?;
         for i in 0..count {
             let mut f = template.clone();
             if count > 1 {
@@ -73,6 +74,7 @@ fn flow(
     topo: &Topology,
     mobiles: &Mobiles,
     duration: SimDuration,
+    configs: &mut Configs,
 ) -> Result<FlowModel> {
     let path = format!("flows.{name}");
     let p = |k: &str| join(&path, k);
@@ -144,8 +146,7 @@ fn flow(
             })?;
             // The preset's tables, then the flow's, read and checked by vhsim-tcp
             // (docs/schemes.md).
-            let (tcp, sink) =
-                preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(&path, &e.path), e.message))?;
+            let (tcp, sink) = configs.tcp(&scheme, preset, spec, &path)?;
             check_route(topo, mobiles, dst, src, &path, " for the ACKs")?;
             TransportModel::Tcp { tcp, sink }
         }
@@ -182,6 +183,23 @@ fn flow(
         transport,
         app,
     })
+}
+
+/// The TCP configurations read so far, by (scheme, `tcp` table, `sink` table): a population's
+/// thousands of flows share a few, and reading one costs far more than comparing tables.
+#[derive(Default)]
+pub(super) struct Configs(Vec<((String, toml::Table, toml::Table), (TcpConfig, SinkConfig))>);
+
+impl Configs {
+    fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<(TcpConfig, SinkConfig)> {
+        let same = |(s, t, k): &(String, toml::Table, toml::Table)| s == scheme && *t == spec.tcp && *k == spec.sink;
+        if let Some((_, c)) = self.0.iter().find(|(key, _)| same(key)) {
+            return Ok(c.clone());
+        }
+        let c = preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(path, &e.path), e.message))?;
+        self.0.push(((scheme.to_owned(), spec.tcp.clone(), spec.sink.clone()), c.clone()));
+        Ok(c)
+    }
 }
 
 fn transport_unit(t: &TransportModel) -> u32 {

@@ -1,0 +1,98 @@
+"""Runs of many users (issue #29): the per-flow table, the aggregates, the population plot,
+and random population values following the run's seed."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vhsim
+from vhsim.campaign.store import flatten_summary
+from vhsim import metrics
+from vhsim.result import TABLE_LIMIT
+
+ROOT = Path(__file__).resolve().parent.parent
+STORM = ROOT / "scenarios" / "examples" / "handover-storm.toml"
+
+
+@pytest.fixture(scope="module")
+def storm():
+    """The storm example with more users than summary.json keeps inline, for 40 s."""
+    return vhsim.load(STORM).with_({"populations[0].count": TABLE_LIMIT + 20, "duration": "40s"}).run()
+
+
+def test_aggregates_are_computed_from_the_flows(storm):
+    s, flows = storm.summary, storm.flows
+    a = s["aggregate"]
+    goodput = flows["goodput_kbps"].to_numpy()
+    assert a["flows"] == len(flows) == TABLE_LIMIT + 20
+    assert a["total_goodput_kbps"] == pytest.approx(goodput.sum())
+    assert a["jain_index"] == pytest.approx(goodput.sum() ** 2 / (len(goodput) * (goodput ** 2).sum()))
+    assert a["goodput_kbps"]["p50"] == pytest.approx(np.percentile(goodput, 50))
+    interruptions = flows["ho0.interruption_s"].dropna().to_numpy()
+    assert a["interruption_s"]["n"] + a.get("interruptions_open", 0) == len(flows)
+    assert a["interruption_s"]["p95"] == pytest.approx(np.percentile(interruptions, 95))
+    # One row per mobile node, each with its handover and its flow's interruption.
+    mobiles = storm.mobiles
+    assert len(mobiles) == len(flows) and (mobiles["handovers"] == 1).all()
+    assert mobiles.loc["u3", "interruption_s"] == pytest.approx(flows.loc["u3.bulk", "ho0.interruption_s"])
+    assert (flows["mobile"] == [n.split(".")[0] for n in flows.index]).all()
+
+
+def test_a_large_result_keeps_its_flows_in_parquet_and_reads_back(storm, tmp_path):
+    storm.save(tmp_path)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["flows.parquet", "goodput.parquet", "handovers.parquet", "mobiles.parquet", "summary.json"]
+    import json
+
+    on_disk = json.loads((tmp_path / "summary.json").read_text())
+    assert "flows" not in on_disk and on_disk["flows_table"] == "flows.parquet"
+    assert on_disk["aggregate"] == storm.summary["aggregate"]
+    back = vhsim.read_result(tmp_path)
+    assert back.tables == storm.tables
+    for table in ("flows", "mobiles", "handovers"):
+        assert getattr(back, table).shape == getattr(storm, table).shape, table
+    assert back.flows.loc["u7.bulk", "goodput_kbps"] == storm.flows.loc["u7.bulk", "goodput_kbps"]
+    # Saving again into the folder keeps the tables (and a smaller result removes them).
+    back.save(tmp_path)
+    assert (tmp_path / "flows.parquet").is_file()
+    vhsim.load(STORM).with_({"populations[0].count": 3, "duration": "32s"}).run().save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["goodput.parquet", "summary.json"]
+
+
+def test_aggregates_are_campaign_columns():
+    s = vhsim.load(STORM).with_({"populations[0].count": 3, "duration": "32s"}).run().summary
+    flat = flatten_summary(s)
+    known = set(metrics.columns(s["flows"], s["links"]))
+    assert {"aggregate.jain_index", "aggregate.total_goodput_kbps", "aggregate.goodput_kbps.p50",
+            "aggregate.drops_queue_overflow"} <= set(flat)
+    assert {c for c in flat if c.startswith("aggregate.")} <= known
+
+
+def test_the_population_plot_draws_the_three_panels(storm, tmp_path):
+    from vhsim.plots_population import interruptions, population
+
+    info = population(storm, tmp_path / "p.png")
+    assert info["path"].stat().st_size > 10_000
+    axes = info["figure"].axes
+    assert [a.get_title() for a in axes] == ["goodput of all flows", "goodput per flow", "handover interruption"]
+    assert len(interruptions(storm)) == storm.summary["aggregate"]["interruption_s"]["n"]
+
+
+def test_the_cli_plots_a_saved_population(storm, tmp_path):
+    from click.testing import CliRunner
+
+    from vhsim.cli import cli
+
+    storm.save(tmp_path / "r")
+    out = CliRunner().invoke(cli, ["plot", str(tmp_path / "r"), "--population"])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "r" / "population.png").is_file()
+
+
+def test_random_population_values_follow_the_runs_seed():
+    sc = vhsim.load(STORM).with_({"populations[0].count": 5, "duration": "32s",
+                                  "populations[0].flows.bulk.start": '{ uniform = ["0s", "2s"] }'})
+    starts = {seed: [f["start_s"] for f in sc.run(seed=seed).summary["flows"].values()] for seed in (1, 2)}
+    assert starts[1] != starts[2]
+    assert sc.run(seed=1).summary["flows"]["u0.bulk"]["start_s"] == starts[1][0]
