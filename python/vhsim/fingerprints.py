@@ -68,6 +68,13 @@ OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/sobral/cbr-forced-handover.toml", (("agents[0].timer", "packet_age"), ("agents[0].buffer", "10kB"),
                                                     ("agents[1].ack_every", "2"),
                                                     ("agents[1].active_mode", "2s"))),
+    # Today's TCP options no preset selects: HyStart++ (a buffer deep enough for its delay exit
+    # to fire before a loss), PRR-CRB with RACK under deep reordering.
+    ("benches/bulk-sack1.toml", (("duration", "10s"), ("links.access.queue", "100pkt"),
+                                 ("flows.*.scheme", "cubic"), ("flows.*.tcp.slow_start", "hystart_pp"))),
+    ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "rack"),
+                                            ("flows.*.tcp.recovery.bound", "crb"),
+                                            ("links.umts.forward.reorder.depth", "3"))),
     # The mSCTP schemes on Kim & Koh's scenarios (shipped with the normal scheme).
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"),)),
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "hr-msctp"),)),
