@@ -96,3 +96,19 @@ def test_random_population_values_follow_the_runs_seed():
     starts = {seed: [f["start_s"] for f in sc.run(seed=seed).summary["flows"].values()] for seed in (1, 2)}
     assert starts[1] != starts[2]
     assert sc.run(seed=1).summary["flows"]["u0.bulk"]["start_s"] == starts[1][0]
+
+
+def test_the_scale_benchmark_gives_every_flow_the_same_path_in_shape_a():
+    from vhsim.bench_scale import format_scale_table, run_scale, scenario_text
+
+    iface = vhsim.Scenario(scenario_text("b", 3)).resolved()["mobile"][2]["interfaces"][0]
+    assert "attach" not in iface and iface["attach_node"] == 2, "attached to the cell"
+    rows = run_scale([1, 20], shapes=["a", "b"], quick=True)
+    a1, a20, b1, b20 = rows
+    assert (a1.n, a20.n, b20.shape) == (1, 20, "b")
+    # Shape a scales the cell with N: each flow sees the same path, so the events per delivered
+    # segment stay put; shape b shares one cell, and each flow gets about 1/20 as much.
+    assert a20.events_per_segment == pytest.approx(a1.events_per_segment, rel=0.05)
+    assert a20.delivered_segments == pytest.approx(20 * a1.delivered_segments, rel=0.05)
+    assert b20.delivered_segments < 2 * b1.delivered_segments
+    assert "events/segment" in format_scale_table(rows)
