@@ -279,11 +279,13 @@ impl Routing {
         hop
     }
 
-    /// The first link `node` would give `pkt` now, for traces and agents (no counter touched;
-    /// `None` for an attachment, a drop, or no route).
+    /// The first link `node` would give `pkt` now, for traces and agents (no counter touched):
+    /// from a mobile node attached to a cell, the cell's uplink (its attachment is no link);
+    /// `None` towards a mobile node from its cell, for a drop, or without a route.
     pub fn peek_hop(&self, node: u32, pkt: &Packet) -> Option<u32> {
         match self.decide(node, pkt).0 {
             Hop::Link(l) => Some(l),
+            Hop::Attach(a) if self.attachments[a as usize].node == node => Some(self.attachments[a as usize].links[1]),
             _ => None,
         }
     }
