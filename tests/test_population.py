@@ -150,3 +150,32 @@ def test_limjangs_cross_traffic_on_a_shared_cell_is_the_same_simulation():
     common = set(flat_a) & set(flat_b) - {"wall_s", "events"}
     assert all(flat_a[k] == flat_b[k] for k in common if not k.startswith("aggregate."))
     assert {k for k in set(flat_a) - set(flat_b)} == {k for k in flat_a if k.startswith("cross.") and ".ho0." in k}
+
+
+@pytest.mark.parametrize("old, new, key, words", [
+    # two mobile nodes with the same address
+    ('interfaces.lte = { cell = "lte" }', 'interfaces.lte = { cell = "lte", address = "10.9.0.1" }',
+     "populations[0].mobile.interfaces.lte.address", "address 10.9.0.1 is already"),
+    # a population of none
+    ("count = 100", "count = 0", "populations[0].count", "at least 1"),
+    # a negative arrival rate, a negative link rate
+    ('start = { spread = ["0s", "10s"] }', "start = { poisson = { rate = -2.0 } }",
+     "populations[0].flows.bulk.start.poisson.rate", "greater than 0"),
+    ('rate = "50Mbps"', 'rate = "-50Mbps"', "links.lte_air.rate", "negative values are not allowed"),
+    # a mobile node without interfaces
+    ('interfaces.wlan = { cell = "wlan" }\ninterfaces.lte = { cell = "lte" }\n', "",
+     "populations[0].mobile", "missing field `interfaces`"),
+])
+def test_bad_population_input_is_one_line_naming_the_key(tmp_path, old, new, key, words):
+    from click.testing import CliRunner
+
+    from vhsim.cli import cli
+
+    text = STORM.read_text()
+    assert old in text
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace(old, new))
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert lines[0].startswith(f"error: {path}: {key}: ") and words in lines[0], lines[0]

@@ -7,7 +7,10 @@ shapes:
 * ``a`` — the cell grows with N: N Mb/s and 10 N packets of queue, so every flow sees the same
   path (1 Mb/s, 50 ms round trip) whatever N: only the simulator's own costs can grow;
 * ``b`` — a fixed 6.4 Mb/s cell with a 100-packet queue shared by all N: flows starve and time
-  out more as N grows, so events per delivered segment rise by nature.
+  out more as N grows, so events per delivered segment rise by nature;
+* ``idle`` — shape a's cell, but each flow's application writes one segment at its start and
+  nothing after: the memory of N idle flows (their endpoints, routing, records and results),
+  with nothing queued.
 
 Each run is a fresh Python process (its peak RSS is the run's), reporting per N: events per
 delivered segment, wall ns per event and delivered segments per wall-second (of the event loop,
@@ -34,6 +37,7 @@ SIZES = (1, 10, 100, 1_000, 10_000)
 SHAPES = {
     "a": ("cell of N Mb/s, 10 N packets of queue", "10s"),
     "b": ("fixed 6.4 Mb/s cell, 100 packets of queue", "60s"),
+    "idle": ("shape a's cell, one segment per flow, then idle", "5s"),
 }
 
 #: Simulated time of every run with --quick.
@@ -44,7 +48,8 @@ def scenario_text(shape: str, n: int, duration: str | None = None) -> str:
     """The scenario of shape ``shape`` with ``n`` users (module docs)."""
     if shape not in SHAPES:
         raise ValueError(f"unknown shape {shape!r} (shapes: {', '.join(SHAPES)})")
-    rate, queue = (f"{n}Mbps", f"{10 * n}pkt") if shape == "a" else ("6.4Mbps", "100pkt")
+    rate, queue = ("6.4Mbps", "100pkt") if shape == "b" else (f"{n}Mbps", f"{10 * n}pkt")
+    app = 'app = { kind = "cbr", interval = "1000s" }\n' if shape == "idle" else ""
     return f"""name = "scale-{shape}-{n}"
 duration = "{duration or SHAPES[shape][1]}"
 [nodes.cn]
@@ -74,7 +79,7 @@ from = "cn"
 to = "{{node}}"
 scheme = "sack"
 start = {{ spread = ["0s", "1s"] }}
-"""
+{app}"""
 
 
 @dataclass

@@ -143,6 +143,19 @@ def _mobiles(r: dict) -> list[dict]:
     return [] if m is None else [m] if isinstance(m, dict) else list(m)
 
 
+class _OneWay:
+    """A mobile node's row of a routing table: one first hop towards every other node (a row
+    per mobile node, not a list of every node: the tables stay linear in mobile nodes)."""
+
+    __slots__ = ("node", "up")
+
+    def __init__(self, node: int, up: Any) -> None:
+        self.node, self.up = node, up
+
+    def __getitem__(self, dst: int) -> Any:
+        return None if dst == self.node else self.up
+
+
 def _route_tables(r: dict) -> list[list[list[Any]]]:
     """One routing table per interface index: every node's first hop towards every node while
     each mobile node uses that interface (the nodes' own routes, the mobile nodes' own links or
@@ -151,7 +164,6 @@ def _route_tables(r: dict) -> list[list[list[Any]]]:
     mobiles = _mobiles(r)
     if not mobiles:
         return [base]
-    n = len(r["nodes"])
     tables = []
     for i in range(max(len(m["interfaces"]) for m in mobiles)):
         table = [list(row) for row in base]
@@ -163,7 +175,7 @@ def _route_tables(r: dict) -> list[list[list[Any]]]:
             iface = ifaces[min(i, len(ifaces) - 1)]
             own = iface.get("attach")
             up = own[1] if own else ("attach", iface["attach_node"])
-            table[m["node"]] = [None if d == m["node"] else up for d in range(n)]
+            table[m["node"]] = _OneWay(m["node"], up)
             anchor, at = m["anchor"], iface["attach_node"]
             table[anchor][m["node"]] = (own[0] if own else ("attach", m["node"])) if anchor == at else base[anchor][at]
         tables.append(table)
@@ -325,20 +337,22 @@ def _flow_caps(r: dict, routes: Sequence, link_end: Sequence[int],
 
 
 def _share_links(streams: list[tuple[int, float, list[int], list[int]]], bits: Sequence[int],
-                 rate: Sequence[int]) -> list[float]:
-    """Segments per second of each stream ``(flow, cap, path)`` when streams that share a link
-    split its rate (proportional scaling, a few rounds: close to max-min sharing for these
-    topologies)."""
+                 rate: Sequence[int], weights: Sequence[int] | None = None) -> list[float]:
+    """Segments per second of each stream ``(flow, cap, path)`` (standing for ``weights[k]``
+    alike ones, 1 without weights) when streams that share a link split its rate (proportional scaling, a few rounds: close to max-min sharing for these
+    topologies). A stream is scaled by its most loaded link alone in each round: scaled by every
+    overloaded link of its path at once, many flows through two such links (a core link and a
+    cell) came out far below either link's share."""
     per_s = [stream[1] for stream in streams]
+    weights = weights or [1] * len(streams)
     for _ in range(4):
         load: dict[int, float] = {}
         for k, (i, _, path, _) in enumerate(streams):
             for link in path:
-                load[link] = load.get(link, 0.0) + per_s[k] * bits[i]
+                load[link] = load.get(link, 0.0) + per_s[k] * bits[i] * weights[k]
         for k, (_, _, path, _) in enumerate(streams):
-            for link in path:
-                if load[link] > rate[link] > 0:
-                    per_s[k] *= rate[link] / load[link]
+            factor = min((rate[link] / load[link] for link in path if load[link] > rate[link] > 0), default=1.0)
+            per_s[k] *= factor
     return per_s
 
 
@@ -370,8 +384,9 @@ def estimate(
         phases = [(a, b, None if t is None else fastest, down) for a, b, t, down in phases]
 
     flows = r["flows"]
-    bits = [_transport(f)[0] for f in flows]
-    acks_per_segment = [_transport(f)[2] for f in flows]
+    transports = [_transport(f) for f in flows]
+    bits = [t[0] for t in transports]
+    acks_per_segment = [t[2] for t in transports]
     ack_bytes = [_ack_bytes(f) for f in flows]
     wire: dict[int, tuple[float, float]] = {}
     moves = [_sctp_moves(r, f) for f in flows]
@@ -388,25 +403,39 @@ def estimate(
         ordered = sorted(flow_times)
         flow_times = {ordered[k * len(ordered) // FLOW_CUTS] for k in range(FLOW_CUTS)}
     bounds = sorted(cuts | flow_times)
+    # Flows alike (the same capacity, paths and packet sizes: a population's) share the links
+    # as one stream standing for all of them: an interval costs O(flows) and the sharing of a
+    # few kinds of stream.
+    kinds_of: dict[tuple, int] = {}
+    kind_id = [[kinds_of.setdefault((cap, tuple(path), tuple(back), bits[i], acks_per_segment[i], ack_bytes[i]),
+                                    len(kinds_of))
+                for i, (cap, path, back) in enumerate(per_table)] for per_table in caps]
+    lifetimes = [(int(f["start"]), _stop(f, duration_ns)) for f in flows]
     segments = [0.0] * len(flows)
     hop_segments = 0.0
     for start, end in zip(bounds, bounds[1:]):
         _, _, table, down = next(p for p in phases if p[0] <= start < p[1])
-        streams, overlap = [], []
-        for i, flow in enumerate(flows):
-            active_ns = min(end, _stop(flow, duration_ns)) - max(start, int(flow["start"]))
+        groups: dict[int, tuple[int, int, list[tuple[int, float]]]] = {}  # kind -> (flow, table, members)
+        for i, (flow, (f_start, f_stop)) in enumerate(zip(flows, lifetimes)):
+            active_ns = min(end, f_stop) - max(start, f_start)
             if active_ns <= 0:
                 continue
-            for k in _flow_tables(r, flow, moves[i], start, table, _blocked(caps, i, down)):
-                cap, path, back = caps[k][i]
-                if cap > 0 and not down & set(path):
-                    streams.append((i, cap, path, back))
-                    overlap.append(active_ns / 1e9)
-        for (i, _, path, back), per_s, span in zip(streams, _share_links(streams, bits, rate), overlap):
-            segments[i] += per_s * span
-            hop_segments += per_s * span * len(path)
-            _on_wire(wire, path, per_s * span, bits[i] // 8)
-            _on_wire(wire, back, per_s * span * acks_per_segment[i], ack_bytes[i])
+            in_use = [] if table is None else [table]
+            if moves[i] is not None:
+                in_use = _flow_tables(r, flow, moves[i], start, table, _blocked(caps, i, down))
+            for k in in_use:
+                cap, path, _ = caps[k][i]
+                if cap > 0 and not (down and down & set(path)):
+                    groups.setdefault(kind_id[k][i], (i, k, []))[2].append((i, active_ns / 1e9))
+        streams = [(i, *caps[k][i]) for i, k, _ in groups.values()]
+        shares = _share_links(streams, bits, rate, [len(g[2]) for g in groups.values()])
+        for (rep, _, path, back), per_s, (_, _, members) in zip(streams, shares, groups.values()):
+            for i, span in members:
+                segments[i] += per_s * span
+            sent = per_s * sum(span for _, span in members)
+            hop_segments += sent * len(path)
+            _on_wire(wire, path, sent, bits[rep] // 8)
+            _on_wire(wire, back, sent * acks_per_segment[rep], ack_bytes[rep])
 
     window_share = 1.0
     if trace_window:
@@ -480,6 +509,8 @@ def _stop(flow: dict, duration_ns: int) -> int:
 
 def _blocked(caps: list, flow: int, down: frozenset[int]) -> set[int]:
     """Tables whose path for ``flow`` crosses a link that is down."""
+    if not down:
+        return set()
     return {k for k, per_table in enumerate(caps) if down & set(per_table[flow][1])}
 
 
