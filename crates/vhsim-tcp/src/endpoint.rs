@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use vhsim_core::{SimTime, TracedVar};
 use vhsim_net::packet::{TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
 use vhsim_net::{
-    AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
+    AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
     TraceTag, Wiring,
 };
 
@@ -134,6 +134,10 @@ impl Endpoint for TcpSenderEndpoint {
     fn classifies_losses(&self) -> bool {
         self.sender.loss_classifier().ld().is_some()
     }
+
+    fn engagement(&self, out: &mut Engagement) {
+        self.sender.engagement(out);
+    }
 }
 
 /// Unit of the `state` variable: a code naming a [`CaState`] ([`CaState::NAMES`]).
@@ -217,5 +221,9 @@ impl Endpoint for TcpSinkEndpoint {
 
     fn poll_report(&mut self) -> Option<Report> {
         self.reports.pop_front()
+    }
+
+    fn engagement(&self, out: &mut Engagement) {
+        self.sink.engagement(out);
     }
 }

@@ -76,6 +76,9 @@ fn no_data_while_sig_is_set_and_base_rtt_is_relearnt_after_the_handover() {
     assert!((base_rtt(&net) - 0.210).abs() < 1e-9, "BaseRTT {}", base_rtt(&net));
     // And the window settles at the new BDP (21) + 1 + alpha..beta: 23..=25 (tests/vegas.rs).
     assert!((23.0..26.0).contains(&net.tcp.cwnd()), "cwnd {}", net.tcp.cwnd());
+    // Engagement: one halt and one resume at the sender, one handover signalled by the MN.
+    assert_eq!(engaged(&net.tcp, &["sig_halts", "sig_resumes", "persist_episodes"]), [1, 1, 1]);
+    assert_eq!(sink_engaged(&net.sink, &["sig_set"]), [1]);
 }
 
 #[test]

@@ -16,6 +16,7 @@
 use crate::config::SinkConfig;
 use std::collections::BTreeMap;
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 /// A link event at the mobile node, as the sink's policy sees it (the world maps its own link
 /// events onto these).
@@ -48,6 +49,8 @@ pub trait SinkPolicy {
     fn sig(&self) -> bool {
         false
     }
+    /// How often the policy acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -76,6 +79,9 @@ impl SinkPolicy for AnySinkPolicy {
     }
     fn sig(&self) -> bool {
         dispatch!(self, p => p.sig())
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 
@@ -134,6 +140,11 @@ impl TcpSink {
     /// The receiver policy (to inspect its state).
     pub fn policy(&self) -> &AnySinkPolicy {
         &self.policy
+    }
+
+    /// How often the receiver's policy acted (engagement counters).
+    pub fn engagement(&self, out: &mut Engagement) {
+        self.policy.engagement(out);
     }
 
     /// Next segment expected.

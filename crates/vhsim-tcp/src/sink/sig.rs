@@ -20,6 +20,7 @@ use crate::part::{Part, PartConfig};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// The link event at which the mobile node starts setting SIG.
@@ -61,13 +62,15 @@ impl PartConfig for SigConfig {
 pub struct Sig {
     cfg: SigConfig,
     set: bool,
+    /// Handovers signalled so far (times the bit was set).
+    signalled: u64,
 }
 
 impl Part for Sig {
     type Config = SigConfig;
     type Settings = SinkConfig;
     fn new(cfg: &SigConfig, _: &SinkConfig) -> Self {
-        Sig { cfg: cfg.clone(), set: false }
+        Sig { cfg: cfg.clone(), set: false, signalled: 0 }
     }
 }
 
@@ -80,6 +83,7 @@ impl SinkPolicy for Sig {
         };
         if starts && !self.set {
             self.set = true;
+            self.signalled += 1;
             self.cfg.notify_acks
         } else if *ev == SinkLinkEvent::Completed && self.set {
             self.set = false;
@@ -91,5 +95,10 @@ impl SinkPolicy for Sig {
 
     fn sig(&self) -> bool {
         self.set
+    }
+
+    /// `sig_set`: handovers the receiver signalled (times it set the bit).
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("sig_set", self.signalled);
     }
 }
