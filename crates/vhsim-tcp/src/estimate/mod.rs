@@ -3,14 +3,17 @@
 //! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s), each also
 //! since the sender last resumed from persist mode. Westwood+ reads the delivery rate and the
 //! minimum RTT since the start (protocol-facts §7.3), Freeze-TCPv2's WAVE those since the
-//! resume (its option `bandwidth_since`); nothing in the wave-1 schemes reads them.
+//! resume (its option `bandwidth_since`); nothing in the wave-1 schemes reads them. The
+//! receiver's own RTT estimate from echoed timestamps is [`ReceiverRtt`].
 
 mod bandwidth;
 mod base_rtt;
+pub mod receiver_rtt;
 mod rounds;
 
 pub use bandwidth::Bandwidth;
 pub use base_rtt::BaseRtt;
+pub use receiver_rtt::ReceiverRtt;
 pub use rounds::Rounds;
 
 use vhsim_core::{SimDuration, SimTime};
