@@ -249,6 +249,22 @@ fn the_westwood_branch_measures_the_new_cell_from_the_pack() {
 }
 
 #[test]
+fn delta_counts_the_window_in_use_not_a_cwnd_above_the_cap() {
+    // window_ 20 (and so ssthresh 20: congestion avoidance) with cwnd 44.02 restored: 20
+    // segments are what the sender has out, so Δ = 20·(1 − 100/150) = 6.67 < 14 (DABE), where
+    // cwnd would give 14.67 (the Vegas rule).
+    let mut t = Script::new(cfg("ftv2").iw(44).window(20));
+    t.send_all(0);
+    t.ack_win(100, 20, 0); // the ZWA acknowledges all 20 sent: cwnd 44 + 1/44
+    assert_close(t.cwnd(), 44.0 + 1.0 / 44.0);
+    assert_eq!(t.ack_win(300, 20, 64), new(20..40));
+    t.ack_win(450, 21, 64);
+    let (branch, delta) = decision(&t);
+    assert_eq!(branch, WaveBranch::DabeLinear);
+    assert_close(delta, 20.0 * (1.0 - 100.0 / 150.0));
+}
+
+#[test]
 fn wave_reports_its_engagement() {
     // One handover, one decision (DABE linear), nothing ended by a loss.
     let t = wave_after(120);

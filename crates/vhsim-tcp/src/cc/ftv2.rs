@@ -14,12 +14,14 @@
 //!   (the segments lost at the break and in the resume burst are no congestion signal of the
 //!   new cell; Reno's loss handling meanwhile runs as usual); then once per round (a round
 //!   ends when its first segment is acknowledged, as Vegas):
-//!   Δ = (W/RTT_base − W/RTT)·RTT_base, Eq. (3), W = cwnd.
+//!   Δ = (W/RTT_base − W/RTT)·RTT_base, Eq. (3), W = the window in use, min(cwnd, window_)
+//!   (Reno's cwnd grows on past a window cap it does not use; Eq. (2)'s WindowSize is what is
+//!   sent).
 //!   - Δ < `wave_alpha` (14): **DABE**, comparing RTT_prev with the decision's RTT (RTT_curr
 //!     at the first). RTT_prev < RTT (or equal): "linearly increases the window size saved
 //!     prior to the handoff" (+1 segment per round, 1/cwnd per ACK). RTT_prev > RTT: Eq. (1),
 //!     cwnd += PacketSize / |RTT_prev − RTT|, a rate as printed; `eq1` chooses its reading:
-//!     `"per_decision"` (default): once per decision, cwnd += cwnd·(RTT_prev − RTT)/RTT, the
+//!     `"per_decision"` (default): once per decision, cwnd += W·(RTT_prev − RTT)/RTT, the
 //!     window the RTT drop says the new cell carries more ("the bandwidth provided by the new
 //!     network cell is increased"), then held until the next decision; `"per_ack"` (A8): per
 //!     ACK, cwnd_bytes += min(MSS, MSS/|ΔRTT|_ms), i.e. min(1, 1/|ΔRTT|_ms) segments;
@@ -232,6 +234,8 @@ enum Growth {
 pub struct Ftv2 {
     cfg: Ftv2Config,
     segment_bytes: u32,
+    /// The sender's window cap `window_` (segments): W = min(cwnd, it).
+    window_cap: f64,
     phase: Ftv2Phase,
     last_sample: Option<f64>,
     saved: Option<Window>,
@@ -256,6 +260,7 @@ impl Part for Ftv2 {
         Ftv2 {
             cfg: cfg.clone(),
             segment_bytes: tcp.segment_size,
+            window_cap: f64::from(tcp.window),
             phase: Ftv2Phase::Normal,
             last_sample: None,
             saved: None,
@@ -301,10 +306,11 @@ impl Ftv2 {
 
     /// One WAVE decision with RTT_base `base` and RTT `rtt` (s).
     fn decide(&mut self, w: &mut Window, now: SimTime, base: f64, rtt: f64, est: &Estimators) {
-        let delta = (w.cwnd / base - w.cwnd / rtt) * base;
+        let size = w.cwnd.min(self.window_cap);
+        let delta = (size / base - size / rtt) * base;
         self.last_delta = delta;
         let branch = if delta < self.cfg.wave_alpha as f64 {
-            self.dabe(w, rtt)
+            self.dabe(w, size, rtt)
         } else if delta > self.cfg.wave_beta as f64 {
             let (bw, min_rtt) = match self.cfg.bandwidth_since {
                 BandwidthSince::Resume => (est.bandwidth_since_resume.estimate_at(now), est.min_rtt_since_resume.get()),
@@ -329,8 +335,9 @@ impl Ftv2 {
         self.decisions.push((now, branch, delta));
     }
 
-    /// DABE (§3.1): compare RTT_prev with the decision's RTT `rtt` (RTT_curr at the first).
-    fn dabe(&mut self, w: &mut Window, rtt: f64) -> WaveBranch {
+    /// DABE (§3.1): compare RTT_prev with the decision's RTT `rtt` (RTT_curr at the first);
+    /// `size` is the window in use.
+    fn dabe(&mut self, w: &mut Window, size: f64, rtt: f64) -> WaveBranch {
         match self.rtt_prev {
             Some(prev) if prev > rtt => {
                 let per_ack = (1.0 / ((prev - rtt) * 1000.0)).min(1.0);
@@ -340,7 +347,7 @@ impl Ftv2 {
                         return WaveBranch::DabeEq1(per_ack);
                     }
                     Eq1Frequency::PerRound => per_ack,
-                    Eq1Frequency::PerDecision => w.cwnd * (prev - rtt) / rtt,
+                    Eq1Frequency::PerDecision => size * (prev - rtt) / rtt,
                 };
                 w.cwnd += step;
                 self.growth = Growth::Vegas(0.0);

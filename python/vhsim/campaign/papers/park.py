@@ -28,6 +28,7 @@ Quick mode: 2 replications, speeds 10/50/100 km/h, error 1% and 5%, 2 and 8 flow
 from __future__ import annotations
 
 import os
+import re
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
@@ -256,8 +257,8 @@ def window_sensitivity(windows: Sequence[int] = SENSITIVITY_WINDOWS, *, quick: b
                        out: str | os.PathLike[str] = "out/reproduce/park-windows", workers: int | None = None,
                        progress: bool | None = None) -> str:
     """Figures 3-4 rerun with each receive window of ``windows`` (the paper states none; ns-2's
-    default is 20): a markdown table of every claim's verdict per window, the paper's own
-    reproduction being the column of :data:`WINDOW`.  Each window is a paper
+    default is 20): a markdown table of every claim's verdict per window (with the gain a gain
+    claim measured), the paper's own reproduction being the column of :data:`WINDOW`.  Each window is a paper
     ``park-window<w>`` run by :func:`vhsim.campaign.reproduce.reproduce` into ``OUT/w<w>``."""
     from ..reproduce import register, reproduce
 
@@ -270,7 +271,8 @@ def window_sensitivity(windows: Sequence[int] = SENSITIVITY_WINDOWS, *, quick: b
             for v in fig.verdicts:
                 key = f"{fig.figure.id}: {v.claim.text}"
                 texts.setdefault(key, f"{fig.figure.id}: {v.claim.text.split(' (§')[0]}")
-                columns.setdefault(w, {})[key] = v.status
+                gain = re.search(r"(mean gain|gain) ([+-]?\d+(\.\d+)?%)", v.ours)
+                columns.setdefault(w, {})[key] = v.status + (f" ({gain.group(2)})" if gain else "")
     rows = ["| claim | " + " | ".join(f"window {w}" for w in windows) + " |",
             "|---|" + "---|" * len(windows)]
     for key, label in texts.items():
