@@ -42,6 +42,22 @@ def test_the_cell_scenarios_have_the_papers_values(name, new_rate):
         ("cn", "gw"), ("gw", "ap_old"), ("gw", "ap_new"), ("ap_old", "mn"), ("ap_new", "mn")}
 
 
+def test_the_movement_capacity_is_the_cells_rates_over_the_window_by_hand():
+    # 6 -> 11 Mb/s at 50 km/h: the window is [81 s, 99 s]; 9 s in the old cell at 6 Mb/s, then
+    # the handoff (10 m / 13.89 m/s + 0.2 s = 0.92 s) and 8.08 s at 11 Mb/s; payload 1000/1040:
+    # (6000 x 9 + 11000 x 8.08) / 18 x 1000/1040 = 7632.5 kb/s.
+    assert P.movement_capacity_kbps("6to11", 50) == pytest.approx((6000 * 9 + 11000 * 8.08) / 18 * 1000 / 1040)
+    # The constants are the scenarios': cell rates, the handoff band and latency, the geometry.
+    for cells, (old, new) in P.CELL_KBPS.items():
+        s = _toml(f"cells-{cells}.toml")
+        assert (s["links"]["cell_old"]["rate"], s["links"]["cell_new"]["rate"]) == (f"{old / 1000:g}Mbps",
+                                                                                    f"{new / 1000:g}Mbps")
+        m = s["mobile"]["mobility"]
+        assert (m["handoff_band"], m["handoff_latency"]) == (f"{P.BAND_M:g}m", f"{1000 * P.LATENCY_S:g}ms")
+        assert (m["start_position"], m["spacing"], m["trigger"]) == ("250m", "750m", "midpoint")
+        assert s["metrics"]["windows"]["movement"] == "overlap"
+
+
 def test_jains_index():
     assert P.jain([5, 5, 5, 5]) == 1.0
     assert P.jain([1, 0, 0, 0]) == 0.25           # 1/n: one flow takes everything

@@ -67,6 +67,7 @@ FLOW_COUNTS, QUICK_FLOW_COUNTS = (2, 4, 8), (2, 8)
 PARTNER = "partner"        # derived column: the other scheme of a mixed fairness run
 THROUGHPUT = C.THROUGHPUT.column          # during the movement
 RUN_THROUGHPUT = C.RUN_THROUGHPUT.column  # over the 180 s run
+MOVEMENT_CAPACITY = "movement_capacity_kbps"  # derived column: the bound of the throughput during the movement
 WINDOW_KEY = "flows.bulk.tcp.window"
 #: The receive window of the cell scenarios (a calibration: docs/reproductions.md "park").
 WINDOW = 100
@@ -120,13 +121,35 @@ def _number(value, unit: str = "") -> float:
     return float(str(value).replace(unit, ""))
 
 
-def derive_single(camp, df: "pd.DataFrame") -> "pd.DataFrame":
-    """Readable columns: the role, the speed (km/h) and the error rate (%) of every run."""
+# The bound the throughput during the movement lives under, from the cell scenarios
+# (scenarios/park/cells-*.toml; tests/test_park_reproduction.py keeps these equal to the files).
+CELL_KBPS = {"6to1": (6000.0, 1000.0), "6to11": (6000.0, 11000.0)}
+PAYLOAD_SHARE = 1000 / 1040              # 1000-byte segments in 1040-byte packets
+HALF_CROSSING_M = 125.0                  # the overlap's edge (250 m) to the midpoint (375 m), and on to 500 m
+BAND_M, LATENCY_S = 10.0, 0.2            # the handoff: crossing the band, then the L2/L3 latency
+ERROR_STUDY_KMH = 50.0                   # Figure 4's speed
+
+
+def movement_capacity_kbps(cells: str, speed_kmh: float) -> float:
+    """The most goodput a run can have during the movement (docs/mobility.md): the old cell's
+    payload rate from entering the overlap to the midpoint, the new cell's from the end of the
+    handoff (band / speed + latency later) to leaving the overlap, over the window."""
+    old, new = CELL_KBPS[cells]
+    half = HALF_CROSSING_M / (speed_kmh / 3.6)
+    handoff = BAND_M / (speed_kmh / 3.6) + LATENCY_S
+    return PAYLOAD_SHARE * (old * half + new * (half - handoff)) / (2 * half)
+
+
+def derive_single(camp, df: "pd.DataFrame", cells: str) -> "pd.DataFrame":
+    """Readable columns: the role, the speed (km/h) and the error rate (%) of every run, and the
+    capacity its throughput during the movement lives under."""
     out = df.assign(**{SCHEME: df[SCHEME_KEY].astype(str)})
+    speeds = [ERROR_STUDY_KMH] * len(df)
     if SPEED_KEY in df.columns:
-        out[SPEED] = [_number(v, "km/h") for v in df[SPEED_KEY]]
+        out[SPEED] = speeds = [_number(v, "km/h") for v in df[SPEED_KEY]]
     if ERROR_KEYS[0] in df.columns:
         out[ERROR] = [_number(v) for v in df[ERROR_KEYS[0]]]
+    out[MOVEMENT_CAPACITY] = [movement_capacity_kbps(cells, v) for v in speeds]
     return out
 
 
@@ -175,18 +198,20 @@ def _throughput_table(x: str, header: str, unit: str, schemes: Mapping[str, str]
     shown = names(schemes)
     during = tuple(Col(shown[r], Measure(THROUGHPUT, digits=0), where={SCHEME: r}, ci=True) for r in ROLES)
     run = tuple(Col(f"{shown[r]}, 180 s", Measure(RUN_THROUGHPUT, digits=0), where={SCHEME: r}, ci=True) for r in ROLES)
-    return Table((x,), during + run,
+    capacity = Col("capacity", Measure(MOVEMENT_CAPACITY, digits=0))
+    return Table((x,), (*during, capacity, *run),
                  f"Goodput during the movement through the cells' overlap (kb/s; the first four columns, what the "
-                 f"figure plots and the claims judge) and over the 180 s run (the last four), mean \u00b1 95% CI "
-                 f"half-width over the replications, per {header}.",
+                 f"figure plots and the claims judge), the most any scheme could have then (capacity: each cell's "
+                 f"payload rate over the part of the window the MN can use it), and over the 180 s run (the last "
+                 f"four), mean \u00b1 95% CI half-width over the replications, per {header}.",
                  headers=(f"{header} ({unit})",))
 
 
 def _sweep(fig_id: str, title: str, grid: Grid, quick: Grid, x: str, xlabel: str, unit: str, claims,
-           schemes: Mapping[str, str]) -> FigureSpec:
+           schemes: Mapping[str, str], cells: str) -> FigureSpec:
     plot = partial(lines_vs, metric=THROUGHPUT, x=x, lines=SCHEME, names=names(schemes), xlabel=xlabel,
                    ylabel="throughput during the movement (kb/s)", stem="throughput")
-    return FigureSpec(fig_id, title, grid, quick, plot=plot, claims=claims, derive=derive_single,
+    return FigureSpec(fig_id, title, grid, quick, plot=plot, claims=claims, derive=partial(derive_single, cells=cells),
                       table=_throughput_table(x, xlabel.split(" (")[0], unit, schemes))
 
 
@@ -198,14 +223,14 @@ def throughput_figures(schemes: Mapping[str, str], window: int | None = None) ->
             f"fig3{panel}", f"Figure 3({panel}): throughput during the movement against the MN's speed, {arrow}",
             speed_grid(schemes, cells, SPEEDS, REPLICATIONS, window),
             speed_grid(schemes, cells, QUICK_SPEEDS, QUICK_REPLICATIONS, window),
-            SPEED, "MN speed (km/h)", "km/h", C.fig3(cells), schemes))
+            SPEED, "MN speed (km/h)", "km/h", C.fig3(cells), schemes, cells))
     for panel, cells, arrow in (("a", "6to1", "6 \u2192 1 Mb/s"), ("b", "6to11", "6 \u2192 11 Mb/s")):
         figs.append(_sweep(
             f"fig4{panel}", f"Figure 4({panel}): throughput during the movement against the wireless error rate at "
                             f"50 km/h, {arrow}",
             error_grid(schemes, cells, ERRORS, REPLICATIONS, window),
             error_grid(schemes, cells, QUICK_ERRORS, QUICK_REPLICATIONS, window),
-            ERROR, "wireless packet error rate (%)", "%", C.fig4(cells), schemes))
+            ERROR, "wireless packet error rate (%)", "%", C.fig4(cells), schemes, cells))
     return tuple(figs)
 
 
