@@ -33,7 +33,9 @@ impl World {
     /// estimate may have grown enough for the next warning to be due.
     #[inline]
     pub(crate) fn after_mn_input(&mut self, f: u32, side: usize) {
-        if self.srtt_warning_rule().is_some() && self.routing.mobile.as_ref().is_some_and(|m| m.node == self.flows[f as usize].nodes[side]) {
+        if self.srtt_warning_rule().is_some()
+            && self.routing.mobile.as_ref().is_some_and(|m| m.node == self.flows[f as usize].nodes[side])
+        {
             if let Some((k, due, lead)) = self.give_due_srtt_warning() {
                 let earlier = self.handovers[k].warning_check.is_none_or(|c| due < c);
                 if earlier && due.saturating_since(self.now) <= lead {
@@ -58,9 +60,11 @@ impl World {
     /// The largest current RTT estimate of the mobile node's started endpoints.
     fn mn_rtt_estimate(&self) -> Option<SimDuration> {
         let mn = self.routing.mobile.as_ref()?.node;
-        let at_mn = self.flows.iter().filter(|f| f.started).flat_map(|f| {
-            (0..2).filter(move |&s| f.nodes[s] == mn).map(move |s| &f.endpoints[s])
-        });
+        let at_mn = self
+            .flows
+            .iter()
+            .filter(|f| f.started)
+            .flat_map(|f| (0..2).filter(move |&s| f.nodes[s] == mn).map(move |s| &f.endpoints[s]));
         at_mn.filter_map(|e| e.rtt_estimate()).max()
     }
 
