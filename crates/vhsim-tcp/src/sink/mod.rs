@@ -22,6 +22,7 @@
 use crate::config::SinkConfig;
 use std::collections::BTreeMap;
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 /// A link event at the mobile node, as the sink's policy sees it (the world maps its own link
 /// events onto these).
@@ -50,10 +51,18 @@ pub trait SinkPolicy {
     fn on_link_event(&mut self, _now: SimTime, _ev: &SinkLinkEvent) -> u32 {
         0
     }
+    /// After the ACKs of [`SinkPolicy::on_link_event`] were made: how many more to send at
+    /// once, made after this call changed the policy's state (DEMO-Vegas's SIG set, then
+    /// cleared, at the same event).
+    fn follow_up_acks(&mut self) -> u32 {
+        0
+    }
     /// Whether ACKs carry DEMO-Vegas's SIG bit now.
     fn sig(&self) -> bool {
         false
     }
+    /// How often the policy acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -80,8 +89,14 @@ impl SinkPolicy for AnySinkPolicy {
     fn on_link_event(&mut self, now: SimTime, ev: &SinkLinkEvent) -> u32 {
         dispatch!(self, p => p.on_link_event(now, ev))
     }
+    fn follow_up_acks(&mut self) -> u32 {
+        dispatch!(self, p => p.follow_up_acks())
+    }
     fn sig(&self) -> bool {
         dispatch!(self, p => p.sig())
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 
@@ -151,6 +166,11 @@ impl TcpSink {
         &self.policy
     }
 
+    /// How often the receiver's policy acted (engagement counters).
+    pub fn engagement(&self, out: &mut Engagement) {
+        self.policy.engagement(out);
+    }
+
     /// Next segment expected.
     pub fn rcv_nxt(&self) -> u64 {
         self.rcv_nxt
@@ -216,7 +236,10 @@ impl TcpSink {
     /// (none with the standard policy).
     pub fn on_link_event(&mut self, now: SimTime, ev: SinkLinkEvent) -> Vec<AckOut> {
         let copies = self.policy.on_link_event(now, &ev);
-        (0..copies).map(|_| self.make_ack()).collect()
+        let mut acks: Vec<AckOut> = (0..copies).map(|_| self.make_ack()).collect();
+        let more = self.policy.follow_up_acks();
+        acks.extend((0..more).map(|_| self.make_ack()));
+        acks
     }
 
     fn make_ack(&mut self) -> AckOut {
