@@ -504,6 +504,9 @@ impl TcpSender {
         out.insert("persist_episodes", stats.persist_episodes);
         out.insert("window_probes", stats.window_probes);
         self.core.cc.engagement(out);
+        self.core.ss.engagement(out);
+        self.detection.engagement(out);
+        self.recovery.engagement(out);
         self.rto_response.engagement(out);
         self.dupack_response.engagement(out);
         self.classifier.engagement(out);

@@ -141,6 +141,10 @@ pub struct TcpSink {
     quick: u32,
     /// Whether any data arrived yet (the first data starts quick-ack mode).
     started: bool,
+    /// Engagement counters: ACKs that carried a D-SACK block, ACKs of in-order data that
+    /// quick-ack mode sent at once instead of delaying them.
+    dsacks_sent: u64,
+    quick_acks: u64,
 }
 
 impl TcpSink {
@@ -158,6 +162,8 @@ impl TcpSink {
             dsack: None,
             quick: 0,
             started: false,
+            dsacks_sent: 0,
+            quick_acks: 0,
         }
     }
 
@@ -166,9 +172,16 @@ impl TcpSink {
         &self.policy
     }
 
-    /// How often the receiver's policy acted (engagement counters).
+    /// How often the receiver's mechanisms acted (engagement counters): its policy's, then
+    /// `dsacks_sent` (with `dsack`) and `quick_acks` (with `quickack` and delayed ACKs).
     pub fn engagement(&self, out: &mut Engagement) {
         self.policy.engagement(out);
+        if self.cfg.dsack {
+            out.insert("dsacks_sent", self.dsacks_sent);
+        }
+        if self.cfg.delayed_ack && self.cfg.quickack > 0 {
+            out.insert("quick_acks", self.quick_acks);
+        }
     }
 
     /// Next segment expected.
@@ -212,6 +225,9 @@ impl TcpSink {
         self.recent.retain(|&s| s >= self.rcv_nxt);
         let delivered = self.rcv_nxt - seq;
         if filled_gap || !self.cfg.delayed_ack || self.quick > 0 {
+            // Quick-ack mode acted if this ACK would otherwise wait for a second segment.
+            let quick = !filled_gap && self.cfg.delayed_ack && self.unacked_in_order == 0;
+            self.quick_acks += u64::from(quick);
             return Received { delivered, ack: Some(self.make_ack()) };
         }
         self.unacked_in_order += 1;
@@ -249,6 +265,7 @@ impl TcpSink {
         let mut sack = Vec::new();
         if let Some(dup) = self.dsack.take() {
             // RFC 2883 §4: the D-SACK block first, then the out-of-order block holding it.
+            self.dsacks_sent += 1;
             sack.push((dup, dup + 1));
             sack.extend(self.block_containing(dup));
         }
