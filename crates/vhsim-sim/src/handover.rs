@@ -60,6 +60,11 @@ pub struct HandoverRecord {
     pub notify_delay: SimDuration,
     /// End of the window in which RTOs and spurious retransmissions are attributed to it.
     pub window_end: SimTime,
+    /// When its `Imminent` event was given (recorded for `mobile.warning = "srtt"`,
+    /// `srtt_warning.rs`, where it depends on the run).
+    pub warned_at: Option<SimTime>,
+    /// `"srtt"`: the earliest check of its warning that is scheduled.
+    pub warning_check: Option<SimTime>,
 }
 
 /// The handovers of `scenario`, in time order.
@@ -84,6 +89,8 @@ pub fn records(scenario: &Scenario) -> Vec<HandoverRecord> {
                     to,
                     notify_delay,
                     window_end,
+                    warned_at: None,
+                    warning_check: None,
                 })
             }
             _ => None,
@@ -119,6 +126,9 @@ pub struct ByMobile {
     pub handovers: Vec<Vec<u32>>,
     /// The handover of each timeline entry (`u32::MAX` for other entries).
     pub of_entry: Vec<u32>,
+    /// Whether a mobile node times its warnings by its RTT estimate (`mobile.warning =
+    /// "srtt"`, srtt_warning.rs): read after every endpoint input, so kept here.
+    pub srtt: bool,
 }
 
 impl ByMobile {
@@ -128,6 +138,7 @@ impl ByMobile {
             flows: vec![Vec::new(); scenario.mobiles.len()],
             handovers: vec![Vec::new(); scenario.mobiles.len()],
             of_entry: vec![u32::MAX; scenario.timeline.len()],
+            srtt: scenario.mobiles.iter().any(|m| !m.warning_rule.is_fixed()),
         };
         let mut mobile_at = vec![None; scenario.nodes.len()];
         for (k, m) in scenario.mobiles.iter().enumerate() {
@@ -246,11 +257,16 @@ impl World {
         }
     }
 
-    /// The warning of handover `k` (scheduled its mobile node's `warning` before its start).
+    /// The warning of handover `k` (scheduled its mobile node's `warning` before its start; with
+    /// `"srtt"` a check of the mobile node's estimate, `srtt_warning.rs`).
     pub(crate) fn on_handover_warning(&mut self, k: u32) {
+        let m = self.handovers[k as usize].mobile;
+        if self.srtt_warning_rule(m).is_some() {
+            return self.check_srtt_warning(m);
+        }
         let h = &self.handovers[k as usize];
-        let ev = h.imminent(self.scenario.mobiles[h.mobile as usize].warning);
-        self.link_event(h.mobile, ev);
+        let ev = h.imminent(self.scenario.mobiles[m as usize].warning);
+        self.link_event(m, ev);
     }
 
     /// Handover `k` completes now: restore the old link, switch the mobile node to the new

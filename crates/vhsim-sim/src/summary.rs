@@ -174,7 +174,8 @@ pub struct MobilitySummary {
     pub handover_s: f64,
     /// When the MN left the old cell (s; may be after the end of the run).
     pub overlap_exit_s: f64,
-    /// When the mobile node got the `Imminent` link event (s): `handover_s` minus the warning.
+    /// When the mobile node got the `Imminent` link event (s): `handover_s` minus the warning,
+    /// or, with `mobile.warning = "srtt"`, when the mobile node's own estimate made it due.
     pub imminent_s: f64,
     /// How long the handover lasted (s): its gap, pause or detection; 0 for make-before-break.
     pub handoff_s: f64,
@@ -421,7 +422,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         flows,
         links,
         handovers,
-        mobility: mobility_summary(sc),
+        mobility: mobility_summary(sc, world.handovers.first().and_then(|h| h.warned_at)),
         stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
         binding_forwarded: world.routing.mobiles.iter().map(|m| m.forwarded).sum(),
         agents,
@@ -503,7 +504,9 @@ fn mobile_summaries(world: &World) -> Vec<MobileSummary> {
 }
 
 /// The movement of the mobile node, when the scenario has one mobile node and it moves.
-fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
+/// `warned_at`: when the handover's `Imminent` event came, if the run decided it
+/// (`mobile.warning = "srtt"`); otherwise it is `mobile.warning` before the handover.
+fn mobility_summary(sc: &vhsim_scenario::Scenario, warned_at: Option<vhsim_core::SimTime>) -> Option<MobilitySummary> {
     let [mobile] = sc.mobiles.as_slice() else { return None };
     let m = mobile.mobility.as_ref()?;
     let trigger = match m.trigger {
@@ -521,7 +524,7 @@ fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
         overlap_enter_s: m.overlap_enter.as_secs_f64(),
         handover_s: m.handover.as_secs_f64(),
         overlap_exit_s: m.overlap_exit.as_secs_f64(),
-        imminent_s: (m.handover - mobile.warning).as_secs_f64(),
+        imminent_s: warned_at.unwrap_or(m.handover - mobile.warning).as_secs_f64(),
         handoff_s: m.handoff.as_secs_f64(),
         handoff_band_m: m.band_crossing.as_ref().map(|b| b.band_m),
         handoff_latency_s: m.band_crossing.as_ref().map(|b| b.latency.as_secs_f64()),

@@ -162,6 +162,7 @@ fn one(path: &str, spec: &MobileSpec, topo: &Topology, next_address: &mut u32) -
         binding,
         // Resolved once the flows are known (resolve/warning.rs).
         warning: SimDuration::ZERO,
+        warning_rule: Default::default(),
     })
 }
 

@@ -53,12 +53,18 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
     // mobile node order).
     timeline.extend(moved);
     timeline.sort_by_key(|e| e.at);
-    let metrics = timeline::metrics(&file.metrics, duration)?;
+    // "overlap" windows follow the movement of the one mobile node.
+    let movement = match mobiles.list.as_slice() {
+        [one] => one.mobility.as_ref(),
+        _ => None,
+    };
+    let metrics = timeline::metrics(&file.metrics, duration, movement)?;
     let touching = flows_touching(&flows, &mobiles);
     let mut warning_keys = Vec::with_capacity(specs.len());
     for (k, (path, spec)) in specs.iter().enumerate() {
         let mine: Vec<&FlowModel> = touching[k].iter().map(|&f| &flows[f]).collect();
-        mobiles.list[k].warning = warning::resolve(spec, path, &mobiles.list[k], &topo, &mobiles, &mine, duration)?;
+        (mobiles.list[k].warning, mobiles.list[k].warning_rule) =
+            warning::resolve(spec, path, &mobiles.list[k], &topo, &mobiles, &mine, duration)?;
         let by_distance = spec.mobility.as_ref().is_some_and(|x| x.warning_distance.is_some());
         warning_keys.push(if by_distance { join(path, "mobility.warning_distance") } else { join(path, "warning") });
     }

@@ -8,6 +8,11 @@
 //! signal falls below the warning level that far before the handover point), turned into a
 //! time by the speed. With `mobility` and nothing given the default is `"rtt"`; without, `0s`.
 //!
+//! `"srtt"` is what the mobile node knows: its endpoints' own current RTT estimates (a TCP
+//! receiver measures one from the timestamps its sender echoes), plus `margin`, read while the
+//! run goes (`vhsim-sim`'s `handover.rs`); resolution keeps the rule and, as the lead before any
+//! estimate, the `"rtt"` value plus the margin.
+//!
 //! `"rtt"` is computed from the topology, not measured: for every flow with an endpoint on the
 //! mobile node, the one-way delays plus the serialization of one data packet along the data
 //! path and of one acknowledgement along the way back (TCP: its ACK; SCTP: an MTU-sized packet
@@ -18,14 +23,15 @@ use super::mobile::Mobiles;
 use super::mobility::travel_time;
 use super::topology::Topology;
 use crate::error::{err, join, Result};
-use crate::model::{FlowModel, MobileModel, TransportModel};
+use crate::model::{FlowModel, MobileModel, TransportModel, WarningRule};
 use crate::schema::{MobileSpec, WarningSpec};
 use crate::units::fmt_duration;
 use vhsim_core::SimDuration;
 use vhsim_net::packet::sctp::{COMMON_HEADER_LEN, SACK_HEADER_LEN};
 
-/// The warning time of the mobile node whose table (at `path`) is `spec`; `flows` are those
-/// with an endpoint on it.
+/// The warning time of the mobile node whose table (at `path`) is `spec`, and its rule;
+/// `flows` are those with an endpoint on it. With `"srtt"` the time is the lead before any
+/// estimate: the empty-path round trip plus the margin.
 pub(super) fn resolve(
     spec: &MobileSpec,
     path: &str,
@@ -34,10 +40,11 @@ pub(super) fn resolve(
     mobiles: &Mobiles,
     flows: &[&FlowModel],
     duration: SimDuration,
-) -> Result<SimDuration> {
+) -> Result<(SimDuration, WarningRule)> {
     let distance = spec.mobility.as_ref().and_then(|m| m.warning_distance.map(|d| (d, m.speed)));
     let (by_distance, by_time) = (join(path, "mobility.warning_distance"), join(path, "warning"));
     let rtt = || round_trip(mobile, topo, mobiles, flows, &by_time);
+    let mut rule = WarningRule::Fixed;
     let (warning, key) = match (spec.warning, distance) {
         (Some(_), Some(_)) => {
             let msg = format!("give either {by_time} (a time) or {by_distance}, not both");
@@ -46,6 +53,10 @@ pub(super) fn resolve(
         (None, Some((d, speed))) => (travel_time(d.0, speed.0), &by_distance),
         (Some(WarningSpec::Time(t)), None) => (t.0, &by_time),
         (Some(WarningSpec::Rtt), None) => (rtt()?, &by_time),
+        (Some(WarningSpec::Srtt { margin }), None) => {
+            rule = WarningRule::Srtt { margin: margin.0 };
+            (rtt()? + margin.0, &by_time)
+        }
         (None, None) if spec.mobility.is_some() => (rtt()?, &by_time),
         (None, None) => (SimDuration::ZERO, &by_time),
     };
@@ -57,7 +68,7 @@ pub(super) fn resolve(
         );
         return Err(err(key, msg));
     }
-    Ok(warning)
+    Ok((warning, rule))
 }
 
 /// One round trip of the mobile node's flows with empty queues (the module's rule).
