@@ -192,7 +192,9 @@ def test_seeds_replace_the_replications_of_random_entries_only():
     spec = load_matrix(seeds=4)
     seeds = {e.name: (e.seeds, e.instants is not None) for e in spec.entries}
     assert seeds["limjang"] == (4, False) and seeds["danielkojo"] == (1, True)
-    assert {e.name for e in spec.entries} == {"limjang", "danielkojo", "sobral", "park", "kimkoh", "kimkoh-tcp"}
+    assert {e.name for e in spec.entries} == {"limjang", "danielkojo", "sobral", "park", "kimkoh", "kimkoh-tcp",
+                                              "limjang-w20", "traced"}
+    assert seeds["limjang-w20"] == (4, False) and seeds["traced"] == (1, True)
 
 
 def test_the_command_line(tmp_path):
