@@ -5,7 +5,8 @@ columns its claims read, its plot, its claims and its table of our numbers.
 * :class:`FigureSpec` -- one figure: ``grid`` and ``quick`` grid, ``derive`` (per-run columns
   computed from the result table or the stored traces), ``plot`` (a plot kind of
   :mod:`vhsim.campaign.plots` or a bespoke function), ``claims`` (:mod:`vhsim.campaign.claims`),
-  ``table`` (:class:`Table` or a function) and ``names`` (how configurations are named);
+  ``table`` (:class:`Table` or a function), ``names`` (how configurations are named), and how
+  its runs are sampled for the statistics of comparisons (``samples``, ``deterministic``);
 * :class:`Paper` -- its figures, the names shared by all of them, the citation.
 
 :func:`vhsim.campaign.reproduce.reproduce` runs them and writes the report.
@@ -166,6 +167,14 @@ class FigureSpec:
     table: Table | tuple[Table, ...] | Callable[["pd.DataFrame"], str] | None = None
     derive: Callable[["Campaign | None", "pd.DataFrame"], "pd.DataFrame"] | None = None
     names: Mapping[str, Any] = field(default_factory=dict)
+    #: Axis columns whose values are statistical samples, like the seed (handoff instants).
+    samples: tuple[str, ...] = ()
+    #: One run per configuration is the design (no randomness): comparisons use exact values.
+    deterministic: bool = False
+
+    def context(self, table: "pd.DataFrame", quick: bool = False) -> Context:
+        """The evaluation context of this figure's claims on its derived ``table``."""
+        return Context(table, self.names, quick=quick, samples=self.samples, deterministic=self.deterministic)
 
     def campaign(self, quick: bool) -> CampaignSpec:
         chosen = self.quick if quick and self.quick is not None else self.grid

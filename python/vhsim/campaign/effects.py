@@ -1,0 +1,305 @@
+"""The effect of one configuration against another, with its 95% confidence interval: the
+statistics behind the comparison rules of :mod:`vhsim.campaign.claims` (Gain, Negligible,
+Ordering, Monotone).
+
+:func:`effect` compares ``measure`` over the runs of side ``a`` with ``measure_b`` over the runs
+of side ``b`` and returns an :class:`Effect`: both values, the difference a - b and the relative
+gain a / b - 1, each with a 95% CI, the number of runs behind them and the method:
+
+* **paired** when the runs of the two sides pair up one to one by their *sample key* (the seed,
+  the figure's sample columns such as Daniel & Kojo's handoff instants, and the configuration
+  columns that vary within a side, such as the speeds a pooled claim spans); otherwise
+  **unpaired**;
+* a **mean** gets a Student-t CI of the mean difference (paired), or Welch's CI (unpaired); the
+  gain's CI is the difference's divided by mean(b), b's mean taken as known;
+* any other statistic (median, quartiles, share, ...) gets a percentile **bootstrap** CI of the
+  difference and of the gain: :data:`BOOTSTRAP` resamples of the pairs (or of each side), with a
+  fixed random seed so that a verdict never changes between two evaluations.  Censored values
+  (+inf) keep the rules of :func:`vhsim.campaign.stats.quartiles`; a bound more than 5% of whose
+  resamples are undefined (inf - inf) is unknown (NaN).
+
+**Identical replications count once.**  A configuration (the axis columns other than the
+figure's sample columns and the seed) whose runs are bit-identical (same event count, same
+value) has n = 1.  When every configuration of both sides has n = 1, a comparison has no
+interval: in a figure declared *deterministic* (one run per configuration is the design: the
+paper's own single runs) the exact values decide; otherwise the claim is not checkable, because
+"the scenario has no randomness" (several identical replications) or because there is only one
+run per configuration (:class:`TooFewRuns`, e.g. a quick campaign).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+import numpy as np
+
+from .stats import mean_ci
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["BOOTSTRAP", "Effect", "NoRandomness", "TooFewRuns", "effect", "ratio_gain"]
+
+#: Bootstrap resamples, and the seed of their random generator (fixed: verdicts are reproducible).
+BOOTSTRAP, BOOTSTRAP_SEED = 2000, 20231
+#: Above this share of undefined resamples a bootstrap bound is unknown.
+UNDEFINED_LIMIT = 0.05
+#: Columns that identify a run's outcome besides the measured one: equal in two runs that are bit-identical.
+RUN_SIGNATURE = ("events", "delivered_segments")
+
+
+class _NotDecidable(Exception):
+    """Base of the reasons below; :mod:`.claims` makes them :class:`~.claims.NotCheckable`."""
+
+
+class NoRandomness(_NotDecidable):
+    """Every configuration's replications are identical: n = 1, no interval."""
+
+
+class TooFewRuns(_NotDecidable):
+    """One run per configuration (or fewer than two on a side): no interval."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Side a against side b (see the module docstring)."""
+
+    a: float            # the measure over a's runs
+    b: float            # the measure over b's runs
+    diff: float         # a - b
+    diff_low: float
+    diff_high: float
+    gain: float         # a / b - 1 (censoring rules of ratio_gain)
+    gain_low: float
+    gain_high: float
+    n: int              # pairs, or the smaller side's runs (1: exact values)
+    method: str         # "paired t", "Welch t", "paired bootstrap", "bootstrap", "exact"
+    identical: int = 0  # replications per configuration found identical (0: none)
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    def note(self) -> str:
+        """n and the method, for a verdict's text."""
+        if self.exact:
+            same = f"; the {self.identical} replications of each configuration are identical" if self.identical > 1 else ""
+            return f"n = 1, deterministic: exact values{same}"
+        return f"n = {self.n}, {self.method}"
+
+
+def ratio_gain(a: Any, b: Any) -> Any:
+    """a / b - 1, elementwise, with +inf a censored (beyond-horizon) value: a censored b
+    against a finite a is a full cut (-1), both censored is unknown (NaN); b = 0 gives +inf
+    for a > 0 and NaN otherwise."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = a / b - 1.0
+    g = np.where(np.isinf(b), np.where(np.isinf(a), np.nan, -1.0), g)
+    g = np.where(np.isinf(a) & ~np.isinf(b), np.inf, g)
+    g = np.where((b == 0) & ~np.isinf(a), np.where(a > 0, np.inf, np.nan), g)
+    return float(g) if g.ndim == 0 else g
+
+
+# -- statistics of a measure over many resamples at once ------------------------------------------------
+def _quantile_rows(x: np.ndarray, p: float) -> np.ndarray:
+    """Type-7 quantile of each row of the sorted 2-D ``x``, +inf censored as in stats.quartiles."""
+    n = x.shape[1]
+    h = (n - 1) * p
+    lo, hi = int(math.floor(h)), int(math.ceil(h))
+    frac = h - lo
+    xl, xh = x[:, lo], x[:, hi]
+    censored = np.isinf(xh) & ((frac > 0) | np.isinf(xl))
+    with np.errstate(invalid="ignore"):
+        value = xl + frac * (xh - xl)
+    return np.where(censored, np.inf, value)
+
+
+def _stat_rows(stat: str, x: np.ndarray) -> np.ndarray:
+    """``stat`` (a :class:`~.claims.Measure` statistic) of every row of ``x`` (no NaNs)."""
+    if stat == "mean":
+        return x.mean(axis=1)
+    if stat == "sum":
+        return x.sum(axis=1)
+    if stat == "max":
+        return x.max(axis=1)
+    if stat == "min":
+        return x.min(axis=1)
+    if stat == "share":
+        return (x > 0).mean(axis=1)
+    if stat == "n":
+        return np.full(x.shape[0], float(x.shape[1]))
+    s = np.sort(x, axis=1)
+    q1, med, q3 = (_quantile_rows(s, p) for p in (0.25, 0.5, 0.75))
+    if stat == "median":
+        return med
+    if stat == "q1":
+        return q1
+    if stat == "q3":
+        return q3
+    with np.errstate(divide="ignore", invalid="ignore"):
+        top = (q3 - q1) if stat == "iqr/median" else q3
+        return np.where(med != 0, top / med, np.nan)
+
+
+def _interval(samples: np.ndarray) -> tuple[float, float]:
+    """The 2.5% and 97.5% percentiles of ``samples``; NaN bounds when too many are undefined."""
+    ok = ~np.isnan(samples)
+    if ok.mean() < 1 - UNDEFINED_LIMIT:
+        return math.nan, math.nan
+    s = np.sort(samples[ok])  # the outer order statistics: no interpolation towards a censored (inf) value
+    return float(s[int(math.floor(0.025 * (len(s) - 1)))]), float(s[int(math.ceil(0.975 * (len(s) - 1)))])
+
+
+# -- sides, samples and pairs ---------------------------------------------------------------------
+def _sample_key(ctx, rows_a: "pd.DataFrame", rows_b: "pd.DataFrame") -> list[str]:
+    """Columns that identify a run within a side: seed, the figure's sample columns, and the
+    axis columns that vary within either side (a pooled claim's x values)."""
+    key = [c for c in ("seed", *ctx.samples) if c in rows_a.columns]
+    for column in ctx.axes:
+        if column in key or column not in rows_a.columns:
+            continue
+        if rows_a[column].nunique(dropna=False) > 1 or rows_b[column].nunique(dropna=False) > 1:
+            key.append(column)
+    return key
+
+
+def _identical_replications(ctx, rows: "pd.DataFrame", column: str) -> int:
+    """How many replications each configuration of ``rows`` has if all of them are identical in
+    every configuration (a bit-identical run: same events and value); 0 if any configuration
+    has runs that differ, or only one run."""
+    config = [c for c in ctx.axes if c in rows.columns and c not in ctx.samples and c != "seed"]
+    signature = [c for c in (*RUN_SIGNATURE, column) if c in rows.columns]
+    groups = rows.groupby(config, sort=False, dropna=False) if config else [((), rows)]
+    most = 0
+    for _, sub in groups:
+        distinct = len(sub[signature].astype(str).drop_duplicates())
+        if distinct > 1:
+            return 0
+        most = max(most, len(sub))
+    return most if most > 1 else 0
+
+
+def _one_per_configuration(ctx, rows: "pd.DataFrame") -> bool:
+    """Every configuration (axis columns but the figure's sample columns) has a single run."""
+    config = [c for c in ctx.axes if c in rows.columns and c not in ctx.samples and c != "seed"]
+    if not config:
+        return len(rows) <= 1
+    return bool((rows.groupby(config, sort=False, dropna=False).size() <= 1).all())
+
+
+def effect(ctx, measure, a: Mapping[str, Any], b: Mapping[str, Any], measure_b=None) -> Effect:
+    """``measure`` over the runs of ``a`` against ``measure_b`` (default ``measure``) over the runs
+    of ``b``; ``ctx`` is a :class:`~.claims.Context`.  Raises :class:`NoRandomness` or
+    :class:`TooFewRuns` when there is no interval and the figure is not deterministic."""
+    mb = measure_b or measure
+    table = ctx.table
+    rows_a, rows_b = table.loc[ctx.mask(a)], table.loc[ctx.mask(b)]
+    rows_a = rows_a[~rows_a[measure.column].isna()]
+    rows_b = rows_b[~rows_b[mb.column].isna()]
+    if not len(rows_a) or not len(rows_b):
+        raise TooFewRuns("no run with a value on one side")
+    same_runs = measure_b is not None and dict(a) == dict(b)
+    va = rows_a[measure.column].to_numpy(float) * measure.scale
+    vb = rows_b[mb.column].to_numpy(float) * mb.scale
+    if same_runs:  # two columns of the same runs: paired by row
+        paired_a, paired_b = va, vb
+    else:
+        key = _sample_key(ctx, rows_a, rows_b)
+        paired_a = paired_b = None
+        if key:
+            ka = rows_a[key].astype(str).agg("\x1f".join, axis=1) if len(key) > 1 else rows_a[key[0]].astype(str)
+            kb = rows_b[key].astype(str).agg("\x1f".join, axis=1) if len(key) > 1 else rows_b[key[0]].astype(str)
+            if ka.is_unique and kb.is_unique:
+                common = ka[ka.isin(set(kb))]
+                if len(common) >= 2:
+                    pos_b = {k: i for i, k in enumerate(kb)}
+                    ia = np.flatnonzero(ka.isin(set(kb)).to_numpy())
+                    ib = np.array([pos_b[k] for k in ka.iloc[ia]])
+                    paired_a, paired_b = va[ia], vb[ib]
+        same_a = _identical_replications(ctx, rows_a, measure.column)
+        same_b = _identical_replications(ctx, rows_b, mb.column)
+        if (same_a or _one_per_configuration(ctx, rows_a)) and (same_b or _one_per_configuration(ctx, rows_b)):
+            # No configuration of either side varies: no interval.
+            return _exact_or_refuse(ctx, measure, mb, rows_a, rows_b, max(same_a, same_b))
+    if paired_a is not None:
+        return _paired(measure.stat, paired_a, paired_b)
+    return _unpaired(measure.stat, va, vb, mb.stat)
+
+
+def _exact_or_refuse(ctx, measure, mb, rows_a, rows_b, identical: int) -> Effect:
+    if not ctx.deterministic:
+        if identical > 1:
+            raise NoRandomness(f"the scenario has no randomness: the {identical} replications of each configuration "
+                               "are identical (n = 1)")
+        raise TooFewRuns("one run per configuration (n = 1): a comparison needs replications")
+    config = [c for c in ctx.axes if c in rows_a.columns and c not in ctx.samples and c != "seed"]
+    once_a = rows_a.drop_duplicates(config) if config else rows_a.iloc[:1]
+    once_b = rows_b.drop_duplicates(config) if config else rows_b.iloc[:1]
+    xa = measure.of(once_a[measure.column].to_numpy(float))
+    xb = mb.of(once_b[mb.column].to_numpy(float))
+    g = ratio_gain(xa, xb)
+    d = xa - xb if not (math.isinf(xa) and math.isinf(xb)) else math.nan
+    return Effect(xa, xb, d, d, d, g, g, g, 1, "exact", identical)
+
+
+def _paired(stat: str, va: np.ndarray, vb: np.ndarray) -> Effect:
+    xa, xb = float(_stat_rows(stat, va[None, :])[0]), float(_stat_rows(stat, vb[None, :])[0])
+    g = ratio_gain(xa, xb)
+    n = len(va)
+    if stat == "mean" and np.isfinite(va).all() and np.isfinite(vb).all():
+        ci = mean_ci(va - vb)
+        low, high = (ci.low, ci.high) if not math.isnan(ci.half_width) else (ci.mean, ci.mean)
+        glow, ghigh = (low / xb, high / xb) if xb > 0 else (math.nan, math.nan)
+        return Effect(xa, xb, xa - xb, low, high, g, glow, ghigh, n, "paired t")
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    idx = rng.integers(0, n, size=(BOOTSTRAP, n))
+    sa, sb = _stat_rows(stat, va[idx]), _stat_rows(stat, vb[idx])
+    return _from_bootstrap(xa, xb, sa, sb, n, "paired bootstrap")
+
+
+def _unpaired(stat: str, va: np.ndarray, vb: np.ndarray, stat_b: str | None = None) -> Effect:
+    stat_b = stat_b or stat
+    xa, xb = float(_stat_rows(stat, va[None, :])[0]), float(_stat_rows(stat_b, vb[None, :])[0])
+    g = ratio_gain(xa, xb)
+    n = min(len(va), len(vb))
+    if n < 2:
+        raise TooFewRuns(f"{n} run on a side: a comparison needs replications")
+    if stat == "mean" and stat_b == "mean" and np.isfinite(va).all() and np.isfinite(vb).all():
+        low, high = _welch(va, vb)
+        glow, ghigh = (low / xb, high / xb) if xb > 0 else (math.nan, math.nan)
+        return Effect(xa, xb, xa - xb, low, high, g, glow, ghigh, n, "Welch t")
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    sa = _stat_rows(stat, va[rng.integers(0, len(va), size=(BOOTSTRAP, len(va)))])
+    sb = _stat_rows(stat_b, vb[rng.integers(0, len(vb), size=(BOOTSTRAP, len(vb)))])
+    return _from_bootstrap(xa, xb, sa, sb, n, "bootstrap")
+
+
+def _from_bootstrap(xa: float, xb: float, sa: np.ndarray, sb: np.ndarray, n: int, method: str) -> Effect:
+    with np.errstate(invalid="ignore"):
+        diffs = np.where(np.isinf(sa) & np.isinf(sb) & (np.sign(sa) == np.sign(sb)), np.nan, sa - sb)
+    low, high = _interval(diffs)
+    glow, ghigh = _interval(ratio_gain(sa, sb))
+    d = xa - xb if not (math.isinf(xa) and math.isinf(xb)) else math.nan
+    return Effect(xa, xb, d, low, high, ratio_gain(xa, xb), glow, ghigh, n, method)
+
+
+def _welch(va: np.ndarray, vb: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """Welch's CI of mean(a) - mean(b) (unequal variances, Welch-Satterthwaite degrees of freedom)."""
+    from scipy.stats import t
+
+    na, nb = len(va), len(vb)
+    sa2, sb2 = va.var(ddof=1) / na, vb.var(ddof=1) / nb
+    d = float(va.mean() - vb.mean())
+    se = math.sqrt(sa2 + sb2)
+    if se == 0:
+        return d, d
+    dof = (sa2 + sb2) ** 2 / (sa2 ** 2 / (na - 1) + sb2 ** 2 / (nb - 1))
+    half = float(t.ppf((1 + confidence) / 2, dof)) * se
+    return d - half, d + half
+
+
+def summary(effects: Sequence[Effect]) -> str:  # pragma: no cover - convenience for debugging
+    return "; ".join(f"{e.gain:+.3f} [{e.gain_low:+.3f}, {e.gain_high:+.3f}] {e.note()}" for e in effects)
