@@ -167,10 +167,10 @@ def _sample_key(ctx, rows_a: "pd.DataFrame", rows_b: "pd.DataFrame") -> list[str
 
 
 def _identical_replications(ctx, rows: "pd.DataFrame", column: str) -> int:
-    """How many replications each configuration of ``rows`` has if all of them are identical in
-    every configuration (a bit-identical run: same events and value); 0 if any configuration
-    has runs that differ, or only one run."""
-    config = [c for c in ctx.axes if c in rows.columns and c not in ctx.samples and c != "seed"]
+    """How many replications (runs differing only by seed) each configuration of ``rows`` has if
+    all of them are identical in every configuration (a bit-identical run: same events and
+    value); 0 if any configuration has runs that differ, or only one run."""
+    config = [c for c in dict.fromkeys((*ctx.axes, *ctx.samples)) if c in rows.columns and c != "seed"]
     signature = [c for c in (*RUN_SIGNATURE, column) if c in rows.columns]
     groups = rows.groupby(config, sort=False, dropna=False) if config else [((), rows)]
     most = 0
