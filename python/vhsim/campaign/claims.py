@@ -245,6 +245,13 @@ class Context:
         self.deterministic = deterministic
         self.axes = tuple(table.attrs.get("axes", ()))
         self._masks: dict[tuple, np.ndarray] = {}
+        self._columns: dict[str, np.ndarray] = {}
+
+    def column(self, name: str) -> np.ndarray:
+        """The values of one column as an array (cached: comparisons read them many times)."""
+        if name not in self._columns:
+            self._columns[name] = self.table[name].to_numpy()
+        return self._columns[name]
 
     def mask(self, where: Mapping[str, Any]) -> np.ndarray:
         key = tuple(sorted((k, repr(v)) for k, v in where.items()))

@@ -154,40 +154,63 @@ def _interval(samples: np.ndarray) -> tuple[float, float]:
 
 
 # -- sides, samples and pairs ---------------------------------------------------------------------
-def _sample_key(ctx, rows_a: "pd.DataFrame", rows_b: "pd.DataFrame") -> list[str]:
+class _Side:
+    """The runs of one side with a value: their row positions and the context's cached columns."""
+
+    def __init__(self, ctx, where: Mapping[str, Any], measure) -> None:
+        self.ctx = ctx
+        rows = np.flatnonzero(ctx.mask(where))
+        values = ctx.column(measure.column)[rows].astype(float)
+        keep = ~np.isnan(values)
+        self.rows, self.values = rows[keep], values[keep] * measure.scale
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def tuples(self, columns: Sequence[str]) -> list[tuple]:
+        if not columns:
+            return [()] * len(self.rows)
+        return list(zip(*(self.ctx.column(c)[self.rows] for c in columns)))
+
+    def varies(self, column: str) -> bool:
+        return len(set(self.ctx.column(column)[self.rows].tolist())) > 1
+
+
+def _present(ctx, names: Sequence[str]) -> list[str]:
+    return [c for c in dict.fromkeys(names) if c in ctx.table.columns]
+
+
+def _sample_key(ctx, a: _Side, b: _Side) -> list[str]:
     """Columns that identify a run within a side: seed, the figure's sample columns, and the
     axis columns that vary within either side (a pooled claim's x values)."""
-    key = [c for c in ("seed", *ctx.samples) if c in rows_a.columns]
-    for column in ctx.axes:
-        if column in key or column not in rows_a.columns:
-            continue
-        if rows_a[column].nunique(dropna=False) > 1 or rows_b[column].nunique(dropna=False) > 1:
-            key.append(column)
-    return key
+    key = _present(ctx, ("seed", *ctx.samples))
+    return key + [c for c in _present(ctx, ctx.axes) if c not in key and (a.varies(c) or b.varies(c))]
 
 
-def _identical_replications(ctx, rows: "pd.DataFrame", column: str) -> int:
-    """How many replications (runs differing only by seed) each configuration of ``rows`` has if
-    all of them are identical in every configuration (a bit-identical run: same events and
+def _configuration(ctx, with_samples: bool) -> list[str]:
+    names = (*ctx.axes, *ctx.samples) if with_samples else [c for c in ctx.axes if c not in ctx.samples]
+    return [c for c in _present(ctx, names) if c != "seed"]
+
+
+def _identical_replications(ctx, side: _Side) -> int:
+    """How many replications (runs differing only by seed) each configuration of ``side`` has
+    if all of them are identical in every configuration (a bit-identical run: same events and
     value); 0 if any configuration has runs that differ, or only one run."""
-    config = [c for c in dict.fromkeys((*ctx.axes, *ctx.samples)) if c in rows.columns and c != "seed"]
-    signature = [c for c in (*RUN_SIGNATURE, column) if c in rows.columns]
-    groups = rows.groupby(config, sort=False, dropna=False) if config else [((), rows)]
-    most = 0
-    for _, sub in groups:
-        distinct = len(sub[signature].astype(str).drop_duplicates())
-        if distinct > 1:
+    signature = _present(ctx, RUN_SIGNATURE)
+    runs: dict[tuple, int] = {}
+    outcomes: dict[tuple, tuple] = {}
+    for key, outcome, value in zip(side.tuples(_configuration(ctx, True)), side.tuples(signature), side.values):
+        runs[key] = runs.get(key, 0) + 1
+        if outcomes.setdefault(key, (outcome, value)) != (outcome, value):
             return 0
-        most = max(most, len(sub))
+    most = max(runs.values(), default=0)
     return most if most > 1 else 0
 
 
-def _one_per_configuration(ctx, rows: "pd.DataFrame") -> bool:
+def _one_per_configuration(ctx, side: _Side) -> bool:
     """Every configuration (axis columns but the figure's sample columns) has a single run."""
-    config = [c for c in ctx.axes if c in rows.columns and c not in ctx.samples and c != "seed"]
-    if not config:
-        return len(rows) <= 1
-    return bool((rows.groupby(config, sort=False, dropna=False).size() <= 1).all())
+    keys = side.tuples(_configuration(ctx, False))
+    return len(set(keys)) == len(keys)
 
 
 def effect(ctx, measure, a: Mapping[str, Any], b: Mapping[str, Any], measure_b=None) -> Effect:
@@ -195,51 +218,39 @@ def effect(ctx, measure, a: Mapping[str, Any], b: Mapping[str, Any], measure_b=N
     of ``b``; ``ctx`` is a :class:`~.claims.Context`.  Raises :class:`NoRandomness` or
     :class:`TooFewRuns` when there is no interval and the figure is not deterministic."""
     mb = measure_b or measure
-    table = ctx.table
-    rows_a, rows_b = table.loc[ctx.mask(a)], table.loc[ctx.mask(b)]
-    rows_a = rows_a[~rows_a[measure.column].isna()]
-    rows_b = rows_b[~rows_b[mb.column].isna()]
-    if not len(rows_a) or not len(rows_b):
+    side_a, side_b = _Side(ctx, a, measure), _Side(ctx, b, mb)
+    if not len(side_a) or not len(side_b):
         raise TooFewRuns("no run with a value on one side")
-    same_runs = measure_b is not None and dict(a) == dict(b)
-    va = rows_a[measure.column].to_numpy(float) * measure.scale
-    vb = rows_b[mb.column].to_numpy(float) * mb.scale
-    if same_runs:  # two columns of the same runs: paired by row
-        paired_a, paired_b = va, vb
-    else:
-        key = _sample_key(ctx, rows_a, rows_b)
-        paired_a = paired_b = None
-        if key:
-            ka = rows_a[key].astype(str).agg("\x1f".join, axis=1) if len(key) > 1 else rows_a[key[0]].astype(str)
-            kb = rows_b[key].astype(str).agg("\x1f".join, axis=1) if len(key) > 1 else rows_b[key[0]].astype(str)
-            if ka.is_unique and kb.is_unique:
-                common = ka[ka.isin(set(kb))]
-                if len(common) >= 2:
-                    pos_b = {k: i for i, k in enumerate(kb)}
-                    ia = np.flatnonzero(ka.isin(set(kb)).to_numpy())
-                    ib = np.array([pos_b[k] for k in ka.iloc[ia]])
-                    paired_a, paired_b = va[ia], vb[ib]
-        same_a = _identical_replications(ctx, rows_a, measure.column)
-        same_b = _identical_replications(ctx, rows_b, mb.column)
-        if (same_a or _one_per_configuration(ctx, rows_a)) and (same_b or _one_per_configuration(ctx, rows_b)):
-            # No configuration of either side varies: no interval.
-            return _exact_or_refuse(ctx, measure, mb, rows_a, rows_b, max(same_a, same_b))
-    if paired_a is not None:
-        return _paired(measure.stat, paired_a, paired_b)
+    va, vb = side_a.values, side_b.values
+    if measure_b is not None and dict(a) == dict(b):  # two columns of the same runs: paired by row
+        return _paired(measure.stat, va, vb) if len(va) == len(vb) else _unpaired(measure.stat, va, vb, mb.stat)
+    same_a, same_b = _identical_replications(ctx, side_a), _identical_replications(ctx, side_b)
+    if (same_a or _one_per_configuration(ctx, side_a)) and (same_b or _one_per_configuration(ctx, side_b)):
+        # No configuration of either side varies: no interval.
+        return _exact_or_refuse(ctx, measure, mb, side_a, side_b, max(same_a, same_b))
+    key = _sample_key(ctx, side_a, side_b)
+    if key:
+        ka, kb = side_a.tuples(key), side_b.tuples(key)
+        if len(set(ka)) == len(ka) and len(set(kb)) == len(kb):
+            pos_b = {k: i for i, k in enumerate(kb)}
+            ia = [i for i, k in enumerate(ka) if k in pos_b]
+            if len(ia) >= 2:
+                return _paired(measure.stat, va[ia], vb[[pos_b[ka[i]] for i in ia]])
     return _unpaired(measure.stat, va, vb, mb.stat)
 
 
-def _exact_or_refuse(ctx, measure, mb, rows_a, rows_b, identical: int) -> Effect:
+def _exact_or_refuse(ctx, measure, mb, side_a: _Side, side_b: _Side, identical: int) -> Effect:
     if not ctx.deterministic:
         if identical > 1:
             raise NoRandomness(f"the scenario has no randomness: the {identical} replications of each configuration "
                                "are identical (n = 1)")
         raise TooFewRuns("one run per configuration (n = 1): a comparison needs replications")
-    config = [c for c in ctx.axes if c in rows_a.columns and c not in ctx.samples and c != "seed"]
-    once_a = rows_a.drop_duplicates(config) if config else rows_a.iloc[:1]
-    once_b = rows_b.drop_duplicates(config) if config else rows_b.iloc[:1]
-    xa = measure.of(once_a[measure.column].to_numpy(float))
-    xb = mb.of(once_b[mb.column].to_numpy(float))
+
+    def once(side: _Side) -> np.ndarray:  # one run per configuration
+        first = dict(zip(side.tuples(_configuration(ctx, False)), side.values))
+        return np.fromiter(first.values(), dtype=float)
+
+    xa, xb = float(_stat_rows(measure.stat, once(side_a)[None, :])[0]), float(_stat_rows(mb.stat, once(side_b)[None, :])[0])
     g = ratio_gain(xa, xb)
     d = xa - xb if not (math.isinf(xa) and math.isinf(xb)) else math.nan
     return Effect(xa, xb, d, d, d, g, g, g, 1, "exact", identical)
