@@ -68,8 +68,12 @@ def test_trace_columns_of_a_normal_run_around_the_25s_switch():
     assert counts == sorted(counts) and counts[0] > 0
 
 
-def _table(rows):
-    return pd.DataFrame(rows)
+def _table(rows, hr_acted: float = 3.0):
+    """Synthetic results; HR-mSCTP's runs retransmitted ``hr_acted`` chunks at the switch."""
+    df = pd.DataFrame(rows)
+    for column in KC.HR_ACTED.columns:
+        df[column] = [hr_acted if r.get(KC.SCHEME) == KC.HR else 0.0 for r in rows]
+    return df
 
 
 def test_the_gain_shrinks_check_holds_and_fails():
@@ -119,12 +123,15 @@ def test_quick_reproduction_writes_every_figure_and_honest_counts(tmp_path):
 
 
 def test_the_growing_gap_check_needs_an_advantage():
-    check = KC._gap_grows()
+    check = KC.FIG15[1]  # as registered: it needs HR-mSCTP to have acted
 
     def rows(gaps):
         return _table([{KC.SCHEME: s, KC.WLAN_WINDOW_P: p, KC.AFTER50: 100.0 + (g if s == "hr-msctp" else 0.0)}
                        for p, g in zip((0.01, 0.05), gaps) for s in ("msctp", "hr-msctp")])
 
     assert C.evaluate(check, rows([5.0, 20.0])).status == C.HOLDS
+    idle = rows([5.0, 20.0]).assign(**{c: 0.0 for c in KC.HR_ACTED.columns})
+    v = C.evaluate(check, idle)
+    assert v.status == C.NOT_CHECKABLE and "HR-mSCTP's handover retransmission never engaged" in v.ours
     assert C.evaluate(check, rows([-28.0, -17.0])).status == C.FAILS  # shrinking disadvantage: no advantage
     assert C.evaluate(check, rows([20.0, 5.0])).status == C.FAILS
