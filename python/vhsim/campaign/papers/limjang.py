@@ -44,10 +44,8 @@ I, II = ({SCHEME: "dcr-ld"},), ({SCHEME: "dcr-frto-ld"},)
 # of the scenario format appear here only.
 PROFILES = {"20x1000B": '{ window = "20pkt", segment_size = "1000B" }',
             "64x1460B": '{ window = "64pkt", segment_size = "1460B" }'}
+WINDOWS = {"20x1000B": (20, 1000), "64x1460B": (64, 1460)}  # the same profiles as (packets, bytes)
 NETWORK_KBPS = {"3G": 1000.0, "WLAN": 10000.0}  # Table 1
-# The most a flow can get of a network's bandwidth: its payload share (protocol-facts A1's larger
-# segments, 1460 of 1500 B, give the higher bound; the ceiling must hold for both profiles).
-PAYLOAD_CEILING_PCT = 100.0 * 1460 / 1500
 LD_ACTED = Engagement("LD (the loss differentiation of schemes I and II)", (M.flow(FLOW, M.LD_DECISIONS),))
 REPLICATIONS, QUICK_REPLICATIONS = 30, 5
 QUICK = {"duration": "100s", "timeline[0].at": "40s", "metrics.handover_window": "40s"}
@@ -80,7 +78,8 @@ class Scenario:
     def pct(self, phase: str) -> Measure:
         net = self.before if phase == "before" else self.after
         return Measure(THROUGHPUT[phase], unit="%", scale=100 / NETWORK_KBPS[net], name=f"{phase} (% of {net})",
-                       ceiling=Bound(PAYLOAD_CEILING_PCT, f"the payload share of {net}'s bandwidth"))
+                       ceiling=Bound(f"ceiling_{phase}_kbps", f"the sender profile's limit on {net} (one window per "
+                                                              "base RTT, at most the link's payload rate)"))
 
     def grid(self) -> Grid:
         axes = (axis(PROFILE, PROFILES), axis(SCHEME, SCHEMES))
@@ -156,6 +155,8 @@ class Scenario:
         for phase in ("before", "after"):
             m = self.pct(phase)
             out[f"{phase}_pct"] = out[m.column].astype(float) * m.scale
+            net = self.before if phase == "before" else self.after
+            out[f"ceiling_{phase}_kbps"] = [ceiling_kbps(str(p), net) for p in df[PROFILE]]
         return out
 
     def table(self) -> Table:
@@ -180,6 +181,15 @@ class Scenario:
             note += (" Wired loss: queue overflows / packets offered on the wired link (paper: 1.5%). Studied flow's "
                      "queue drops: its packets lost to any full queue / segments sent.")
         return Table((PROFILE, SCHEME), tuple(cols), note, headers=("profile", "scheme"))
+
+
+def ceiling_kbps(profile: str, net: str) -> float:
+    """The most payload a sender of ``profile`` gets through ``net``: one window per base RTT
+    (queueing only lengthens the RTT), and at most the link's rate times the payload share of a
+    packet (40-byte headers).  The bound of every gain on that network (docs/reproductions.md)."""
+    window, size = WINDOWS[profile]
+    by_window = window * size * 8 / LD.BASE_RTT_S[net] / 1000
+    return min(by_window, NETWORK_KBPS[net] * size / (size + 40))
 
 
 def _transition(text: str, scheme: dict, before: float, after: float) -> AllOf:
