@@ -378,3 +378,14 @@ def test_event_tolerance_is_at_most_half_the_minimum_timeout():
     with pytest.raises(ValueError, match="more than half"):
         C.Events("x", times="t", expected=((1.0, None),), tolerance_s=0.25)
     C.Events("x", times="t", expected=((1.0, None),), tolerance_s=0.5, min_timeout_s=1.0)  # SCTP's 1 s RTO.min
+
+
+def test_a_level_above_the_ceiling_is_not_checkable_as_set_up():
+    df = _runs({("a", 1): 31, ("a", 2): 35})
+    df["cap"] = 39.0
+    m = Measure("y", unit="%", ceiling=C.Bound("cap", "the window's limit"))
+    claim = C.Level("reaches up to 60%", measure=m, where={"scheme": "a"}, over={"x": (1, 2)}, band=C.around(60),
+                    aggregate="max")
+    v = C.evaluate(claim, df)
+    assert v.status == "not checkable" and "the window's limit (39.0%)" in v.ours and "as set up" in v.ours
+    assert _status(replace_band(claim, C.around(36)), df) == "holds"

@@ -412,7 +412,8 @@ def _judge(values: list[float], band: Band, how: str, fmt: Callable[[float], str
 @dataclass(frozen=True)
 class Level(Claim):
     """The measure at each point (``aggregate="each"``), or their max / min / mean / median,
-    lies in ``band`` (e.g. :func:`around` the paper's number)."""
+    lies in ``band`` (e.g. :func:`around` the paper's number).  A band above the measure's
+    ceiling (or below its floor) cannot be met: not checkable as set up."""
 
     measure: Measure | None = None
     band: Band = Band()
@@ -420,6 +421,7 @@ class Level(Claim):
 
     def check(self, ctx: Context) -> Outcome:
         pts = self.points(ctx)
+        self._reachable(ctx, pts)
         values = [ctx.value(self.measure, p) for p in pts]
         holds, summary = _judge(values, self.band, self.aggregate, self.measure.text)
         g = self.given
@@ -428,6 +430,17 @@ class Level(Claim):
                             for p, b, v in zip(pts, before, values))
         return Outcome(holds, _join([f"{self.measure.name + ' ' if self.measure.name else ''}{listing}", summary]),
                        self.band.text(self.measure.text))
+
+    def _reachable(self, ctx: Context, pts: Sequence[Mapping[str, Any]]) -> None:
+        m = self.measure
+        if m.ceiling is None and (math.isinf(self.band.hi) or self.band.hi >= m.floor):
+            return
+        tops = [m.ceiling.of(m, ctx.table.loc[ctx.mask(p)]) if m.ceiling is not None else math.inf for p in pts]
+        top = max(tops) if self.aggregate == "max" else (min(tops) if self.aggregate == "each" else _aggregate(tops, self.aggregate))
+        if top < self.band.lo or self.band.hi < m.floor:
+            bound = f"{m.ceiling.words} ({m.text(top)})" if top < self.band.lo else f"the floor ({m.text(m.floor)})"
+            raise NotCheckable(f"not checkable as set up: {bound} is out of the band the claim asks for "
+                               f"({self.band.text(m.text)})")
 
 
 @dataclass(frozen=True)
