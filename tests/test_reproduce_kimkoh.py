@@ -35,6 +35,8 @@ def test_the_main_scenario_has_the_papers_values():
         assert (links[wired]["rate"], links[wired]["delay"]) == ("100Mbps", "15ms")
     assert (links["umts"]["rate"], links["umts"]["delay"]) == ("384kbps", "100ms")
     assert (links["wlan"]["rate"], links["wlan"]["delay"]) == ("11Mbps", "15ms")
+    # the bound of the goodput windows: both links' payload rates (1452 B of user data per 1500 B)
+    assert KC.BOTH_PATHS.value == pytest.approx((384 + 11000) * 1452 / 1500)
     assert links["wlan"]["forward"]["error"] == {"kind": "time_window", "p": 0.03, "start": "48s", "end": "50s"}
     f = s["flows"]["ftp"]
     assert (s["duration"], f["protocol"], f["sctp"]["initial_cwnd"]) == ("70s", "sctp", "rfc2960")
