@@ -83,7 +83,7 @@ def load(path: Path) -> pd.DataFrame:
         elif all(c is None or isinstance(c, (int, float)) and not isinstance(c, bool) for c in cells):
             series = pd.Series([math.nan if c is None else c for c in cells])
         else:
-            series = pd.Series(cells)
+            series = pd.Series(cells, dtype=object)  # text as Python strings, as campaign tables hold them
         columns[name] = series
     table = pd.DataFrame(columns)
     table.attrs["axes"] = payload["axes"]

@@ -8,7 +8,8 @@ its own figure's table (from real runs: tests/data/claim_tables, refreshed by
   shifted, zeroed or shuffled across rows, over the whole table and within each configuration
   the claim names; text columns set to another value they take;
 * event times (a column of sequences) moved by twice the tolerance either way, one event
-  dropped or added, flags flipped, and set to the paper's own sequence.
+  dropped or added, flags flipped, and set to the paper's own sequence;
+* the levels a claim states set inside their bands (all at once, and one at a time).
 
 A claim that holds must fail under some mutation; one that does not hold, or is not checkable,
 must change its verdict under some mutation.  The test names each claim that does not, and
@@ -159,6 +160,46 @@ def _sequence_mutations(table: pd.DataFrame, column: str, rows: np.ndarray, clai
         yield Mutation(f"{column} {name} {where}", lambda t, fn=fn: _set(t, column, rows, [fn(list(c)) for c in cells]))
 
 
+def _inside(band: C.Band) -> float | None:
+    """A value the band accepts."""
+    lo, hi = band.lo, band.hi
+    candidates = [(lo + hi) / 2 if math.isfinite(lo) and math.isfinite(hi) else math.nan, lo, hi,
+                  lo + abs(lo) * 0.1 + 1, hi - abs(hi) * 0.1 - 1, 0.0]
+    return next((v for v in candidates if math.isfinite(v) and v in band), None)
+
+
+def _levels(claim: C.Claim, inherited: Mapping[str, Any]) -> Iterator[tuple[C.Level, dict]]:
+    """The Level parts of a claim (itself included), with the configurations they are about."""
+    where = {**inherited, **claim.where}
+    if isinstance(claim, C.Level) and not isinstance(claim, C.Share) and claim.measure.stat in ("mean", "median", "max",
+                                                                                                 "min", "q1", "q3"):
+        yield claim, where
+    for part in getattr(claim, "parts", ()):
+        yield from _levels(part, where)
+
+
+def _level_values(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
+    """Every level the claim states set inside its band (all at once, and one at a time)."""
+    edits = []
+    for level, where in _levels(claim, {}):
+        value = _inside(level.band)
+        if value is None or level.measure.column not in table.columns or any(k not in table.columns for k in where):
+            continue
+        rows = np.ones(len(table), dtype=bool)
+        for k, v in where.items():
+            rows &= (table[k] == v).to_numpy()
+        edits.append((level.measure.column, rows, value / level.measure.scale))
+
+    def apply(t, chosen):
+        for column, rows, value in chosen:
+            t = _set(t, column, rows, float(value))
+        return t
+    if edits:
+        yield Mutation("every level inside its band", lambda t: apply(t, edits))
+        for e in edits:
+            yield Mutation(f"{e[0]} inside its band", lambda t, e=e: apply(t, [e]))
+
+
 def _oracle(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
     """An Events claim's run given the paper's own sequence: the claim must be able to hold."""
     if isinstance(claim, C.Events) and claim.times in table.columns:
@@ -187,6 +228,12 @@ def _swaps(claim: C.Claim, table: pd.DataFrame, inherited: Mapping[str, Any] | N
         pairs += [(claim.axis, x, y) for x, y in zip(claim.top, claim.top[1:])]
     if isinstance(claim, C.Monotone) and len(claim.order) > 1:
         pairs += [(claim.along, claim.order[0], claim.order[-1]), (claim.along, claim.order[0], claim.order[1])]
+    if isinstance(claim, C.Check):  # the configurations a bespoke check names, pairwise
+        named = _strings(claim, set())
+        for column in table.attrs.get("axes", ()):
+            if column in table.columns and table[column].dtype == object:
+                values = [v for v in dict.fromkeys(table[column].tolist()) if isinstance(v, str) and v in named]
+                pairs += [(column, x, y) for i, x in enumerate(values) for y in values[i + 1:]][:3]
     for column, x, y in pairs:
         if column not in table.columns:
             continue
@@ -264,6 +311,7 @@ def mutations(claim: C.Claim, table: pd.DataFrame, read: set[str]) -> Iterator[M
     keys = [k for k in _config_keys(claim) if k in table.columns]
     everywhere = [("everywhere", np.ones(len(table), dtype=bool))]
     yield from _oracle(claim, table)
+    yield from _level_values(claim, table)
     yield from _swaps(claim, table)
     for column in columns[:MAX_COLUMNS]:
         for where, rows in everywhere + _groups(table, keys):

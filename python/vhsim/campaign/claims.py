@@ -253,6 +253,13 @@ class Context:
             self._columns[name] = self.table[name].to_numpy()
         return self._columns[name]
 
+    def floats(self, name: str) -> np.ndarray:
+        """One column as floats, missing values NaN (cached)."""
+        key = "\x00float:" + name
+        if key not in self._columns:
+            self._columns[key] = self.table[name].to_numpy(dtype=float, na_value=np.nan)
+        return self._columns[key]
+
     def mask(self, where: Mapping[str, Any]) -> np.ndarray:
         key = tuple(sorted((k, repr(v)) for k, v in where.items()))
         if key not in self._masks:
@@ -260,7 +267,7 @@ class Context:
             for column, value in where.items():
                 if column not in self.table.columns:
                     raise KeyError(f"no column {column!r} in the results")
-                mask &= (self.table[column] == value).to_numpy()
+                mask &= np.asarray(self.column(column) == value, dtype=bool)
             self._masks[key] = mask
         return self._masks[key]
 
@@ -268,12 +275,11 @@ class Context:
         return bool(self.mask(where).any())
 
     def value(self, measure: Measure, where: Mapping[str, Any]) -> float:
-        rows = self.table.loc[self.mask(where), measure.column]
-        return measure.of(rows.to_numpy(dtype=float))
+        return measure.of(self.floats(measure.column)[self.mask(where)])
 
     def values_of(self, column: str, where: Mapping[str, Any]) -> list[Any]:
         """Values of ``column`` present among the rows matching ``where``, in order of appearance."""
-        return list(dict.fromkeys(self.table.loc[self.mask(where), column]))
+        return list(dict.fromkeys(self.column(column)[self.mask(where)].tolist()))
 
     def name(self, column: str, value: Any) -> str:
         fmt = self.names.get(column)

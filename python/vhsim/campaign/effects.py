@@ -94,6 +94,15 @@ def ratio_gain(a: Any, b: Any) -> Any:
     """a / b - 1, elementwise, with +inf a censored (beyond-horizon) value: a censored b
     against a finite a is a full cut (-1), both censored is unknown (NaN); b = 0 gives +inf
     for a > 0 and NaN otherwise."""
+    if np.ndim(a) == 0 and np.ndim(b) == 0:
+        a, b = float(a), float(b)
+        if math.isinf(b):
+            return math.nan if math.isinf(a) else -1.0
+        if math.isinf(a):
+            return math.inf
+        if b == 0:
+            return math.inf if a > 0 else math.nan
+        return a / b - 1.0
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         g = a / b - 1.0
@@ -160,7 +169,7 @@ class _Side:
     def __init__(self, ctx, where: Mapping[str, Any], measure) -> None:
         self.ctx = ctx
         rows = np.flatnonzero(ctx.mask(where))
-        values = ctx.column(measure.column)[rows].astype(float)
+        values = ctx.floats(measure.column)[rows]
         keep = ~np.isnan(values)
         self.rows, self.values = rows[keep], values[keep] * measure.scale
 

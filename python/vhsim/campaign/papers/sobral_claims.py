@@ -15,7 +15,7 @@ follows from the setup as a consistency test.
 Claims about the Delivery Service's active mode name its engagement counter (ACKs destroyed by
 its duplicate-ACK filter, from the packet trace).  Statements about the timer variant
 (ambiguity A2) and the other CBR reading are not paper claims: they are the same claims under
-another reading of an unstated choice.
+another reading of an unstated choice, except where the variant acts (MIP at 100 s).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from .. import metrics as M
 from ..claims import (CALIBRATION, CONSISTENCY, AllOf, Band, Bound, Check, Engagement, Events, Gain, Level, Measure,
-                      Negligible, NotCheckable, NotInResults, above, around, below, plusminus)
+                      Negligible, NotCheckable, NotInResults, above, around, below, each, plusminus)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -176,13 +176,16 @@ FIG4 = (
                          a={"scheme": "sack"}, b={"scheme": "newreno"}),
               Negligible("", measure=kb("kb_20s_300", "kB in 20 s after 300 s", after_3g_kb(20)), over={"case": CASES},
                          a={"scheme": "sack"}, b={"scheme": "newreno"}))),
-    AllOf("MIP is slightly worse at 100 s: its packet losses are recovered by timeout and cwnd drops to 1 (§5.1, "
-          "Figures 4(b), 4(c)); 'slightly' read as worse by less than half.",
-          paper="timeout, cwnd 1, slightly worse", where=NR, parts=(
-              Level("", measure=count("rto100", "MIP RTOs at 100 s"), where=MIP, band=above(1, strict=False)),
-              Level("", measure=Measure("cwnd_min100", name="MIP min cwnd"), where=MIP, band=Band(1, 1)),
-              Gain("", measure=HO_GOODPUT[0], a=MIP, b=[UH, FH], band=Band(-0.5, 0, lo_open=True, hi_open=True,
-                                                                              words="worse by less than half")))),
+    # Per timer variant: here the variant acts (MIP with Slow-but-Steady recovers at 100 s without a
+    # timeout), so the two are different statements on different numbers.
+    *each("timer", TIMERS, (AllOf(
+        "MIP is slightly worse at 100 s: its packet losses are recovered by timeout and cwnd drops to 1 (§5.1, "
+        "Figures 4(b), 4(c)); 'slightly' read as worse by less than half. Per NewReno timer variant (A2).",
+        paper="timeout, cwnd 1, slightly worse", where={"scheme": "newreno"}, parts=(
+            Level("", measure=count("rto100", "MIP RTOs at 100 s"), where=MIP, band=above(1, strict=False)),
+            Level("", measure=Measure("cwnd_min100", name="MIP min cwnd"), where=MIP, band=Band(1, 1)),
+            Gain("", measure=HO_GOODPUT[0], a=MIP, b=[UH, FH], band=Band(-0.5, 0, lo_open=True, hi_open=True,
+                                                                            words="worse by less than half")))),)),
     Events("At 300 s a spurious timeout at 300.28 s, a second one around 301.54 s (§5.1; Figure 5 is the FH run). "
            "FH, NewReno Impatient.", paper="300.28, 301.54 s", times="rto300_s", flags="rto300_spurious",
            expected=PAPER_RTOS, where={**FH, **NR}),
@@ -243,9 +246,10 @@ FIG6 = (
           over={"case": CASES}, band=Band(0, 15)),
     AllOf("The main observation: without remedies the very fast lossless handover behaves almost exactly like the "
           "800 ms lossy MIP handover (§5.2): at the handover to 3G (300 s) cwnd falls to 1 in both, and the data "
-          "delivered in the 10 s after it is within +-25%.", paper="almost the same", where=NR, parts=(
+          "delivered in the 20 s after it is within +-25% (after 100 s every run delivers the whole 3G backlog in "
+          "20 s, which compares nothing).", paper="almost the same", where=NR, parts=(
               Level("", measure=Measure("cwnd_min300", name="min cwnd 300-305 s"), over={"case": CASES}, band=Band(1, 1)),
-              Gain("", measure=kb("kb_10s_300", "kB in 10 s after 300 s", after_3g_kb(10)), a=MIP, b=[UH, FH],
+              Gain("", measure=kb("kb_20s_300", "kB in 20 s after 300 s", after_3g_kb(20)), a=MIP, b=[UH, FH],
                    band=plusminus(0.0, 0.25, "within +-25%")))),
 )
 
