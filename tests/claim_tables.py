@@ -109,6 +109,8 @@ def refresh(paper: str, campaigns: Path | None = None) -> None:
     out = (campaigns / paper) if campaigns is not None else Path("out") / "reproduce" / (paper + ("-quick" if quick else ""))
     reproduce(paper, quick=quick, out=out, workers=2, progress=False)  # stored runs are reused
     for fig in papers()[paper].figures:
+        if not fig.claims:
+            continue  # a figure without claims (a variant, a comparison) is not mutated
         camp = open_campaign(out / fig.id / "campaign")
         df = camp.results()
         table = fig.columns(camp, df) if len(df) else df
