@@ -9,7 +9,8 @@ its own figure's table (from real runs: tests/data/claim_tables, refreshed by
   the claim names; text columns set to another value they take;
 * event times (a column of sequences) moved by twice the tolerance either way, one event
   dropped or added, flags flipped, and set to the paper's own sequence;
-* the levels a claim states set inside their bands (all at once, and one at a time).
+* the levels a claim states set inside their bands (all at once, and one at a time), and a
+  gain's side a set to side b times a gain its band accepts.
 
 A claim that holds must fail under some mutation; one that does not hold, or is not checkable,
 must change its verdict under some mutation.  The test names each claim that does not, and
@@ -139,8 +140,8 @@ def _numeric_mutations(table: pd.DataFrame, column: str, rows: np.ndarray, where
     typical = float(np.median(np.abs(finite[finite != 0]))) if (finite != 0).any() else 1.0
     step = max(typical, 1.0) if float(np.nanmax(np.abs(finite), initial=0)) > 1 else max(typical, 0.5)
     for name, fn in (("x0.5", lambda v: v * 0.5), ("x2", lambda v: v * 2), ("+", lambda v: v + step),
-                     ("-", lambda v: v - step), ("=0", lambda v: v * 0), ("x1.3", lambda v: v * 1.3),
-                     ("x0.8", lambda v: v * 0.8)):
+                     ("-", lambda v: v - step), ("=0", lambda v: np.where(np.isnan(v), v, 0.0)),
+                     ("x1.3", lambda v: v * 1.3), ("x0.8", lambda v: v * 0.8)):
         yield Mutation(f"{column} {name} {where}", lambda t, fn=fn: _set(t, column, rows, fn(x)))
     for seed in (0, 1):
         perm = np.random.default_rng(seed).permutation(len(x))
@@ -178,6 +179,40 @@ def _levels(claim: C.Claim, inherited: Mapping[str, Any]) -> Iterator[tuple[C.Le
         yield from _levels(part, where)
 
 
+def _shares(claim: C.Claim, inherited: Mapping[str, Any]) -> Iterator[tuple[C.Share, dict]]:
+    where = {**inherited, **claim.where}
+    if isinstance(claim, C.Share):
+        yield claim, where
+    for part in getattr(claim, "parts", ()):
+        yield from _shares(part, where)
+
+
+def _share_values(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
+    """Every share the claim states set inside its band, at each of its configurations."""
+    edits = []
+    for share, where in _shares(claim, {}):
+        target = _inside(share.band)
+        if target is None or share.column not in table.columns or any(k not in table.columns for k in where):
+            continue
+        rows = np.logical_and.reduce([(table[k] == v).to_numpy() for k, v in where.items()] + [np.ones(len(table), bool)])
+        keys = [k for k in share.over if k in table.columns]
+        sub = table[rows]
+        for _, group in (sub.groupby(keys, sort=False) if keys else [((), sub)]):
+            positions = table.index.get_indexer(group.index)
+            hits = int(math.ceil(target * len(positions) - 1e-9))
+            edits.append((share.column, positions, [1.0] * hits + [0.0] * (len(positions) - hits)))
+
+    def apply(t):
+        for column, positions, values in edits:
+            mask = np.zeros(len(t), dtype=bool)
+            mask[positions] = True
+            order = np.argsort(positions)
+            t = _set(t, column, mask, np.asarray(values, dtype=float)[order])
+        return t
+    if edits:
+        yield Mutation("every share inside its band", apply)
+
+
 def _level_values(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
     """Every level the claim states set inside its band (all at once, and one at a time)."""
     edits = []
@@ -198,6 +233,41 @@ def _level_values(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
         yield Mutation("every level inside its band", lambda t: apply(t, edits))
         for e in edits:
             yield Mutation(f"{e[0]} inside its band", lambda t, e=e: apply(t, [e]))
+
+
+def _gain_edits(claim: C.Claim, table: pd.DataFrame, inherited: Mapping[str, Any] | None = None) -> Iterator[Callable]:
+    """For each Gain of a claim (its parts too): an edit giving side a side b's runs times a gain
+    its band accepts (the runs of the two sides in table order)."""
+    where = {**(inherited or {}), **claim.where}
+    if isinstance(claim, C.Gain) and claim.measure_b is None and claim.measure.column in table.columns:
+        g, column = _inside(claim.band), claim.measure.column
+        if g is not None and all(k in table.columns for k in where):
+            def edit(t, g=g):
+                x = t[column].astype(float).to_numpy()
+                for a in ([claim.a] if isinstance(claim.a, Mapping) else claim.a):
+                    for b in ([claim.b] if isinstance(claim.b, Mapping) else claim.b):
+                        ra, rb = (np.logical_and.reduce([(t[k] == v).to_numpy() for k, v in {**where, **side}.items()]
+                                                        + [t[k].isin(list(v)).to_numpy() for k, v in claim.over.items()
+                                                           if v is not C.ALL and k in t.columns]
+                                                        + [np.ones(len(t), dtype=bool)]) for side in (a, b))
+                        if ra.sum() == rb.sum() and ra.any():
+                            t = _set(t, column, ra, x[rb] * ((1 - g) if claim.reduction else (1 + g)))
+                return t
+            yield edit
+    for part in getattr(claim, "parts", ()):
+        yield from _gain_edits(part, table, where)
+
+
+def _gains_met(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
+    edits = list(_gain_edits(claim, table))
+
+    def every(t):
+        for edit in edits:
+            t = edit(t)
+        return t
+    if edits:
+        yield Mutation("every gain's side a = side b x a gain its band accepts", every)
+        yield from (Mutation("one gain's side a = side b x a gain its band accepts", e) for e in edits[1:])
 
 
 def _oracle(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
@@ -312,6 +382,8 @@ def mutations(claim: C.Claim, table: pd.DataFrame, read: set[str]) -> Iterator[M
     everywhere = [("everywhere", np.ones(len(table), dtype=bool))]
     yield from _oracle(claim, table)
     yield from _level_values(claim, table)
+    yield from _share_values(claim, table)
+    yield from _gains_met(claim, table)
     yield from _swaps(claim, table)
     for column in columns[:MAX_COLUMNS]:
         for where, rows in everywhere + _groups(table, keys):
@@ -383,6 +455,8 @@ def test_no_statement_is_counted_twice_on_the_same_numbers():
                 continue
             for claim in fig.claims:
                 v = _judged(fig, claim, TABLES[name][fig.id])
+                if v.status not in (C.HOLDS, C.FAILS, C.PASSES, C.TEST_FAILS):
+                    continue  # no numbers: nothing is counted
                 key = (claim.text, v.ours)
                 assert key not in seen, f"{name}: '{claim.text[:80]}' on the same numbers in {seen.get(key)} and {fig.id}"
                 seen[key] = fig.id
@@ -395,3 +469,57 @@ def test_the_mutations_move_a_claim_that_can_fail():
     names = [m.name for m in mutations(claim, df, set()) if C.evaluate(claim, m.apply(df)).status == C.FAILS]
     assert "scheme: a <-> b" in names and any(n.startswith("y x0.5 where") for n in names)
     assert {"seed", "scheme"} & {c for c in _strings(claim, set()) if c in df.columns} == {"scheme"}
+
+
+# A comparison can also be unable to fail because its two sides are the same runs in effect
+# (two configurations that differ only after the window measured, a mechanism that never acts):
+# no mutation of the data shows that.  A claim that holds on bit-identical sides is allowed only
+# where that is the paper's point.
+IDENTICAL_ALLOWED = {
+    ("danielkojo", "fig22", "MBB, 9 ms links, lower bandwidth -> 6400 kb/s: no improvement"):
+        "the paper's point: A1-A4 do not act on a handoff to a faster link, so enhanced TCP is regular TCP",
+}
+
+
+def _gains(claim: C.Claim, inherited: Mapping[str, Any]) -> Iterator[tuple[C.Gain, dict]]:
+    where = {**inherited, **claim.where}
+    if isinstance(claim, C.Gain) and claim.measure_b is None:
+        yield claim, where
+    for part in getattr(claim, "parts", ()):
+        yield from _gains(part, where)
+
+
+def _identical_sides(gain: C.Gain, where: Mapping[str, Any], table: pd.DataFrame) -> bool:
+    column, compared = gain.measure.column, False
+    for a in ([gain.a] if isinstance(gain.a, Mapping) else gain.a):
+        for b in ([gain.b] if isinstance(gain.b, Mapping) else gain.b):
+            ra, rb = (np.logical_and.reduce([(table[k] == v).to_numpy() for k, v in {**where, **side}.items()
+                                             if k in table.columns] + [np.ones(len(table), dtype=bool)]) for side in (a, b))
+            va, vb = table.loc[ra, column].to_numpy(float), table.loc[rb, column].to_numpy(float)
+            if not len(va) or len(va) != len(vb) or not np.array_equal(va, vb, equal_nan=True):
+                return False
+            compared = True
+    return compared
+
+
+def test_no_claim_holds_by_comparing_identical_runs():
+    found = []
+    for paper, fig, claim in _claims():
+        table = TABLES[paper][fig.id]
+        if any(g.measure.column in table.columns and _identical_sides(g, w, table) for g, w in _gains(claim, {})):
+            if _judged(fig, claim, table).status == C.HOLDS and not any(
+                    (paper, fig.id) == k[:2] and claim.text.startswith(k[2]) for k in IDENTICAL_ALLOWED):
+                found.append(f"{paper} {fig.id}: {claim.text[:100]}")
+    assert not found, "claims that hold only because they compare identical runs:\n" + "\n".join(found)
+
+
+def test_the_identical_runs_check_finds_sobrals_old_user_equals_forced_claim():
+    # The claim the review found (issue 23): user and forced handovers alike at 100 s, two
+    # configurations that differ only after 300 s.  Every mutation moves it; this check does not.
+    from vhsim.campaign.papers import sobral_claims as SC
+
+    old = C.Negligible("", measure=SC.kb("kb_5s_100", "kB in 5 s after 100 s"), a=SC.FH, b=SC.UH, where=SC.NR)
+    table = TABLES["sobral"]["fig4"]
+    assert _identical_sides(old, old.where, table)
+    fig = PAPERS["sobral"].figure("fig4")
+    assert _judged(fig, old, table).status == C.HOLDS

@@ -215,8 +215,8 @@ class Case:
 
 def a1_avoids(case: int, paper_flight: int, paper_ms: float) -> tuple[AllOf, Check]:
     """Cases 2 and 3: enhanced TCP avoids the spurious RTO, and A1's formula in our run."""
-    return (no_spurious_and_faster("Enhanced TCP (A1) avoids regular TCP's spurious RTO, and gets 100 packets "
-                                   "ACKed sooner."), a1_test(case, paper_flight, paper_ms))
+    return (no_spurious_and_faster(f"Enhanced TCP (A1, Case {case}) avoids regular TCP's spurious RTO, and gets 100 "
+                                   "packets ACKed sooner."), a1_test(case, paper_flight, paper_ms))
 
 
 SEVERAL, MANY = Band(3, 10, words='"several" read as 3-10'), above(10, strict=False, words='"many" read as >= 10')
