@@ -112,7 +112,11 @@ class Col:
             g = _gain(value, ctx.value(self.measure, base))
             return _cut(-g) if self.reduction else _pct(g)
         if self.ci:
-            ci = mean_ci(ctx.table.loc[ctx.mask(where), self.measure.column].to_numpy(float) * self.measure.scale)
+            rows = ctx.table.loc[ctx.mask(where)]
+            ci = mean_ci(rows[self.measure.column].to_numpy(float) * self.measure.scale)
+            signature = [c for c in ("events", self.measure.column) if c in rows.columns]
+            if len(rows) > 1 and len(rows[signature].astype(str).drop_duplicates()) == 1:
+                return f"{self.measure.text(ci.mean)} (n = 1: {len(rows)} identical runs)"
             return self.measure.text(ci.mean) + ("" if math.isnan(ci.half_width) else
                                                  f" \u00b1 {ci.half_width:.{self.measure.digits}f}")
         return self.measure.text(value)
