@@ -233,10 +233,11 @@ def test_quick_reproduction_of_every_figure(quick):
     verdicts = quick.verdicts
     assert not [v for v in verdicts if "the check failed" in v.ours]  # no broken check
     counts = C.tally(verdicts)
-    assert sum(counts[C.CLAIM].values()) == 72 and counts[C.CALIBRATION]["calibration"] == 1
-    assert counts[C.CLAIM]["not checkable"] == 0
+    assert sum(counts[C.CLAIM].values()) == 38 and counts[C.CALIBRATION]["calibration"] == 1
+    # the only claims not decided ask for more than the sender profile's window allows
+    assert all("not checkable as set up" in v.ours for v in verdicts if v.status == C.NOT_CHECKABLE)
     report = quick.report.read_text(encoding="utf-8")
-    assert "(of 72 claims); 1 calibration." in report and "### Calibrations" in report
+    assert "(of 38 claims); 1 calibration." in report and "### Calibrations" in report
 
 
 def test_reproduce_quick_throughput_figure_writes_plots_and_report(quick):
@@ -253,7 +254,7 @@ def test_reproduce_quick_throughput_figure_writes_plots_and_report(quick):
     assert "after: % of 3G" in report and "LD decisions vs ground truth" in report
     rows = [line for line in report.splitlines() if line.startswith("| [")]
     assert len(rows) == len(L.BY_FIGURE["fig12"].claims())
-    assert all(line.endswith(("**holds** |", "**does not hold** |")) for line in rows), rows
+    assert all(line.endswith(("**holds** |", "**does not hold** |")) or "as set up" in line for line in rows), rows
 
 
 def test_reproduce_quick_ld_trace_figure(quick):
