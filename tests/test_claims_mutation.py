@@ -23,12 +23,11 @@ import dataclasses
 import functools
 import math
 import types
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 import pandas as pd
-import pytest
 
 import claim_tables
 from vhsim.campaign import claims as C

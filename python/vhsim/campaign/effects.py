@@ -31,14 +31,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from .stats import mean_ci
-
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
 
 __all__ = ["BOOTSTRAP", "Effect", "NoRandomness", "TooFewRuns", "effect", "ratio_gain"]
 
@@ -319,7 +316,3 @@ def _welch(va: np.ndarray, vb: np.ndarray, confidence: float = 0.95) -> tuple[fl
     dof = (sa2 + sb2) ** 2 / (sa2 ** 2 / (na - 1) + sb2 ** 2 / (nb - 1))
     half = float(t.ppf((1 + confidence) / 2, dof)) * se
     return d - half, d + half
-
-
-def summary(effects: Sequence[Effect]) -> str:  # pragma: no cover - convenience for debugging
-    return "; ".join(f"{e.gain:+.3f} [{e.gain_low:+.3f}, {e.gain_high:+.3f}] {e.note()}" for e in effects)
