@@ -48,13 +48,16 @@ def test_jains_index():
     assert P.jain([1, 3]) == pytest.approx(16 / 20)
 
 
-def _synthetic(ftv2: list[float], other: list[float], x: str = PC.SPEED) -> pd.DataFrame:
+def _synthetic(ftv2: list[float], other: list[float], x: str = PC.SPEED, capacity: float = 1000.0) -> pd.DataFrame:
     """Two speeds x two seeds per scheme; the other three schemes all give ``other``."""
     rows = []
     for role, values in ((PC.FTV2, ftv2), *((o, other) for o in PC.OTHERS)):
         for k, v in enumerate(values):
-            rows.append({PC.SCHEME: role, x: float(10 + 90 * (k // 2)), "seed": 1 + k % 2, PC.THROUGHPUT.column: v})
-    return pd.DataFrame(rows)
+            rows.append({PC.SCHEME: role, x: float(10 + 90 * (k // 2)), "seed": 1 + k % 2, PC.THROUGHPUT.column: v,
+                         PC.CAPACITY: capacity})
+    df = pd.DataFrame(rows)
+    df.attrs["axes"] = [PC.SCHEME, x]
+    return df
 
 
 def _status(claim, table) -> str:
@@ -62,7 +65,7 @@ def _status(claim, table) -> str:
 
 
 def test_the_gain_rule_needs_the_paired_ci_above_zero_and_the_size_in_range():
-    claim = PC.gain_claim(PC.VEGAS, 40, PC.SPEED, "test")
+    claim = PC.gain_claim(PC.VEGAS, 40, "test")
     # +40% in every pair: holds.
     assert _status(claim, _synthetic([140, 141, 142, 143], [100, 100.5, 101, 101.5])) == C.HOLDS
     # +100% (more than twice 40%): out of range.
@@ -72,10 +75,29 @@ def test_the_gain_rule_needs_the_paired_ci_above_zero_and_the_size_in_range():
     # No FTv2 runs: not checkable.
     table = _synthetic([140, 141, 142, 143], [100, 100, 100, 100])
     assert _status(claim, table[table[PC.SCHEME] != PC.FTV2]) == C.NOT_CHECKABLE
+    # The other scheme already at 97% of the capacity: +40% is out of reach, whatever FTv2 does.
+    capped = C.evaluate(claim, _synthetic([140, 141, 142, 143], [100, 100.5, 101, 101.5], capacity=104))
+    assert capped.status == C.NOT_CHECKABLE and "as set up" in capped.ours and "payload capacity" in capped.ours
+    # Identical replications (the speed study has no randomness): n = 1, not checkable.
+    same = C.evaluate(claim, _synthetic([140, 140, 142, 142], [100, 100, 101, 101]))
+    assert same.status == C.NOT_CHECKABLE and "no randomness" in same.ours
+
+
+def test_the_capacity_is_the_cells_payload_rate_over_the_usable_time():
+    s = _toml("cells-6to1.toml")
+    mob = s["mobile"]["mobility"]
+    assert (mob["handover_at"], mob["handoff_band"], mob["handoff_latency"], s["duration"]) == \
+        (f"{P.HANDOFF_AT_S:g}s", f"{P.BAND_M:g}m", f"{1000 * P.LATENCY_S:g}ms", f"{P.RUN_S:g}s")
+    for cells, name in (("6to1", "cells-6to1.toml"), ("6to11", "cells-6to11.toml")):
+        links = _toml(name)["links"]
+        assert (float(links["cell_old"]["rate"][:-4]) * 1000, float(links["cell_new"]["rate"][:-4]) * 1000) == \
+            P.CELL_KBPS[cells]
+    # 6 -> 1 Mb/s at 100 km/h: 90 s at 6 Mb/s, 89.44 s at 1 Mb/s, 1000 B of every 1040 B
+    assert P.capacity_kbps("6to1", 100) == pytest.approx((6000 * 90 + 1000 * (90 - 0.36 - 0.2)) / 180 / 1.04)
 
 
 def test_the_overall_improvement_is_the_mean_of_the_three_gains():
-    claim = PC.mean_gain_claim(20, 50, PC.ERROR, "test")
+    claim = PC.mean_gain_claim(20, 50, "test")
     assert _status(claim, _synthetic([130, 131, 132, 133], [100, 100.5, 101, 101.5], PC.ERROR)) == C.HOLDS
     assert _status(claim, _synthetic([110, 111, 112, 113], [100, 100.5, 101, 101.5], PC.ERROR)) == C.FAILS
 

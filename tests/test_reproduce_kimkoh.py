@@ -35,6 +35,8 @@ def test_the_main_scenario_has_the_papers_values():
         assert (links[wired]["rate"], links[wired]["delay"]) == ("100Mbps", "15ms")
     assert (links["umts"]["rate"], links["umts"]["delay"]) == ("384kbps", "100ms")
     assert (links["wlan"]["rate"], links["wlan"]["delay"]) == ("11Mbps", "15ms")
+    # the bound of the goodput windows: both links' payload rates (1452 B of user data per 1500 B)
+    assert KC.BOTH_PATHS.value == pytest.approx((384 + 11000) * 1452 / 1500)
     assert links["wlan"]["forward"]["error"] == {"kind": "time_window", "p": 0.03, "start": "48s", "end": "50s"}
     f = s["flows"]["ftp"]
     assert (s["duration"], f["protocol"], f["sctp"]["initial_cwnd"]) == ("70s", "sctp", "rfc2960")
@@ -68,8 +70,12 @@ def test_trace_columns_of_a_normal_run_around_the_25s_switch():
     assert counts == sorted(counts) and counts[0] > 0
 
 
-def _table(rows):
-    return pd.DataFrame(rows)
+def _table(rows, hr_acted: float = 3.0):
+    """Synthetic results; HR-mSCTP's runs retransmitted ``hr_acted`` chunks at the switch."""
+    df = pd.DataFrame(rows)
+    for column in KC.HR_ACTED.columns:
+        df[column] = [hr_acted if r.get(KC.SCHEME) == KC.HR else 0.0 for r in rows]
+    return df
 
 
 def test_the_gain_shrinks_check_holds_and_fails():
@@ -121,12 +127,15 @@ def test_quick_reproduction_writes_every_figure_and_honest_counts(tmp_path):
 
 
 def test_the_growing_gap_check_needs_an_advantage():
-    check = KC._gap_grows()
+    check = KC.FIG15[1]  # as registered: it needs HR-mSCTP to have acted
 
     def rows(gaps):
         return _table([{KC.SCHEME: s, KC.WLAN_WINDOW_P: p, KC.AFTER50: 100.0 + (g if s == "hr-msctp" else 0.0)}
                        for p, g in zip((0.01, 0.05), gaps) for s in ("msctp", "hr-msctp")])
 
     assert C.evaluate(check, rows([5.0, 20.0])).status == C.HOLDS
+    idle = rows([5.0, 20.0]).assign(**{c: 0.0 for c in KC.HR_ACTED.columns})
+    v = C.evaluate(check, idle)
+    assert v.status == C.NOT_CHECKABLE and "HR-mSCTP's handover retransmission never engaged" in v.ours
     assert C.evaluate(check, rows([-28.0, -17.0])).status == C.FAILS  # shrinking disadvantage: no advantage
     assert C.evaluate(check, rows([20.0, 5.0])).status == C.FAILS

@@ -134,11 +134,25 @@ def test_event_and_segment_claims_hold_near_the_paper_and_not_away_from_it():
                     [_row(fr300=2)]).status == "holds"
 
 
-def test_the_third_timeout_claim_needs_exactly_three():
-    rows = [_row(case=c, active=SC.ACTIVE, rto300=n) for c, n in (("UH", 3), ("FH", 3))]
-    assert _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows).status == "holds"
+def test_the_third_timeout_claim_needs_exactly_three_and_the_filter_engaged():
+    rows = [_row(case=c, active=SC.ACTIVE, rto300=n, acks_destroyed=4) for c, n in (("UH", 3), ("FH", 3))]
+    v = _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows)
+    assert v.status == "holds" and "duplicate-ACK filter engaged in 2 of 2 runs" in v.ours
     rows[1]["rto300"] = 2
     assert _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows).status == "does not hold"
+    idle = [{**r, "acks_destroyed": 0} for r in rows]  # the filter never destroyed an ACK: nothing was tested
+    v = _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", idle)
+    assert v.status == "not checkable" and "never engaged" in v.ours
+
+
+def test_no_claim_restates_another_or_cannot_differ_by_construction():
+    texts = [c.text for f in S.PAPER.figures for c in f.claims]
+    assert not any("Slow-but-Steady" in t and "same" in t for t in texts)   # the timer variant is an ambiguity
+    assert not any("user and the forced handover at 100 s" in t for t in texts)  # identical before 300 s
+    assert not any(t.startswith("With the 2 ms reading too") for t in texts)
+    spike = [c for c in SC.FIG6 if c.text.startswith("A spike after 100 s")]
+    assert spike and spike[0].category == C.CONSISTENCY
+    assert all(c.category == C.CALIBRATION for c in SC.READING)
 
 
 def test_calibrations_are_counted_apart():

@@ -30,7 +30,7 @@ from .. import metrics as M
 from ..claims import Measure
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from . import park_claims as C
-from .park_claims import DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, SCHEME, SPEED, TITLES, VEGAS
+from .park_claims import CAPACITY, DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, SCHEME, SPEED, TITLES, VEGAS
 from .kimkoh_plots import lines_vs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,17 +97,37 @@ def mixed_grid(schemes: Mapping[str, str], replications: int) -> Grid:
     return _zipped(FAIRNESS_MIXED, points, replications)
 
 
+# The bound the throughput lives under, from the cell scenarios (scenarios/park/cells-*.toml; a
+# test keeps these equal to the files): each cell's payload rate over the time the MN can use it.
+CELL_KBPS = {"6to1": (6000.0, 1000.0), "6to11": (6000.0, 11000.0)}
+PAYLOAD_SHARE = 1000 / 1040            # 1000-byte segments in 1040-byte packets
+RUN_S, HANDOFF_AT_S = 180.0, 90.0      # duration; the old cell is lost at the midpoint at 90 s
+BAND_M, LATENCY_S = 10.0, 0.2          # the handoff: crossing the band, then the L2/L3 latency
+ERROR_STUDY_KMH = 50.0                 # Figure 4's speed
+
+
+def capacity_kbps(cells: str, speed_kmh: float) -> float:
+    """The most goodput a run can have: the old cell's payload rate until the handoff, the new
+    cell's after it (docs/mobility.md: the new link is usable band / speed + latency later)."""
+    old, new = CELL_KBPS[cells]
+    gap = BAND_M / (speed_kmh / 3.6) + LATENCY_S
+    return PAYLOAD_SHARE * (old * HANDOFF_AT_S + new * (RUN_S - HANDOFF_AT_S - gap)) / RUN_S
+
+
 def _number(value, unit: str = "") -> float:
     return float(str(value).replace(unit, ""))
 
 
-def derive_single(camp, df: "pd.DataFrame") -> "pd.DataFrame":
-    """Readable columns: the role, the speed (km/h) and the error rate (%) of every run."""
+def derive_single(camp, df: "pd.DataFrame", cells: str) -> "pd.DataFrame":
+    """Readable columns: the role, the speed (km/h) and the error rate (%) of every run, and the
+    capacity its throughput lives under."""
     out = df.assign(**{SCHEME: df[SCHEME_KEY].astype(str)})
+    speeds = [ERROR_STUDY_KMH] * len(df)
     if SPEED_KEY in df.columns:
-        out[SPEED] = [_number(v, "km/h") for v in df[SPEED_KEY]]
+        out[SPEED] = speeds = [_number(v, "km/h") for v in df[SPEED_KEY]]
     if ERROR_KEYS[0] in df.columns:
         out[ERROR] = [_number(v) for v in df[ERROR_KEYS[0]]]
+    out[CAPACITY] = [capacity_kbps(cells, v) for v in speeds]
     return out
 
 
@@ -154,16 +174,18 @@ def names(schemes: Mapping[str, str]) -> dict[str, str]:
 
 def _throughput_table(x: str, header: str, unit: str, schemes: Mapping[str, str]) -> Table:
     shown = names(schemes)
-    return Table((x,), tuple(Col(shown[r], Measure(THROUGHPUT, digits=0), where={SCHEME: r}, ci=True) for r in ROLES),
-                 f"Goodput over the 180 s run (kb/s), mean \u00b1 95% CI half-width over the replications, per {header}.",
+    return Table((x,), (*(Col(shown[r], Measure(THROUGHPUT, digits=0), where={SCHEME: r}, ci=True) for r in ROLES),
+                        Col("capacity", Measure(CAPACITY, digits=0))),
+                 f"Goodput over the 180 s run (kb/s), mean \u00b1 95% CI half-width over the replications, per {header}; "
+                 "capacity: the cells' payload rate over the time the MN can use each (the bound of every gain).",
                  headers=(f"{header} ({unit})",))
 
 
 def _sweep(fig_id: str, title: str, grid: Grid, quick: Grid, x: str, xlabel: str, unit: str, claims,
-           schemes: Mapping[str, str]) -> FigureSpec:
+           schemes: Mapping[str, str], cells: str) -> FigureSpec:
     plot = partial(lines_vs, metric=THROUGHPUT, x=x, lines=SCHEME, names=names(schemes), xlabel=xlabel,
                    ylabel="throughput (kb/s)", stem="throughput")
-    return FigureSpec(fig_id, title, grid, quick, plot=plot, claims=claims, derive=derive_single,
+    return FigureSpec(fig_id, title, grid, quick, plot=plot, claims=claims, derive=partial(derive_single, cells=cells),
                       table=_throughput_table(x, xlabel.split(" (")[0], unit, schemes))
 
 
@@ -173,12 +195,12 @@ def figures(schemes: Mapping[str, str]) -> tuple[FigureSpec, ...]:
         figs.append(_sweep(
             f"fig3{panel}", f"Figure 3({panel}): throughput against the MN's speed, {arrow}",
             speed_grid(schemes, cells, SPEEDS, REPLICATIONS), speed_grid(schemes, cells, QUICK_SPEEDS, QUICK_REPLICATIONS),
-            SPEED, "MN speed (km/h)", "km/h", C.fig3(cells), schemes))
+            SPEED, "MN speed (km/h)", "km/h", C.fig3(cells), schemes, cells))
     for panel, cells, arrow in (("a", "6to1", "6 \u2192 1 Mb/s"), ("b", "6to11", "6 \u2192 11 Mb/s")):
         figs.append(_sweep(
             f"fig4{panel}", f"Figure 4({panel}): throughput against the wireless error rate at 50 km/h, {arrow}",
             error_grid(schemes, cells, ERRORS, REPLICATIONS), error_grid(schemes, cells, QUICK_ERRORS, QUICK_REPLICATIONS),
-            ERROR, "wireless packet error rate (%)", "%", C.fig4(cells), schemes))
+            ERROR, "wireless packet error rate (%)", "%", C.fig4(cells), schemes, cells))
     jain_col = Col("Jain's index", Measure(JAIN, digits=3), ci=True)
     total = Col("total goodput (kb/s)", Measure("total_kbps", digits=0), ci=True)
     figs.append(FigureSpec(
