@@ -12,8 +12,11 @@ the WLAN RTT of 0.14 s, the 3G rate and window for the 3G RTT of 1.11 s, the CBR
 the paper's segment numbers) are reported as calibrations, and the throughput spike that
 follows from the setup as a consistency test.
 
-Claims about the Delivery Service's active mode name its engagement counter (ACKs destroyed by
-its duplicate-ACK filter, from the packet trace).  Statements about the timer variant
+Claims about the Delivery Service name its counters (the result columns ``agent<i>.<counter>``;
+docs/handover.md): the active mode's claims the repeated ACKs the mobile node's filter destroyed
+(``agent1.dropped``), the forced handover's claims at 300 s the anchor's failure declaration
+(``agent0.failures``: the DS timeout completed the handover) and, where nothing is lost, the
+copies it sent again (``agent0.resent``).  Statements about the timer variant
 (ambiguity A2) and the other CBR reading are not paper claims: they are the same claims under
 another reading of an unstated choice, except where the variant acts (MIP at 100 s).
 """
@@ -67,8 +70,19 @@ HO_GOODPUT = {
                name="goodput in the 15 s after the 300 s handover",
                ceiling=Bound(PATH_3G_KBPS + WINDOW_KB * 8 / GOODPUT_WINDOW_S,
                              "the 3G payload rate plus one window over 15 s"))}
-# The Delivery Service's active mode acted: ACKs its filter destroyed (docs/handover.md).
-DS_FILTER = Engagement("the Delivery Service's duplicate-ACK filter", ("acks_destroyed",))
+# The Delivery Service's agents, in the order sobral.py's points list them: the anchor's (HNAC)
+# first, the mobile node's second (docs/handover.md; their counters are agent<i>.<counter>).
+DS_ANCHOR, DS_MOBILE = 0, 1
+DS_DESTROYED = M.agent(DS_MOBILE, M.Agent.DROPPED)
+# The active mode acted: repeated ACKs the mobile node's filter destroyed.
+DS_FILTER = Engagement("the Delivery Service's duplicate-ACK filter", (DS_DESTROYED,))
+# The forced handover went as the paper describes it: the anchor's DS timeout declared the WLAN
+# failed, which completes the handover (not the mobile node's own detection), and the DS sent its
+# kept copies again by the UTRAN.
+DS_FAILOVER = Engagement("the Delivery Service's failure declaration", (M.agent(DS_ANCHOR, M.Agent.FAILURES),),
+                         where={"case": "FH"})
+DS_RESENT = Engagement("the Delivery Service's re-sending", (M.agent(DS_ANCHOR, M.Agent.RESENT),),
+                       where={"case": "FH"})
 
 
 def kb(column: str, what: str, bound: Bound | None = None) -> Measure:
@@ -104,7 +118,7 @@ def segments_text(rows: "pd.DataFrame") -> str:
 
 
 def destroyed_text(rows: "pd.DataFrame") -> str:
-    return f"{rows['acks_destroyed'].iloc[0]:.0f}" if len(rows) else "\u2013"
+    return f"{rows[DS_DESTROYED].iloc[0]:.0f}" if len(rows) else "\u2013"
 
 
 def _one(ctx, where: dict) -> "pd.Series":
@@ -188,7 +202,7 @@ FIG4 = (
                                                                             words="worse by less than half")))),)),
     Events("At 300 s a spurious timeout at 300.28 s, a second one around 301.54 s (§5.1; Figure 5 is the FH run). "
            "FH, NewReno Impatient.", paper="300.28, 301.54 s", times="rto300_s", flags="rto300_spurious",
-           expected=PAPER_RTOS, where={**FH, **NR}),
+           expected=PAPER_RTOS, where={**FH, **NR}, engages=(DS_FAILOVER,)),
     Events("The same two timeouts for the user handover (the paper's narrative holds for both, §5.1).",
            paper="300.28, 301.54 s", times="rto300_s", flags="rto300_spurious", expected=PAPER_RTOS,
            where={**UH, **NR}),
@@ -208,23 +222,25 @@ FIG4 = (
 FIG5 = (
     Events("The repeated ACKs caused by the retransmissions start arriving at 301.1 s and again at 302.32 s "
            "although nothing was lost (§5.1). FH, NewReno.", paper="301.1, 302.32 s", times="dup300_s",
-           expected=PAPER_REPEATS, what="repeated-ACK arrivals", where={**FH, **NR}),
+           expected=PAPER_REPEATS, what="repeated-ACK arrivals", where={**FH, **NR},
+           engages=(DS_FAILOVER, DS_RESENT)),
     Level("On those repeated ACKs the sender enters fast recovery twice (§5.1: 'the sending TCP entered twice in "
           "the fast recovery algorithm').", paper="2 fast recoveries", measure=count("fr300", "fast recoveries"),
-          where={**FH, "scheme": "newreno"}, over={"timer": TIMERS}, band=Band(2, 2)),
+          where={**FH, "scheme": "newreno"}, over={"timer": TIMERS}, band=Band(2, 2), engages=(DS_FAILOVER,)),
     Check("The segments of the story, as offsets from the first timeout's segment (18716 in the paper; the absolute "
           "numbers follow the calibration): 18736 in flight, sender at 18758 when the repeated ACKs (18736) "
           "arrive, second timeout on 18737 with 18758 sent, repeated ACKs (18758) when the sender is at 18768.",
           paper="+20, +42, +21, +21, +42, +52, +43", fn=_segment_story,
-          rule=f"each offset within {SEGMENT_TOLERANCE} segments of the paper's"),
+          rule=f"each offset within {SEGMENT_TOLERANCE} segments of the paper's", engages=(DS_FAILOVER,)),
     Check("The timeout value doubles at each timeout and no RTT sample is taken meanwhile (§5.1).",
           paper="doubled twice", rule="RTO after the 2nd timeout = 2 x after the 1st, srtt unchanged",
+          engages=(DS_FAILOVER,),
           fn=lambda ctx: (lambda r: (len(r["rto300_rto"]) == 2 and abs(r["rto300_rto"][1] - 2 * r["rto300_rto"][0]) < 1e-6,
                                      f"RTO {', '.join(f'{v:.2f} s' for v in r['rto300_rto'])}"))(_one(ctx, {**FH, **NR}))),
     Level("By the time the sender is stable again the RTT has grown from 0.14 s to 0.98 s (§5.1); our RTT sample: "
           "the first new segment sent after the sender's last return to the open state.", paper="0.98 s",
           measure=Measure("rtt_stable_s", unit=" s", digits=2, name="RTT at stabilization"),
-          where={**FH, **NR}, band=around(0.98)),
+          where={**FH, **NR}, band=around(0.98), engages=(DS_FAILOVER,)),
     Level("The RTT then stabilizes at 1.11 s for the UTRAN link (§5.1; the calibration target, see Figure 4).",
           paper="1.11 s", category=CALIBRATION, measure=Measure("srtt_end_s", unit=" s", digits=3, name="srtt at 400 s"),
           where={**FH, **NR}, band=around(1.11, 0.05)),
@@ -239,7 +255,8 @@ FIG6 = (
           measure=Measure("peak_kbps_100", unit=" kb/s", digits=0, name="peak 100-120 s"), where=NR,
           over={"case": CASES}, band=above(CBR_KBPS, words="above the CBR rate")),
     Gain("At 300 s the throughput degrades less for the user and forced handovers than for MIP (§5.1, Figure 6(b)).",
-         paper="UH, FH > MIP", measure=HO_GOODPUT[1], where=NR, a=[UH, FH], b=MIP, band=above(0)),
+         paper="UH, FH > MIP", measure=HO_GOODPUT[1], where=NR, a=[UH, FH], b=MIP, band=above(0),
+         engages=(DS_FAILOVER,)),
     Level("In all cases the throughput is back at 300 kb/s 15 s after the handover to 3G (§5.1); read as three 1 s "
           "bins in a row at >= 95% of the 3G link's payload rate.", paper="within 15 s",
           measure=Measure("recover300_s", unit=" s", digits=0, name="seconds after 300 s"), where=NR,
@@ -272,7 +289,7 @@ FIG7 = (
 INTERNET = (
     AllOf("In the 'Internet' case the differences of RTT in the paper's architecture cause no disturbance (§5.1): "
           "no timeout and no fast recovery at either handover, UH and FH.", paper="no disturbance",
-          where={"placement": "internet", **NR}, over={"case": ("UH", "FH")}, parts=tuple(
+          where={"placement": "internet", **NR}, over={"case": ("UH", "FH")}, engages=(DS_FAILOVER,), parts=tuple(
               Level("", measure=Measure(f"disturbances{at}", digits=0, name=f"timeouts + fast retransmits at {at} s"),
                     band=Band(0, 0)) for at in (100, 300))),
     Gain("For MIP the Internet case is worse, due to the longer unavailability (§5.1).", paper="MIP worse",
