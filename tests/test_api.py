@@ -222,7 +222,7 @@ def test_scheme_gives_description_source_and_resolved_tables():
     assert info["name"] == "enhanced" and "Daniel & Kojo" in info["source"]
     assert 'kind = "cross_layer"' in info["toml"]
     with pytest.raises(vhsim.ScenarioError, match="unknown scheme"):
-        vhsim.scheme("cubic")
+        vhsim.scheme("bbr")
 
 
 def test_json_schema_is_json():

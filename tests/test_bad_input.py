@@ -149,7 +149,7 @@ def test_an_unwritable_out_folder_is_exit_2(tiny_path, parent):
         pytest.skip(f"no {parent} here")
     proc = run_vhsim("run", tiny_path, "--detail", "summary", "--out", f"{parent}/vhsim-test/out")
     assert proc.returncode == 2, proc.stderr
-    assert one_error_line(proc.stderr).startswith(f"error: {parent}/vhsim-test")
+    assert one_error_line(proc.stderr).startswith(f"error: --out: {parent}/vhsim-test")
 
 
 def test_a_scenario_path_that_is_a_folder_is_exit_2(tmp_path):

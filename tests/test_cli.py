@@ -163,9 +163,9 @@ def _inline(table: dict) -> str:
 
 
 def test_schemes_show_of_an_unknown_name_lists_the_names(runner):
-    result = runner.invoke(cli, ["schemes", "--show", "cubic"])
+    result = runner.invoke(cli, ["schemes", "--show", "bbr"])
     assert result.exit_code == 2
-    assert "cubic" in result.stderr and "dcr-frto-ld" in result.stderr
+    assert "bbr" in result.stderr and "dcr-frto-ld" in result.stderr
 
 
 def test_validate_prints_ok(runner, tiny_path):

@@ -35,8 +35,14 @@ def scheme(name: str) -> dict[str, str]:
     resolved composition (the full ``[tcp]`` and ``[sink]`` tables a flow with
     ``scheme = name`` starts from). ScenarioError for an unknown name."""
     from . import _native
+    from .errors import shorten_quoted, shown
 
-    description, source, toml = _native.scheme(name)
+    if not isinstance(name, str):
+        raise ScenarioError(f"scheme: expected a scheme name, got {shown(name)}")
+    try:
+        description, source, toml = _native.scheme(name)
+    except ScenarioError as err:
+        raise ScenarioError(shorten_quoted(str(err))) from None
     return {"name": name, "description": description, "source": source, "toml": toml}
 
 

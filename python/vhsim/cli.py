@@ -4,9 +4,11 @@ Exit codes scripts can rely on:
 
 * 0 -- success
 * 1 -- the simulation failed (SimulationError) or another runtime failure
+  (failed runs of a sweep, damaged records found by ``sweep --check``)
 * 2 -- bad input: invalid scenario (ScenarioError), a file that cannot be
   read or a folder that cannot be written, bad option (usage error), a
-  result that lacks the trace a plot needs, traces over the size limit
+  result that lacks the trace a plot needs, traces or captures over their
+  size limit, a campaign over --max-runs
 * 130 / 143 -- interrupted by SIGINT (Ctrl-C) / SIGTERM; one line
   ``interrupted`` on stderr
 
@@ -16,7 +18,6 @@ Errors are printed as one line ``error: ...`` on stderr, never a traceback
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -27,6 +28,7 @@ import click
 
 from . import __version__
 from ._native import ScenarioError, SimulationError
+from .errors import PathError
 
 EXIT_SIM = 1
 EXIT_INPUT = 2
@@ -116,6 +118,8 @@ class _Group(click.Group):
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except Exception as err:  # noqa: BLE001 - never a traceback for the user
+            if isinstance(err, ValueError) and "embedded null byte" in str(err):  # a path option (from Python)
+                _fail(ctx, "a file or folder name holds a NUL character, which no path can hold", EXIT_INPUT)
             if os.environ.get("VHSIM_TRACEBACK"):
                 raise
             _fail(ctx, f"internal error ({type(err).__name__}: {err}); please report it "
@@ -205,13 +209,15 @@ def cli() -> None:
                    "ack_receive, drop, ack_drop (repeatable).")
 @click.option("--trace-limit", metavar="SIZE", default="1GB", show_default=True,
               help="Refuse a run whose traces are estimated above SIZE (e.g. 500MB, 4GB; 'none': no limit).")
+@click.option("--pcap-limit", metavar="SIZE", default="1GB", show_default=True,
+              help="Refuse a run whose packet captures are estimated above SIZE on disk ('none': no limit).")
 @click.option("--pcap", "pcap", metavar="LINK[,LINK]", multiple=True,
               help="Capture link directions as <out>/<link>-<direction>.pcap for Wireshark "
                    "(repeatable; e.g. access/forward, access for both directions, all); "
                    "adds to the scenario's output.pcap. See docs/pcap.md.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the output folder; no progress or notes.")
 def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace_flows, trace_links,
-            trace_events, trace_limit, pcap, quiet) -> None:
+            trace_events, trace_limit, pcap_limit, pcap, quiet) -> None:
     """Run one simulation of SCENARIO (a TOML file) and save the result.
 
     Writes summary.json plus one Parquet file per trace table (goodput,
@@ -220,7 +226,8 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
 
     Before the run, the size of its traces is estimated from the detail, the
     duration and the link rates; a run above --trace-limit is refused (use the
-    --trace-* filters, a lower --detail, or a higher limit).  A long run shows
+    --trace-* filters, a lower --detail, or a higher limit), and so is one whose
+    packet captures would exceed --pcap-limit.  A long run shows
     its progress on stderr when that is a terminal; Ctrl-C stops it (exit 130)
     and saves nothing.
 
@@ -243,6 +250,9 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
     est = tracesize.estimate(sc, detail, trace_window=trace_window, trace_flows=trace_flows,
                              trace_events=trace_events)
     refusal = tracesize.check(est, tracesize.parse_size(trace_limit))
+    pcap_links, snaplen = tracesize.capture_links(sc, split_links(pcap))
+    pcap_bytes = tracesize.capture_bytes(est, pcap_links, snaplen)
+    refusal = refusal or tracesize.check_captures(pcap_bytes, pcap_links, tracesize.parse_size(pcap_limit, "pcap_limit"))
     if refusal:
         raise ScenarioError(refusal)
     note = tracesize.describe_long(est)
@@ -253,7 +263,10 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
     with RunProgress(enabled=False if quiet else None) as progress:
         result = sc.run(seed=seed, detail=detail, progress=progress, pcap_dir=out, pcap=split_links(pcap),
                         pcap_key="--pcap", **filters)
-    result.save(out)
+    try:
+        result.save(out)
+    except PathError as err:  # named by the option here, not by save()'s argument
+        raise PathError(f"--out: {str(err).removeprefix('directory: ')}") from None
     if quiet:
         click.echo(os.fspath(out))
         return
@@ -414,8 +427,10 @@ def schema_cmd(out_file, summary: bool) -> None:
     raw = _native.summary_schema() if summary else json_schema()
     text = json.dumps(json.loads(raw), indent=2) + "\n"
     if out_file:
+        from .atomic import write_text
+
         Path(out_file).parent.mkdir(parents=True, exist_ok=True)
-        Path(out_file).write_text(text, encoding="utf-8")
+        write_text(out_file, text)
         click.echo(f"wrote {out_file}", err=True)
     else:
         click.echo(text, nl=False)
@@ -447,7 +462,13 @@ def fingerprints_cmd(ctx: click.Context, update: bool, store, root: str) -> None
 
     base = Path(root)
     path = Path(store) if store else base / fp.STORE
-    report = fp.check(base, path)
+    try:
+        report = fp.check(base, path)
+    except ScenarioError as err:
+        if not update or not str(err).startswith(f"{path}: not a fingerprint store"):
+            raise
+        click.echo(f"warning: {_one_line(err)}", err=True)  # --update replaces it
+        report = fp.check(base, None)
     for line in report.lines():
         click.echo(line)
     if update:
@@ -472,174 +493,28 @@ def _campaign_fail(ctx: click.Context, err: Exception) -> None:
     _fail(ctx, err, EXIT_INPUT)
 
 
-@cli.command("sweep")
-@click.argument("scenario", required=False, type=click.Path(dir_okay=False, path_type=str))
-@click.option("-f", "--file", "campaign_file", type=click.Path(dir_okay=False, path_type=str), default=None,
-              help="Campaign TOML file (base scenario, axes, replications, ...); see docs/campaigns.md.")
-@click.option("-p", "--param", "params", metavar="KEY=V1,V2,...", multiple=True,
-              help="An axis: a scenario key and its values, comma-separated; an item may be "
-                   "range(START,STOP,STEP) with units, e.g. -p timeline[0].at=range(1s,20s,100ms). Repeatable.")
-@_set_option
-@click.option("--zip", "zip_axes", is_flag=True, default=None,
-              help="Pair the axes element-wise (all of equal length) instead of their Cartesian product.")
-@click.option("-r", "--reps", type=click.IntRange(min=1), default=None,
-              help="Replications per configuration (default 1, or the campaign file's).")
-@click.option("-c", "--campaign", "folder", type=click.Path(file_okay=False, path_type=str), default=None,
-              help="Campaign folder (default: the file's `folder`, else out/campaigns/<scenario stem>). "
-                   "An existing folder is resumed: only missing runs execute.")
-@click.option("-w", "--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: all cores; 1 runs in this process).")
-@click.option("--dask", "dask_address", metavar="ADDRESS|local", default=None,
-              help="Run on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' for a "
-                   "LocalCluster of --workers processes. Needs: pip install 'vhsim[dask]'.")
-@click.option("--paired-seeds/--no-paired-seeds", "paired", default=None,
-              help="Paired (default): replication k has seed BASE+k in every configuration. "
-                   "Unpaired: seeds are hashes of (configuration, k).")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Base seed (default: the scenario's `seed`).")
-@click.option("--detail", type=click.Choice(["summary", "timeseries", "packets"]), default=None,
-              help="Traces to keep per run under DIR/traces/<run id>/ (default summary: none).")
-@click.option("--metric", "metrics", metavar="PATTERN", multiple=True,
-              help="Keep only result columns matching this glob, e.g. 'bulk.*' (repeatable; default all).")
-@click.option("--rerun-other-versions", is_flag=True,
-              help="The folder holds runs of another vhsim version: run the campaign again with this "
-                   "version (the old runs stay in DIR/runs/<version>/).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar (same as --no-progress).")
-@click.option("--dry-run", is_flag=True, help="Validate and print the plan; run nothing.")
-@click.pass_context
-def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zip_axes, reps, folder, workers,
-              dask_address, paired, seed, detail, metrics, rerun_other_versions, progress, quiet, dry_run) -> None:
-    """Run a campaign: SCENARIO over axes x replications, into a resumable folder.
+from .cli_campaign import export_cmd, sweep_cmd  # noqa: E402 - the campaign commands, in their own file
 
-    Every configuration is validated before the first run.  A run's id is a
-    hash of its resolved scenario, seed and the vhsim version; runs already in
-    the folder are skipped, and each finished run is committed at once, so an
-    interrupted sweep (Ctrl-C, kill -9) resumes where it stopped when the same
-    command is run again (or just `vhsim sweep --campaign DIR`).
-
-    \b
-    Examples:
-      vhsim sweep scenarios/examples/loss-sweep.toml -p flows.bulk.scheme=reno,newreno,sack
-            -p links.access.forward.error.p=0.005,0.01,0.02,0.05 --reps 10 --campaign out/loss
-      vhsim sweep my.toml -p 'timeline[0].at=range(1s,20s,100ms)' --reps 5 -c out/instants
-      vhsim sweep my.toml -p links.access.rate=1Mbps,2Mbps -p links.access.queue=10pkt,20pkt --zip
-      vhsim sweep --file campaign.toml --workers 8
-      vhsim sweep --campaign out/loss                  # resume with the stored definition
-      vhsim sweep --file campaign.toml --dask tcp://scheduler:8786
-    """
-    from concurrent.futures.process import BrokenProcessPool
-
-    from .campaign import Campaign, CampaignError, CampaignSpec, run_campaign
-
-    progress = False if quiet else progress
-    from .campaign.axes import parse_cli_axis
-
-    try:
-        options = dict(zip_axes=zip_axes, replications=reps, paired_seeds=paired, seed=seed, detail=detail,
-                       metrics=tuple(metrics) or None)
-        if scenario and campaign_file:
-            raise click.UsageError("give a SCENARIO or --file, not both")
-        if campaign_file:
-            spec, file_folder = CampaignSpec.from_toml_file(campaign_file)
-            extra = [parse_cli_axis(p) for p in params]
-            keys = {a.key for a in extra}
-            spec = spec.with_options(axes=tuple(a for a in spec.axes if a.key not in keys) + tuple(extra),
-                                     fixed=spec.fixed + tuple(overrides), **options)
-            folder = folder or file_folder or os.fspath(Path("out") / "campaigns" / Path(campaign_file).stem)
-        elif scenario:
-            spec = CampaignSpec.from_cli(scenario, params, overrides,
-                                         **{k: v for k, v in options.items() if v is not None})
-            folder = folder or os.fspath(Path("out") / "campaigns" / Path(scenario).stem)
-        elif folder and (Path(folder) / "campaign.json").is_file():
-            if params or overrides:
-                raise click.UsageError("-p/--set change a campaign: give the SCENARIO or --file as well")
-            spec = Campaign(folder).spec.with_options(**options)
-        else:
-            raise click.UsageError("give a SCENARIO, a --file, or an existing --campaign folder to resume")
-        if dry_run:
-            from . import __version__
-
-            plan = spec.plan(__version__)
-            done = 0
-            if (Path(folder) / "campaign.json").is_file():
-                done_ids = Campaign(folder).done_ids(__version__)
-                done = sum(1 for r in plan if r.run_id in done_ids)
-            click.echo(f"{spec.describe()}: {len(spec.configurations())} configurations, {len(plan)} runs, "
-                       f"{done} already in {folder}")
-            return
-        click.echo(f"sweep {spec.describe()} -> {folder}", err=True)
-        report = run_campaign(spec, folder, workers=workers, dask=dask_address,
-                              rerun_other_versions=rerun_other_versions, progress=progress)
-    except CampaignError as err:
-        _campaign_fail(ctx, err)
-        return
-    except KeyboardInterrupt as err:
-        stored = None
-        with contextlib.suppress(Exception):
-            if folder and (Path(folder) / "campaign.json").is_file():
-                stored = Campaign(folder).status()
-        note = f"{stored['done']}/{stored['total']} runs stored" if stored else "nothing stored"
-        _interrupted(ctx, err, f"{note}; run the same command again to resume")
-        return
-    except BrokenProcessPool as err:  # a worker process died (killed, out of memory)
-        _fail(ctx, f"a worker process died ({err}); finished runs are stored, run the same command "
-                   "again to resume", EXIT_SIM)
-        return
-    click.echo(report.line())
-    click.echo(f"results: {Path(folder) / 'results.parquet'} (vhsim.campaign.open({folder!r}).results())")
-    if report.failed:
-        for run, message in report.failed[:5]:
-            click.echo(f"error: run {run.run_id[:12]} ({', '.join(f'{k}={v}' for k, v in run.labels.items())}, "
-                       f"seed {run.seed}): {_one_line(message)}", err=True)
-        more = len(report.failed) - 5
-        if more > 0:
-            click.echo(f"error: ... and {more} more failed runs (see {Path(folder) / 'failures'})", err=True)
-        ctx.exit(EXIT_SIM)
-
-
-# ------------------------------------------------------------------------ export
-@cli.command("export")
-@click.argument("campaign_dir", type=click.Path(file_okay=False, path_type=str))
-@click.option("--csv", "csv_file", type=click.Path(dir_okay=False, path_type=str), default=None,
-              help="Write the result table as CSV ('-' for stdout).")
-@click.option("--parquet", "parquet_file", type=click.Path(dir_okay=False, path_type=str), default=None,
-              help="Write the result table as a Parquet file.")
-@click.option("--version", "version", default=None,
-              help="Runs of this vhsim version (default: the campaign's active version).")
-@click.pass_context
-def export_cmd(ctx: click.Context, campaign_dir: str, csv_file, parquet_file, version) -> None:
-    """Export a campaign's result table (one row per run) as CSV or Parquet.
-
-    \b
-    Examples:
-      vhsim export out/loss --csv loss.csv
-      vhsim export out/loss --csv - | head
-      vhsim export out/loss --parquet loss.parquet
-    """
-    from .campaign import CampaignError, open_campaign
-
-    if not csv_file and not parquet_file:
-        raise click.UsageError("say where to write: --csv FILE (or -) and/or --parquet FILE")
-    try:
-        df = open_campaign(campaign_dir).results(version=version)
-    except CampaignError as err:
-        _campaign_fail(ctx, err)
-        return
-    if csv_file == "-":
-        click.echo(df.to_csv(index=False), nl=False)
-    elif csv_file:
-        Path(csv_file).parent.mkdir(parents=True, exist_ok=True)
-        df.to_csv(csv_file, index=False)
-        click.echo(f"wrote {csv_file} ({len(df)} runs, {len(df.columns)} columns)", err=True)
-    if parquet_file:
-        Path(parquet_file).parent.mkdir(parents=True, exist_ok=True)
-        df.to_parquet(parquet_file, index=False)
-        click.echo(f"wrote {parquet_file} ({len(df)} runs, {len(df.columns)} columns)", err=True)
+cli.add_command(sweep_cmd)
+cli.add_command(export_cmd)
 
 
 # --------------------------------------------------------------------- reproduce
+def _check_reproduce_names(paper: str, figure: str | None) -> None:
+    """CampaignError for a paper or figure the registry does not have, quoting the name cut to
+    a readable length (issue #27: a pasted name was echoed whole)."""
+    from .campaign import CampaignError
+    from .campaign.reproduce import papers
+    from .errors import shown
+
+    registry = papers()
+    if paper not in registry:
+        raise CampaignError(f"no paper {shown(paper)} registered (papers: {', '.join(registry) or 'none'})")
+    ids = [f.id for f in registry[paper].figures]
+    if figure is not None and figure not in ids:
+        raise CampaignError(f"paper {paper} has no figure {shown(figure)} (figures: {', '.join(ids)})")
+
+
 @cli.command("reproduce")
 @click.argument("paper", required=False)
 @click.option("--figure", "figure", metavar="ID", default=None, help="Only this figure (default: all).")
@@ -683,6 +558,7 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
     if not paper:
         raise click.UsageError("name a PAPER (see vhsim reproduce --list)")
     try:
+        _check_reproduce_names(paper, figure)
         outcome = reproduce(paper, figure, quick=quick, out=out_dir, workers=workers, dask=dask_address,
                             progress=progress, rerun_other_versions=rerun_other_versions,
                             on_figure=lambda f: click.echo(f"figure {f.id}: {f.title}", err=True))

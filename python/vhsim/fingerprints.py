@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from . import _native
+from ._native import ScenarioError
+from .errors import shown
 
 try:
     import tomllib
@@ -68,6 +70,13 @@ OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/sobral/cbr-forced-handover.toml", (("agents[0].timer", "packet_age"), ("agents[0].buffer", "10kB"),
                                                     ("agents[1].ack_every", "2"),
                                                     ("agents[1].active_mode", "2s"))),
+    # Today's TCP options no preset selects: HyStart++ (a buffer deep enough for its delay exit
+    # to fire before a loss), PRR-CRB with RACK under deep reordering.
+    ("benches/bulk-sack1.toml", (("duration", "10s"), ("links.access.queue", "100pkt"),
+                                 ("flows.*.scheme", "cubic"), ("flows.*.tcp.slow_start", "hystart_pp"))),
+    ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "rack"),
+                                            ("flows.*.tcp.recovery.bound", "crb"),
+                                            ("links.umts.forward.reorder.depth", "3"))),
     # The mSCTP schemes on Kim & Koh's scenarios (shipped with the normal scheme).
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"),)),
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "hr-msctp"),)),
@@ -132,9 +141,16 @@ def cases(root: Path) -> list[Case]:
 
 
 def compute(root: Path, case: Case) -> Fingerprint:
-    """Run ``case`` and fingerprint it."""
-    text = (root / case.scenario).read_text(encoding="utf-8")
-    overrides = _expand(text, case.overrides)
+    """Run ``case`` and fingerprint it. A scenario file that cannot be read or is not valid
+    raises :class:`vhsim.ScenarioError` naming it."""
+    from .scenario import read_scenario_text
+
+    path = root / case.scenario
+    text = read_scenario_text(path)
+    try:
+        overrides = _expand(text, case.overrides)
+    except tomllib.TOMLDecodeError as err:
+        raise ScenarioError(f"{path}: not valid TOML: {err}") from None
     packets, timeseries, summary, _events = _native.fingerprint(text, overrides, case.seed)
     return Fingerprint(packets, timeseries, summary)
 
@@ -151,16 +167,34 @@ def _expand(text: str, overrides: Sequence[tuple[str, str]]) -> list[tuple[str, 
     return out
 
 
-def read_store(path: Path) -> dict[tuple[str, str, int], Fingerprint]:
-    """The stored fingerprints by case key."""
-    if not path.exists():
+def read_store(path: Path | None) -> dict[tuple[str, str, int], Fingerprint]:
+    """The stored fingerprints by case key (none without a ``path``). A file that is not a store
+    written by :func:`write_store` raises :class:`vhsim.ScenarioError` naming it and the row."""
+    if path is None or not path.exists():
         return {}
-    with path.open(newline="", encoding="utf-8") as fh:
-        rows = csv.DictReader((line for line in fh if not line.startswith("#")), delimiter="\t")
-        return {
-            (r["scenario"], r["set"], int(r["seed"])): Fingerprint(r["packets"], r["timeseries"], r["summary"])
-            for r in rows
-        }
+    line = 0
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            rows = csv.DictReader((text for text in fh if not text.startswith("#")), delimiter="\t")
+            if rows.fieldnames is None or list(rows.fieldnames) != list(COLUMNS):
+                raise ValueError(f"its header is not the tab-separated {', '.join(COLUMNS)}")
+            out = {}
+            for line, r in enumerate(rows, start=2):  # line 1: the header
+                if None in r or None in r.values():
+                    fields = sum(v is not None for k, v in r.items() if k is not None) + len(r.get(None) or [])
+                    raise ValueError(f"{fields} fields instead of {len(COLUMNS)}")
+                if not r["seed"].isdigit():
+                    raise ValueError(f"seed {shown(r['seed'])} is not a whole number")
+                out[(r["scenario"], r["set"], int(r["seed"]))] = Fingerprint(r["packets"], r["timeseries"], r["summary"])
+            return out
+    except UnicodeDecodeError as err:
+        problem = f"not UTF-8 text (byte {err.start})"
+    except (ValueError, csv.Error) as err:
+        problem = f"row {line - 1}: {err}" if line else str(err)
+    except IsADirectoryError:
+        problem = "a folder, not a file"
+    raise ScenarioError(f"{path}: not a fingerprint store ({shown(problem, 200, quote=False)}); "
+                        "`vhsim fingerprints --update` rewrites it")
 
 
 def write_store(path: Path, rows: Iterable[tuple[Case, Fingerprint]]) -> None:
@@ -193,8 +227,8 @@ class Report:
         return out
 
 
-def check(root: Path, store: Path, progress: Callable[[Case], None] | None = None) -> Report:
-    """Recompute every case and compare with the store."""
+def check(root: Path, store: Path | None, progress: Callable[[Case], None] | None = None) -> Report:
+    """Recompute every case and compare with the store (``None``: an empty one)."""
     stored = read_store(store)
     report = Report([], [], [], [])
     wanted = cases(root)

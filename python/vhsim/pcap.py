@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from . import atomic
+
 __all__ = ["Capture", "split_links", "from_native", "write_index", "read_index", "INDEX_FILE"]
 
 #: The index of the captures in a result folder.
@@ -63,9 +65,7 @@ def write_index(directory: str | os.PathLike[str], captures: Sequence[Capture]) 
         index.unlink(missing_ok=True)
         return
     rows = [{"link": c.link, "file": c.path.name, "packets": c.packets} for c in here]
-    tmp = out / (INDEX_FILE + ".tmp")
-    tmp.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, index)
+    atomic.write_text(index, json.dumps(rows, indent=2) + "\n")
 
 
 def read_index(directory: str | os.PathLike[str]) -> list[Capture]:

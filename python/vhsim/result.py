@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
+from . import atomic
+from ._native import ScenarioError
+from .errors import PATH_LIMIT, MissingPathError, path_error, shown
 from .pcap import Capture, from_native, read_index, write_index
 
 if TYPE_CHECKING:  # pandas is imported on first use: `import vhsim` stays fast
@@ -64,6 +67,13 @@ CODED_COLUMNS = ("flow", "state", "event", "cause", "link")
 
 SUMMARY_FILE = "summary.json"
 _META_KEY = b"vhsim"
+
+
+class MissingTableError(ScenarioError, KeyError):
+    """The result has no such trace table (it was run at a lower ``detail``)."""
+
+    def __str__(self) -> str:  # a KeyError would quote its message
+        return str(self.args[0]) if self.args else ""
 
 
 class Result:
@@ -187,11 +197,11 @@ class Result:
         return pd.DataFrame(rows, index=pd.Index(names, name="link"))
 
     def arrays(self, name: str) -> dict[str, np.ndarray]:
-        """The raw NumPy columns of trace table ``name`` (codes as integers)."""
-        try:
+        """The raw NumPy columns of trace table ``name`` (codes as integers); a table the result
+        does not have raises :class:`MissingTableError` (a ScenarioError and a KeyError)."""
+        if isinstance(name, str) and name in self._traces:
             return dict(self._traces[name])
-        except KeyError:
-            raise KeyError(self._missing_message(name)) from None
+        raise MissingTableError(self._missing_message(name))
 
     def trace(self, name: str) -> pd.DataFrame:
         """Trace table ``name`` as a DataFrame with categorical code columns.
@@ -218,7 +228,7 @@ class Result:
         :func:`vhsim.campaign.story.decisions`."""
         from .campaign.story import decisions
 
-        return decisions(self, flow)
+        return decisions(self, self._flow(flow))
 
     def state_around(self, flow: str, t: float) -> tuple[Any, Any]:
         """``flow``'s sender state (cwnd, ssthresh, RTO, FlightSize, state) just before time
@@ -226,8 +236,21 @@ class Result:
         from .campaign import metrics as M
         from .campaign.story import state_around
 
+        flow = self._flow(flow)
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t:
+            raise ScenarioError(f"t: expected a time in seconds, got {shown(t)}")
         ts = self.trace("timeseries")
-        return state_around(ts[ts[M.FLOW] == flow], t)
+        try:
+            return state_around(ts[ts[M.FLOW] == flow], float(t))
+        except ValueError as err:  # nothing recorded at or before t
+            raise ScenarioError(f"t: {err}") from None
+
+    def _flow(self, flow: Any) -> str:
+        """``flow`` if this result has it; ScenarioError naming the flows otherwise."""
+        names = list(self.summary.get("flows", {}))
+        if isinstance(flow, str) and flow in names:
+            return flow
+        raise ScenarioError(f"flow: no flow {shown(flow)} in this result (flows: {', '.join(names) or 'none'})")
 
     def _missing_message(self, name: str) -> str:
         have = ", ".join(self._traces) or "none"
@@ -236,7 +259,7 @@ class Result:
             hint = " (run with detail='timeseries' or 'packets')"
         elif name == "packets":
             hint = " (run with detail='packets')"
-        return f"no trace table {name!r} in this result{hint}; tables present: {have}"
+        return f"no trace table {shown(name)} in this result{hint}; tables present: {have}"
 
     # -- persistence ---------------------------------------------------------
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -248,11 +271,22 @@ class Result:
         file under a temporary name, then renamed), so a save cut short by
         Ctrl-C or a crash never leaves a folder that reads as complete.
         Packet captures (``*.pcap``) are indexed in ``captures.json`` (docs/pcap.md).
+        A folder that cannot be written raises :class:`vhsim.errors.PathError` (a
+        ScenarioError and an OSError) naming it.
         """
+        from .scenario import _folder
+
+        out = Path(_folder(directory, "directory", required=True))
+        try:
+            self._save(out)
+        except OSError as err:
+            raise path_error(err, "directory") from None
+        return out
+
+    def _save(self, out: Path) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        out = Path(directory)
         out.mkdir(parents=True, exist_ok=True)
         (out / SUMMARY_FILE).unlink(missing_ok=True)
         for stale in out.glob("*.parquet"):
@@ -280,15 +314,10 @@ class Result:
             else:
                 pa_table = pa.table({})
             pa_table = pa_table.replace_schema_metadata({**(pa_table.schema.metadata or {}), **meta})
-            dest = out / f"{table}.parquet"
-            tmp_p = out / f".{table}.parquet.tmp"
-            pq.write_table(pa_table, tmp_p)
-            os.replace(tmp_p, dest)
+            with atomic.replacing(out / f"{table}.parquet") as tmp:
+                pq.write_table(pa_table, tmp, write_page_checksum=True)  # a damaged file fails to read
         write_index(out, self.captures)
-        tmp = out / f".{SUMMARY_FILE}.tmp"
-        tmp.write_text(json.dumps(self.summary, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-        os.replace(tmp, out / SUMMARY_FILE)
-        return out
+        atomic.write_text(out / SUMMARY_FILE, json.dumps(self.summary, indent=2, sort_keys=False) + "\n")
 
     def __repr__(self) -> str:
         return (
@@ -319,25 +348,46 @@ def _unique(names: list[str], col: str) -> pd.Index:
 
 
 def read_result(directory: str | os.PathLike[str]) -> Result:
-    """Read a folder written by :meth:`Result.save` (or ``vhsim run --out``)."""
+    """Read a folder written by :meth:`Result.save` (or ``vhsim run --out``).
+
+    A folder that does not exist, or holds no complete result, raises
+    :class:`vhsim.errors.MissingPathError` (a ScenarioError and a FileNotFoundError); a
+    damaged one a :class:`ScenarioError` naming it."""
+    from .scenario import _folder
+
+    src = Path(_folder(directory, "directory", required=True))
+    where = "directory: " + shown(os.fspath(src), PATH_LIMIT, quote=False)
+    summary_path = src / SUMMARY_FILE
+    if not summary_path.is_file():
+        if not src.exists():
+            raise MissingPathError(f"{where}: result folder not found")
+        if any(src.glob("*.parquet")) or any(src.glob(".*.tmp")):
+            raise MissingPathError(f"{where}: incomplete vhsim result folder (no {SUMMARY_FILE}; the run or its "
+                                   "saving was interrupted)")
+        raise MissingPathError(f"{where}: not a vhsim result folder (no {SUMMARY_FILE})")
+    try:
+        return _read(src, summary_path)
+    except OSError as err:
+        raise path_error(err, "directory") from None
+    except (ValueError, KeyError, TypeError) as err:  # pyarrow's errors are ValueErrors too
+        if isinstance(err, ScenarioError):
+            raise
+        raise ScenarioError(f"{where}: not a readable vhsim result "
+                            f"({type(err).__name__}: {shown(str(err), 200, quote=False)})") from None
+
+
+def _read(src: Path, summary_path: Path) -> Result:
     import pandas as pd
 
     import pyarrow.parquet as pq
 
-    src = Path(directory)
-    summary_path = src / SUMMARY_FILE
-    if not summary_path.is_file():
-        if not src.exists():
-            raise FileNotFoundError(f"result folder not found: {os.fspath(directory)}")
-        if any(src.glob("*.parquet")) or any(src.glob(".*.tmp")):
-            raise FileNotFoundError(f"incomplete vhsim result folder (no {SUMMARY_FILE}; the run or its saving "
-                                    f"was interrupted): {os.fspath(directory)}")
-        raise FileNotFoundError(f"not a vhsim result folder (no {SUMMARY_FILE}): {os.fspath(directory)}")
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    if not isinstance(summary, dict):
+        raise ValueError(f"{SUMMARY_FILE} is not a JSON object")
     traces: dict[str, dict[str, np.ndarray]] = {}
     codes: dict[str, list[str]] = {}
     for path in sorted(src.glob("*.parquet")):
-        table = pq.read_table(path)
+        table = pq.read_table(path, page_checksum_verification=True)
         raw_meta = (table.schema.metadata or {}).get(_META_KEY)
         meta = json.loads(raw_meta) if raw_meta else {}
         dtypes = meta.get("dtypes", {})

@@ -8,13 +8,16 @@ live in one place and Python only carries text around.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import operator
 import os
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from . import _native
 from ._native import ScenarioError
+from . import atomic
+from .errors import MissingPathError, PathError, path_error, shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from .control import Progress
@@ -28,12 +31,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 #: Seeds are unsigned 64-bit integers in the core.
 MAX_SEED = 2**64 - 1
-
-
-def _shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters for error messages."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text)} characters)"
 
 
 def _text(value: str, what: str) -> str:
@@ -71,17 +68,17 @@ def _pairs(overrides: Any, what: str = "overrides") -> tuple[tuple[str, str], ..
     if isinstance(overrides, Mapping):
         items = list(overrides.items())
     elif isinstance(overrides, (str, bytes)) or not isinstance(overrides, Iterable):
-        raise ScenarioError(f"{what}: expected (key, value) pairs or a mapping, got {_shown(overrides)}")
+        raise ScenarioError(f"{what}: expected (key, value) pairs or a mapping, got {shown(overrides)}")
     else:
         items = list(overrides)
     out = []
     for item in items:
         if isinstance(item, (str, bytes)) or not isinstance(item, (tuple, list)) or len(item) != 2:
-            raise ScenarioError(f"{what}: each override must be a (key, value) pair, got {_shown(item)}")
+            raise ScenarioError(f"{what}: each override must be a (key, value) pair, got {shown(item)}")
         key, value = item
         if not isinstance(key, str) or not key.strip():
             raise ScenarioError(f"{what}: an override key must be a non-empty string such as "
-                                f"'links.access.rate', got {_shown(key)}")
+                                f"'links.access.rate', got {shown(key)}")
         key = _text(key, "override key")
         out.append((key, _text(format_value(value), key)))
     return tuple(out)
@@ -98,13 +95,13 @@ def _seed(seed: Any) -> int | None:
             value = None
         if value is not None and 0 <= value <= MAX_SEED:
             return value
-    raise ScenarioError(f"seed: must be an integer from 0 to 2^64-1, got {_shown(seed)}")
+    raise ScenarioError(f"seed: must be an integer from 0 to 2^64-1, got {shown(seed)}")
 
 
 def _detail(detail: Any) -> str | None:
     if detail is None or (isinstance(detail, str) and detail in DETAILS):
         return detail
-    raise ScenarioError(f"detail: must be one of {', '.join(DETAILS)}, got {_shown(detail)}")
+    raise ScenarioError(f"detail: must be one of {', '.join(DETAILS)}, got {shown(detail)}")
 
 
 def _names(value: Any, what: str) -> list[str]:
@@ -113,11 +110,11 @@ def _names(value: Any, what: str) -> list[str]:
         return []
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, Iterable) or isinstance(items, (bytes, Mapping)):
-        raise ScenarioError(f"{what}: expected a name or a list of names, got {_shown(value)}")
+        raise ScenarioError(f"{what}: expected a name or a list of names, got {shown(value)}")
     out = []
     for item in items:
         if not isinstance(item, str):
-            raise ScenarioError(f"{what}: expected names (strings), got {_shown(item)}")
+            raise ScenarioError(f"{what}: expected names (strings), got {shown(item)}")
         out.append(_text(item, what))
     return out
 
@@ -129,7 +126,34 @@ def _window(value: Any) -> str | None:
     if isinstance(value, (tuple, list)) and len(value) == 2 and all(v is None or isinstance(v, str) for v in value):
         return _text(f"{value[0] or ''}..{value[1] or ''}", "trace_window")
     raise ScenarioError(f"trace_window: expected \"START..END\" or a (start, end) pair of durations such as "
-                        f"(\"295s\", \"320s\"), got {_shown(value)}")
+                        f"(\"295s\", \"320s\"), got {shown(value)}")
+
+
+def _callable(value: Any, what: str) -> Any:
+    if value is None or callable(value):
+        return value
+    raise ScenarioError(f"{what}: expected a function called with a vhsim.control.Progress, or None, got {shown(value)}")
+
+
+def _control(value: Any) -> Any:
+    if value is None or isinstance(value, _native.RunControl):
+        return value
+    raise ScenarioError(f"control: expected a vhsim.control.RunControl (or None), got {shown(value)}")
+
+
+def _folder(value: Any, what: str, required: bool = False) -> str | None:
+    """A folder name (str, path or bytes) as text (``None`` stays ``None`` unless ``required``);
+    ScenarioError naming ``what`` otherwise."""
+    if value is None and not required:
+        return None
+    if isinstance(value, (str, bytes, os.PathLike)):
+        try:
+            name = os.fsdecode(value)
+        except (TypeError, UnicodeDecodeError):
+            name = None
+        if name and "\0" not in name:
+            return _text(name, what)
+    raise ScenarioError(f"{what}: expected a folder name, got {shown(value)}")
 
 
 _RUN_ARGUMENTS = ("trace_window:", "trace_flows:", "trace_links:", "trace_events:")
@@ -166,7 +190,7 @@ class Scenario:
         path: str | os.PathLike[str] | None = None,
     ) -> None:
         if not isinstance(text, str):
-            raise ScenarioError(f"scenario text: expected a string (TOML), got {_shown(text)}")
+            raise ScenarioError(f"scenario text: expected a string (TOML), got {shown(text)}")
         self._text = _text(text, "scenario text")
         self._overrides = _pairs(overrides)
         self._path = None if path is None else os.fspath(path)
@@ -239,7 +263,7 @@ class Scenario:
         trace_links: str | Iterable[str] | None = None,
         trace_events: str | Iterable[str] | None = None,
         pcap_dir: str | os.PathLike[str] | None = None,
-        pcap: Iterable[str] = (),
+        pcap: str | Iterable[str] | None = (),
         pcap_key: str = "pcap",
         progress: Callable[[Progress], None] | None = None,
         control: Any = None,
@@ -261,12 +285,19 @@ class Scenario:
         With ``pcap_dir``, packet captures are written there: those of the
         scenario's ``output.pcap`` plus the link directions named in ``pcap``
         (docs/pcap.md; errors about them name ``pcap_key``); without it, none.
+        They are written into a hidden folder there while the run goes on and
+        moved into ``pcap_dir`` when it ends: an interrupted or failed run leaves
+        no capture file behind.
 
-        Bad arguments raise :class:`ScenarioError` naming the argument.
+        Bad arguments raise :class:`ScenarioError` naming the argument; a folder the
+        captures cannot be written to a :class:`vhsim.errors.PathError` (a
+        ScenarioError and an OSError); a failed run :class:`SimulationError`.
         """
         from .control import run_native
         from .result import Result
 
+        if not isinstance(pcap_key, str) or not pcap_key:
+            raise ScenarioError(f"pcap_key: expected the name errors about captures give, got {shown(pcap_key)}")
         kwargs = dict(
             toml_text=self._text,
             overrides=list(self._overrides),
@@ -276,16 +307,23 @@ class Scenario:
             trace_flows=_names(trace_flows, "trace_flows"),
             trace_links=_names(trace_links, "trace_links"),
             trace_events=_names(trace_events, "trace_events"),
+            pcap=_names(pcap, pcap_key),
+            pcap_key=pcap_key,
         )
-        try:
-            kwargs.update(pcap_dir=None if pcap_dir is None else os.fspath(pcap_dir),
-                          pcap=[str(p) for p in pcap], pcap_key=pcap_key)
-            raw = run_native(kwargs, on_progress=progress, control=control)
-        except ScenarioError as err:
-            if str(err).startswith(f"{pcap_key}:"):
-                raise  # about the `pcap` argument, not the file
-            raise _with_origin(err, self._path) from None
-        return Result.from_native(raw)
+        progress, control, folder = _callable(progress, "progress"), _control(control), _folder(pcap_dir, "pcap_dir")
+        with _capture_staging(folder, pcap_key) as staging:
+            try:
+                raw = run_native({**kwargs, "pcap_dir": staging}, on_progress=progress, control=control)
+            except ScenarioError as err:
+                if str(err).startswith(f"{pcap_key}:"):
+                    raise  # about the `pcap` argument, not the file
+                raise _with_origin(err, self._path) from None
+            except OSError as err:  # the captures could not be written (the core names the key)
+                raise PathError(str(err).replace(os.fspath(staging or ""), folder or "")) from None
+            result = Result.from_native(raw)
+            if staging is not None:
+                result.captures = _publish_captures(result.captures, staging, folder)
+        return result
 
     def branch(self, variants: Iterable["Scenario | Mapping[str, Any] | Iterable[tuple[str, Any]]"], *,
                seed: Any = None, detail: Any = None) -> list["Result"]:
@@ -299,26 +337,30 @@ class Scenario:
 
             runs = sc.branch([{"timeline[0].at": f"{t}s"} for t in (5, 6, 7)], seed=3)
 
-        Raises :class:`ScenarioError` for an invalid variant and ``ValueError`` ("not
-        branchable: ...") for variants that differ in more than that.
+        Raises :class:`ScenarioError` for an invalid variant, and for variants that differ in
+        more than that ("not branchable: ...").
         """
         from . import _native
         from .result import Result
 
+        if isinstance(variants, (str, bytes, Mapping)) or not isinstance(variants, Iterable):
+            raise ScenarioError(f"branch: expected a list of variants (Scenarios or overrides), got {shown(variants)}")
         lists = []
         for v in variants:
             if isinstance(v, Scenario):
                 if v._text != self._text or v._overrides[: len(self._overrides)] != self._overrides:
-                    raise ValueError("branch: a variant must be made from this scenario (set/with_)")
+                    raise ScenarioError("branch: a variant must be made from this scenario (set/with_)")
                 lists.append(list(v._overrides))
             else:
-                lists.append(list(self._overrides + _pairs(v)))
+                lists.append(list(self._overrides + _pairs(v, "branch")))
         if not lists:
             return []
         try:
             raws = _native.run_branches(self._text, lists, _seed(seed), _detail(detail))
         except ScenarioError as err:
             raise _with_origin(err, self._path) from None
+        except ValueError as err:  # not branchable: the variants differ in more than one instant
+            raise ScenarioError(f"branch: {err}") from None
         return [Result.from_native(raw) for raw in raws]
 
     # -- dunder ------------------------------------------------------------
@@ -341,6 +383,36 @@ class Scenario:
 DETAILS = ("summary", "timeseries", "packets")
 
 
+@contextlib.contextmanager
+def _capture_staging(folder: str | None, key: str) -> Iterator[str | None]:
+    """A hidden folder in ``folder`` for the core to write captures into while it runs (it
+    creates it only if the run captures something); removed when the run fails or is
+    interrupted, so no partial capture is left under a final name (issue #27)."""
+    if folder is None:
+        yield None
+        return
+    staging = atomic.temporary_name(os.path.join(folder, "pcap"))
+    try:
+        yield os.fspath(staging)
+    finally:
+        atomic.remove(staging)
+
+
+def _publish_captures(captures: list, staging: str, folder: str) -> list:
+    """Move the finished capture files from ``staging`` into ``folder`` (renames: atomic)."""
+    from .pcap import Capture
+
+    out = []
+    for c in captures:
+        final = os.path.join(folder, c.path.name)
+        try:
+            os.replace(c.path, final)
+        except OSError as err:
+            raise path_error(err, "pcap_dir", final) from None
+        out.append(Capture(c.link, type(c.path)(final), c.packets))
+    return out
+
+
 def loads(text: str, overrides: Iterable[tuple[str, str]] | Mapping[str, Any] = ()) -> Scenario:
     """Make a :class:`Scenario` from TOML text and validate it at once."""
     return Scenario(text, overrides).validate()
@@ -350,23 +422,24 @@ def read_scenario_text(path: str | os.PathLike[str]) -> str:
     """The text of a scenario file.
 
     A file that is not UTF-8 text (or is larger than 64 MB) raises :class:`ScenarioError`
-    naming the file; a missing file :class:`FileNotFoundError`; a path that cannot be read
-    (a folder, a symlink loop, no permission) an :class:`OSError` with a one-line message.
+    naming the file; a missing file :class:`vhsim.errors.MissingPathError` (a ScenarioError
+    that is also a FileNotFoundError); a path that cannot be read (a folder, a symlink loop,
+    no permission) a :class:`vhsim.errors.PathError` (also an OSError), with a one-line message.
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise ScenarioError(f"scenario path: expected a file name, got {_shown(path)}")
+        raise ScenarioError(f"scenario path: expected a file name, got {shown(path)}")
     name = os.fspath(path)
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise FileNotFoundError(f"scenario file not found: {name}") from None
+        raise MissingPathError(f"scenario file not found: {name}") from None
     except IsADirectoryError:
-        raise IsADirectoryError(f"scenario path is a directory, not a file: {name}") from None
+        raise PathError(f"scenario path is a directory, not a file: {name}") from None
     except OSError as err:
-        raise OSError(err.errno, f"cannot read scenario file {name}: {err.strerror or err}") from None
+        raise PathError(f"cannot read scenario file {name}: {err.strerror or err}") from None
     except ValueError as err:  # e.g. a NUL character in the path
-        raise ScenarioError(f"scenario path: {_shown(name)} is not a usable file name ({err})") from None
+        raise ScenarioError(f"scenario path: {shown(name)} is not a usable file name ({err})") from None
     if len(data) > MAX_FILE_BYTES:
         raise ScenarioError(f"{name}: larger than {MAX_FILE_BYTES // 2**20} MB; not a scenario file")
     try:
@@ -384,7 +457,8 @@ def load(path: str | os.PathLike[str], overrides: Iterable[tuple[str, str]] | Ma
 
     Errors in the file (including a file that is not UTF-8 text) raise
     :class:`vhsim.ScenarioError` with the path prefixed; a missing file raises
-    :class:`FileNotFoundError`, another unreadable path an :class:`OSError`.
+    :class:`vhsim.errors.MissingPathError` (also a FileNotFoundError), another unreadable path a
+    :class:`vhsim.errors.PathError` (also an OSError).
     """
     text = read_scenario_text(path)
     return Scenario(text, overrides, os.fspath(path)).validate()

@@ -8,15 +8,18 @@ can produce gigabytes.  :func:`estimate` predicts the row counts from the resolv
   the application's rate, while the flow is active; flows that share a link split its rate;
   a mobile node's path follows the handovers of the timeline (nothing passes during a pause
   or a break-before-make gap; with ``mobility``, the fastest interface is assumed
-  throughout); a ``set_link`` that raises a rate counts from the start;
+  throughout), and an SCTP association with care-of addresses follows its scripted
+  ``actions`` (Add-IP, Set-Primary, Delete-IP; MT-mSCTP sends on every usable address) and
+  fails over at once from a path that is down; a ``set_link`` that raises a rate counts from
+  the start;
 * a data segment makes 2 packet rows (send, receive) plus 2 per ACK (sent, received; one ACK
   per segment, or one per two with delayed ACKs), and one sender-state row per ACK (the state
   changes on almost every ACK);
 * the goodput table has one row per flow per ``metrics.goodput_interval``, at every detail.
 
 Measured on every shipped scenario and bench, the packet-row estimate is 0.9 to 1.1 times
-the real count for transfers limited by a link or a window, and up to 2 times it where losses
-and timeouts keep flows below their path's rate (tests/test_traces.py checks a few).  Sizes are the bytes of the recorded columns
+the real count for transfers limited by a link or a window, and up to 2 times it where losses,
+timeouts and failovers keep flows below their path's rate (tests/test_traces.py checks a few).  Sizes are the bytes of the recorded columns
 in memory; the Parquet files come out about 3x smaller.  Trace filters shrink the estimate
 by the share of the run inside ``trace_window``, the share of flows in ``trace_flows``, and
 the share of row kinds in ``trace_events``; ``trace_links`` is not taken into account
@@ -27,13 +30,14 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
 
-__all__ = ["TraceEstimate", "estimate", "parse_size", "format_size", "DEFAULT_LIMIT"]
+__all__ = ["TraceEstimate", "estimate", "parse_size", "format_size", "DEFAULT_LIMIT", "capture_links",
+           "capture_bytes", "check_captures"]
 
 #: Bytes per row of the recorded columns (vhsim-sim trace.rs): packets
 #: time u64 + flow u32 + event u8 + seq i64 + link i32 + cause u8 + label i8;
@@ -60,6 +64,8 @@ class TraceEstimate:
 
     rows: dict[str, int]
     events: int
+    wire: dict[int, tuple[float, float]] = field(default_factory=dict)
+    """Per link direction: the packets that cross it and their bytes (for :func:`capture_bytes`)."""
 
     @property
     def bytes(self) -> int:
@@ -83,8 +89,8 @@ class TraceEstimate:
                 f"about {format_size(self.disk_bytes)} on disk)")
 
 
-def parse_size(text: str) -> int | None:
-    """``"1GB"``, ``"500MB"``, ``"2GiB"`` -> bytes; ``"none"`` -> ``None`` (no limit)."""
+def parse_size(text: str, key: str = "trace_limit") -> int | None:
+    """``"1GB"``, ``"500MB"``, ``"2GiB"`` -> bytes; ``"none"`` -> ``None`` (no limit). Errors name ``key``."""
     from ._native import ScenarioError
 
     t = str(text).strip()
@@ -98,7 +104,7 @@ def parse_size(text: str) -> int | None:
         value = math.nan
     if unit not in _SIZE_UNITS or not math.isfinite(value) or value < 0:
         shown = t if len(t) <= 40 else t[:30] + "..."
-        raise ScenarioError(f"trace_limit: {shown!r} is not a size; write e.g. 500MB, 1GB, 2GiB, or none")
+        raise ScenarioError(f"{key}: {shown!r} is not a size; write e.g. 500MB, 1GB, 2GiB, or none")
     return int(value * _SIZE_UNITS[unit])
 
 
@@ -122,27 +128,102 @@ def _path_links(routes: Sequence[Sequence[int | None]], link_end: Sequence[int],
     return links if node == dst else []
 
 
-def _phases(r: dict, duration_ns: int) -> list[tuple[int, int, int | None]]:
-    """``(start, end, table)`` intervals of the run: which routing table is in use (an index
-    into the mobile node's interfaces, 0 without one), ``None`` while a pause or a
-    break-before-make gap lets nothing through.  Mobility-driven handovers are not followed:
-    the caller takes the fastest interface for them."""
+def _world_phases(r: dict, duration_ns: int) -> list[tuple[int, int, int | None, frozenset[int]]]:
+    """``(start, end, table, down)`` intervals of the run: which routing table is in use (an
+    index into the mobile node's interfaces, 0 without one; ``None`` while a pause or a
+    break-before-make gap lets nothing through) and which links are down (``link_down`` until
+    ``link_up``).  Mobility-driven handovers are not followed: the caller takes the fastest
+    interface for them."""
     mobile = r.get("mobile")
-    current: int | None = int(mobile["initial"]) if mobile else 0
+    changes: list[tuple[int, int, Any]] = []  # (time, order, change)
+    for entry in r.get("timeline", []):
+        at, action = min(int(entry["at"]), duration_ns), entry["action"]
+        kind = action.get("action")
+        if kind == "handover":
+            stall = int(action.get("gap") or action.get("duration") or 0)
+            changes.append((at, 0, ("table", None if stall > 0 else int(action["to"]))))
+            if stall > 0:
+                changes.append((min(at + stall, duration_ns), 1, ("table", int(action["to"]))))
+        elif kind in ("link_down", "link_up"):
+            changes.append((at, 0, (kind, frozenset(int(link) for link in action.get("links", [])))))
+    table: int | None = int(mobile["initial"]) if mobile else 0
+    down: frozenset[int] = frozenset()
     out, t = [], 0
-    for entry in sorted(r.get("timeline", []), key=lambda e: int(e["at"])):
-        action = entry["action"]
-        if action.get("action") != "handover":
-            continue
-        at = min(int(entry["at"]), duration_ns)
-        out.append((t, at, current))
-        stall = int(action.get("gap") or action.get("duration") or 0)
-        resume = min(at + stall, duration_ns)
-        if resume > at:
-            out.append((at, resume, None))
-        t, current = resume, int(action["to"])
-    out.append((t, duration_ns, current))
+    for at, _, (what, value) in sorted(changes, key=lambda c: (c[0], c[1])):
+        if at > t:
+            out.append((t, at, table, down))
+            t = at
+        if what == "table":
+            table = value
+        elif what == "link_down":
+            down = down | value
+        else:
+            down = down - value
+    out.append((t, duration_ns, table, down))
     return [p for p in out if p[1] > p[0]]
+
+
+def _sctp_moves(r: dict, flow: dict) -> list[tuple[int, str, int]] | None:
+    """An SCTP flow's scripted address changes at the mobile node as ``(time, op, interface)``
+    (op ``add``, ``set_primary``, ``delete``), sorted; ``None`` if the flow is not an SCTP
+    association with care-of addresses or its addresses follow the handovers (a link trigger)."""
+    t = flow["transport"]
+    if t.get("protocol") != "sctp" or not t.get("mobile"):
+        return None
+    if t["config"].get("msctp_trigger", "scripted") != "scripted":
+        return None
+    moves = []
+    for action in t["mobile"].get("actions", []):
+        for op, addr in action["op"].items():
+            iface = _interface_of(r, addr)
+            if iface is not None:
+                moves.append((int(action["at"]), str(op), iface))
+    return sorted(moves, key=lambda m: m[0])
+
+
+def _interface_of(r: dict, addr: Any) -> int | None:
+    """The mobile node's interface a care-of address belongs to (None for a node address)."""
+    addresses = r.get("addresses", [])
+    if isinstance(addr, int) and 0 <= addr < len(addresses):
+        iface = addresses[addr].get("interface")
+        return None if iface is None else int(iface)
+    return None
+
+
+def _sctp_tables(r: dict, flow: dict, moves: list[tuple[int, str, int]], at: int) -> tuple[list[int], int | None]:
+    """The interfaces an SCTP association with care-of addresses can send on at ``at`` (its
+    addresses after the scripted actions before ``at``) and its primary's interface."""
+    t = flow["transport"]
+    side = int(t["mobile"].get("side", 1))
+    addrs = t["to_addrs"] if side == 1 else t["from_addrs"]
+    usable = [i for i in (_interface_of(r, a) for a in addrs) if i is not None]
+    primary = _interface_of(r, t["primary"] if side == 1 else t["from_primary"])
+    for when, op, iface in moves:
+        if when > at:
+            break
+        if op == "add" and iface not in usable:
+            usable.append(iface)
+        elif op == "delete" and iface in usable and len(usable) > 1:
+            usable.remove(iface)
+        elif op == "set_primary":
+            primary = iface
+    return usable, primary
+
+
+def _flow_tables(r: dict, flow: dict, moves, at: int, table: int | None, blocked: set[int]) -> list[int]:
+    """The routing tables carrying ``flow``'s data at ``at``: the one in use by the mobile
+    node, or for an SCTP association with care-of addresses the interface of its primary (every
+    usable one for MT-mSCTP's concurrent sending, RFC 4960's failover to an alternate when
+    the primary's path is down, taken at once: an upper bound)."""
+    if moves is None:
+        return [] if table is None else [table]
+    usable, primary = _sctp_tables(r, flow, moves, at)
+    alive = [i for i in usable if i not in blocked]
+    if flow["transport"]["config"].get("msctp") == "multi_path" and len(alive) > 1:
+        return alive
+    if primary in alive:
+        return [primary]
+    return alive[:1]
 
 
 def _count(value: Any) -> int:
@@ -165,13 +246,22 @@ def _transport(flow: dict) -> tuple[int, float, float]:
         return 8 * (_count(tcp["segment_size"]) + _count(tcp["header_size"])), window, 0.5 if sink["delayed_ack"] else 1.0
     if t["protocol"] == "datagram":
         return 8 * (_count(t["size"]) + _count(t["header_size"])), float("inf"), 0.0
+    if t["protocol"] == "sctp":
+        # Full-MTU packets of one DATA chunk; the peer's receive buffer bounds what is in
+        # flight; a SACK per `sack_every` packets with delayed SACKs (RFC 4960 §6.2).
+        c = t["config"]
+        window = max(1.0, _count(c["receive_buffer"]) / max(1, _count(c["data_chunk_size"])))
+        every = max(1, _count(c.get("sack_every", 2))) if c.get("delayed_sack") else 1
+        return 8 * _count(c["mtu"]), window, 1.0 / every
     # Other transports: a full-size packet each way, windowed by nothing the estimate knows.
     return 8 * 1500, float("inf"), 1.0
 
 
-def _flow_caps(r: dict, routes: Sequence, link_end: Sequence[int], rate: Sequence[int]) -> list[tuple[float, list[int]]]:
+def _flow_caps(r: dict, routes: Sequence, link_end: Sequence[int],
+               rate: Sequence[int]) -> list[tuple[float, list[int], list[int]]]:
     """Per flow: the most data segments per second it can send over ``routes`` (its path's
-    slowest link, one window per unloaded round trip, a CBR application's rate) and its path."""
+    slowest link, one window per unloaded round trip, a CBR application's rate), its path and
+    the acknowledgements' path."""
     links = r["links"]
     out = []
     for flow in r["flows"]:
@@ -179,7 +269,7 @@ def _flow_caps(r: dict, routes: Sequence, link_end: Sequence[int], rate: Sequenc
         path = _path_links(routes, link_end, int(flow["src"]), int(flow["dst"]))
         back = _path_links(routes, link_end, int(flow["dst"]), int(flow["src"]))
         if not path:
-            out.append((0.0, []))
+            out.append((0.0, [], []))
             continue
         per_s = min(rate[link] for link in path) / packet_bits
         rtt_s = sum(int(links[link]["delay"]) for link in path + back) / 1e9
@@ -188,24 +278,25 @@ def _flow_caps(r: dict, routes: Sequence, link_end: Sequence[int], rate: Sequenc
         app = flow.get("app") or {}
         if app.get("kind") == "cbr" and int(app.get("interval") or 0) > 0:
             per_s = min(per_s, int(app.get("segments_per_write", 1)) / (int(app["interval"]) / 1e9))
-        out.append((per_s, path))
+        out.append((per_s, path, back))
     return out
 
 
-def _share_links(r: dict, caps: list[tuple[float, list[int]]], active: list[bool], rate: Sequence[int]) -> list[float]:
-    """Segments per second of each active flow when flows that share a link split its rate
-    (proportional scaling, a few rounds: close to max-min sharing for these topologies)."""
-    bits = [_transport(f)[0] for f in r["flows"]]
-    per_s = [cap if on else 0.0 for (cap, _), on in zip(caps, active)]
+def _share_links(streams: list[tuple[int, float, list[int], list[int]]], bits: Sequence[int],
+                 rate: Sequence[int]) -> list[float]:
+    """Segments per second of each stream ``(flow, cap, path)`` when streams that share a link
+    split its rate (proportional scaling, a few rounds: close to max-min sharing for these
+    topologies)."""
+    per_s = [stream[1] for stream in streams]
     for _ in range(4):
         load: dict[int, float] = {}
-        for i, (_, path) in enumerate(caps):
+        for k, (i, _, path, _) in enumerate(streams):
             for link in path:
-                load[link] = load.get(link, 0.0) + per_s[i] * bits[i]
-        for i, (_, path) in enumerate(caps):
+                load[link] = load.get(link, 0.0) + per_s[k] * bits[i]
+        for k, (_, _, path, _) in enumerate(streams):
             for link in path:
                 if load[link] > rate[link] > 0:
-                    per_s[i] *= rate[link] / load[link]
+                    per_s[k] *= rate[link] / load[link]
     return per_s
 
 
@@ -218,8 +309,6 @@ def estimate(
     trace_events: Sequence[str] = (),
 ) -> TraceEstimate:
     """Predict the trace rows of ``scenario`` at ``detail`` (default: the scenario's own)."""
-    from ._native import duration_ns as parse_ns
-
     r = scenario.resolved()
     detail = detail or r["detail"]
     duration_ns = int(r["duration"])
@@ -233,36 +322,46 @@ def estimate(
     mobile = r.get("mobile")
     tables = [i["routes"] for i in mobile["interfaces"]] if mobile else [[n["routes"] for n in r["nodes"]]]
     caps = [_flow_caps(r, routes, link_end, rate) for routes in tables]
+    phases = _world_phases(r, duration_ns)
     if mobile and mobile.get("mobility"):  # handovers follow the movement: take the best
-        fastest = max(range(len(tables)), key=lambda k: sum(c for c, _ in caps[k]))
-        phases = [(0, duration_ns, fastest)]
-    else:
-        phases = _phases(r, duration_ns)
+        fastest = max(range(len(tables)), key=lambda k: sum(c[0] for c in caps[k]))
+        phases = [(a, b, None if t is None else fastest, down) for a, b, t, down in phases]
 
     flows = r["flows"]
+    bits = [_transport(f)[0] for f in flows]
+    acks_per_segment = [_transport(f)[2] for f in flows]
+    ack_bytes = [_ack_bytes(f) for f in flows]
+    wire: dict[int, tuple[float, float]] = {}
+    moves = [_sctp_moves(r, f) for f in flows]
+    # Every instant something changes: the phases, flows starting or stopping, and the scripted
+    # address changes of SCTP associations (issue #27: a switch to a faster path counts).
+    cuts = {0, duration_ns} | {t for p in phases for t in p[:2]}
+    for flow, m in zip(flows, moves):
+        cuts |= {min(int(flow["start"]), duration_ns), _stop(flow, duration_ns)}
+        cuts |= {min(when, duration_ns) for when, _, _ in (m or [])}
+    bounds = sorted(cuts)
     segments = [0.0] * len(flows)
     hop_segments = 0.0
-    for start, end, table in phases:
-        if table is None:
-            continue
-        # Flows that start or stop inside the phase count for the part they are active.
+    for start, end in zip(bounds, bounds[1:]):
+        _, _, table, down = next(p for p in phases if p[0] <= start < p[1])
+        streams = []
         for i, flow in enumerate(flows):
-            f_start = int(flow["start"])
-            f_stop = int(flow["stop"]) if flow.get("stop") is not None else duration_ns
-            overlap = max(0, min(end, f_stop) - max(start, f_start)) / 1e9
-            if overlap <= 0:
+            if not int(flow["start"]) <= start < _stop(flow, duration_ns):
                 continue
-            active = [j == i or _overlaps(flows[j], start, end, duration_ns) for j in range(len(flows))]
-            per_s = _share_links(r, caps[table], active, rate)[i]
-            segments[i] += per_s * overlap
-            hop_segments += per_s * overlap * len(caps[table][i][1])
+            for k in _flow_tables(r, flow, moves[i], start, table, _blocked(caps, i, down)):
+                cap, path, back = caps[k][i]
+                if cap > 0 and not down & set(path):
+                    streams.append((i, cap, path, back))
+        span = (end - start) / 1e9
+        for (i, _, path, back), per_s in zip(streams, _share_links(streams, bits, rate)):
+            segments[i] += per_s * span
+            hop_segments += per_s * span * len(path)
+            _on_wire(wire, path, per_s * span, bits[i] // 8)
+            _on_wire(wire, back, per_s * span * acks_per_segment[i], ack_bytes[i])
 
-    acks_per_segment = [_transport(f)[2] for f in flows]
     window_share = 1.0
     if trace_window:
-        lo, _, hi = trace_window.partition("..")
-        a = parse_ns(lo) if lo.strip() else 0
-        b = parse_ns(hi) if hi.strip() else duration_ns
+        a, b = _window_ns(trace_window, duration_ns)
         window_share = max(0.0, min(b, duration_ns) - a) / duration_ns if duration_ns else 0.0
     keep_flow = [not trace_flows or f["name"] in set(trace_flows) for f in flows]
     kinds = set(trace_events)
@@ -291,12 +390,94 @@ def estimate(
     events = int(4 * hop_segments + sum(segments))
     if relayed:  # each acknowledgement crosses the access hop, and the agent's timer runs
         events += int(3 * sum(segments))
-    return TraceEstimate(rows, events)
+    return TraceEstimate(rows, events, wire)
 
 
-def _overlaps(flow: dict, start: int, end: int, duration_ns: int) -> bool:
-    f_stop = int(flow["stop"]) if flow.get("stop") is not None else duration_ns
-    return int(flow["start"]) < end and f_stop > start
+def _window_ns(text: str, duration_ns: int) -> tuple[int, int]:
+    """``START..END`` in ns (a side left out: the run's start or end); errors name the option
+    (the run checks the window again, against the scenario)."""
+    from ._native import ScenarioError
+    from ._native import duration_ns as parse_ns
+
+    from .errors import shorten_quoted, shown
+
+    lo, sep, hi = str(text).partition("..")
+    try:
+        if not sep:
+            raise ScenarioError(f"{shown(text)} is not a window; write START..END, e.g. \"295s..320s\"")
+        return (parse_ns(lo) if lo.strip() else 0), (parse_ns(hi) if hi.strip() else duration_ns)
+    except ScenarioError as err:
+        raise ScenarioError(f"trace_window: {shorten_quoted(str(err))}") from None
+
+
+def _on_wire(wire: dict[int, tuple[float, float]], path: list[int], packets: float, size: int) -> None:
+    for link in path:
+        n, b = wire.get(link, (0.0, 0.0))
+        wire[link] = (n + packets, b + packets * size)
+
+
+def _ack_bytes(flow: dict) -> int:
+    """Bytes on the wire of an acknowledgement (TCP's ``ack_size``; an SCTP SACK with a few gap
+    blocks; a datagram has none)."""
+    t = flow["transport"]
+    if t["protocol"] == "tcp":
+        return _count(t["tcp"].get("ack_size", 40))
+    return 64
+
+
+def _stop(flow: dict, duration_ns: int) -> int:
+    return min(int(flow["stop"]), duration_ns) if flow.get("stop") is not None else duration_ns
+
+
+def _blocked(caps: list, flow: int, down: frozenset[int]) -> set[int]:
+    """Tables whose path for ``flow`` crosses a link that is down."""
+    return {k for k, per_table in enumerate(caps) if down & set(per_table[flow][1])}
+
+
+#: Bytes of a pcap file's header, and of the record header before each packet.
+PCAP_FILE_HEADER, PCAP_RECORD_HEADER = 24, 16
+
+
+def capture_links(scenario: "Scenario", extra: Sequence[str] = ()) -> tuple[list[int], int | None]:
+    """The link directions a run of ``scenario`` captures (its ``output.pcap`` and the ``extra``
+    names, as ``--pcap`` takes them) and the snap length. A bad extra name is left out: the
+    run itself reports it, naming the option."""
+    import json
+
+    from ._native import ScenarioError
+
+    pcap = scenario.resolved().get("pcap") or {}
+    links = {int(p["link"]) for p in pcap.get("points", [])}
+    if extra:
+        names = "[" + ", ".join(json.dumps(str(n)) for n in extra) + "]"
+        try:
+            more = scenario.set("output.pcap", names).resolved().get("pcap") or {}
+        except ScenarioError:
+            more = {}
+        links |= {int(p["link"]) for p in more.get("points", [])}
+    return sorted(links), pcap.get("snaplen")
+
+
+def capture_bytes(est: TraceEstimate, links: Sequence[int], snaplen: int | None = None) -> int:
+    """Bytes of the pcap files of ``links``: a file header, and per packet a record header and
+    the packet (cut to ``snaplen``)."""
+    total = 0.0
+    for link in links:
+        packets, size = est.wire.get(link, (0.0, 0.0))
+        kept = size if not snaplen else min(size, packets * int(snaplen))
+        total += PCAP_FILE_HEADER + packets * PCAP_RECORD_HEADER + kept
+    return int(total)
+
+
+def check_captures(size: int, links: Sequence[int], limit: int | None) -> str | None:
+    """The refusal message if captures of ``size`` bytes exceed ``limit``, else ``None``."""
+    if limit is None or size <= limit:
+        return None
+    need = format_size(size * 1.2).replace(" ", "")
+    return (f"the packet captures of this run would take about {format_size(size)} on disk "
+            f"({len(links)} link direction{'s' if len(links) != 1 else ''}), above the limit of {format_size(limit)}. "
+            f"Capture less (fewer --pcap links, a shorter duration, output.pcap_snaplen) or raise the limit "
+            f"(--pcap-limit {need}, or --pcap-limit none)")
 
 
 def check(est: TraceEstimate, limit: int | None) -> str | None:

@@ -37,8 +37,12 @@ impl std::error::Error for ScenarioError {}
 /// Longest quoted value an error message repeats in full (characters).
 pub const MAX_QUOTED: usize = 60;
 
-/// Longest error message, after quoted values are cut (characters).
-const MAX_MESSAGE: usize = 600;
+/// Longest error message, after quoted values are cut (characters): with the key path (at
+/// most `2 * MAX_QUOTED`) in front, an error stays under 500 characters (issue #27).
+const MAX_MESSAGE: usize = 320;
+
+/// What [`fit_name_list`] adds after the names it keeps, at most (characters).
+const LIST_NOTE: usize = 70;
 
 /// `text` if it has at most `max` characters, else its head, `…` and its length, so that a
 /// message about a 1 MB value stays one readable line.
@@ -51,10 +55,67 @@ pub fn shorten(text: &str, max: usize) -> String {
     format!("{head}… ({n} characters)")
 }
 
-/// Cut every long `"..."` or `` `...` `` span of `message`, then the message itself.
+/// `message` with a list of allowed names (serde's "expected one of `a`, `b`, ...") too long for
+/// [`MAX_MESSAGE`] reduced to the names closest to the one it rejects (its first backquoted
+/// name), whole, and a count of the others, rather than cut in the middle of a name by the cap
+/// (issue #27: SCTP's 34 keys).
+fn fit_name_list(message: &str) -> String {
+    const MARK: &str = ", expected one of ";
+    let Some(at) = message.find(MARK) else { return message.to_owned() };
+    let (head, rest) = (&message[..at], &message[at + MARK.len()..]);
+    let (list, tail) = rest.split_once('\n').map_or((rest, ""), |(l, t)| (l, t));
+    if message.chars().count() <= MAX_MESSAGE {
+        return message.to_owned();
+    }
+    let names: Option<Vec<&str>> =
+        list.split(", ").map(|n| n.strip_prefix('`').and_then(|n| n.strip_suffix('`'))).collect();
+    let Some(names) = names else { return message.to_owned() };
+    let budget =
+        MAX_MESSAGE.saturating_sub(head.chars().count() + MARK.len() + tail.chars().count() + LIST_NOTE);
+    // The name given, as far as a distance needs it (a pasted megabyte is no better a guess).
+    let given: String = head.split('`').nth(1).unwrap_or("").chars().take(64).collect();
+    let mut order: Vec<(usize, usize)> =
+        names.iter().enumerate().map(|(i, n)| (edit_distance(&given, n), i)).collect();
+    order.sort_unstable();
+    let mut shown = Vec::new();
+    let mut length = 0;
+    for (_, i) in order {
+        let cost = names[i].chars().count() + 4;
+        if length + cost > budget && !shown.is_empty() {
+            break;
+        }
+        length += cost;
+        shown.push(format!("`{}`", names[i]));
+    }
+    let more = names.len() - shown.len();
+    let tail = if tail.is_empty() { String::new() } else { format!("\n{tail}") };
+    format!(
+        "{head}, expected one of {}, or {more} more (the closest shown; `vhsim schema` lists all {}){tail}",
+        shown.join(", "),
+        names.len()
+    )
+}
+
+/// Levenshtein distance between `a` and `b`, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// Cut every long `"..."` or `` `...` `` span of `message`.
 fn shorten_quoted(message: &str) -> String {
     let chars: Vec<char> = message.chars().collect();
-    let mut out = String::with_capacity(message.len().min(4 * MAX_MESSAGE));
+    let mut out = String::with_capacity(message.len().min(8 * MAX_MESSAGE));
     let mut i = 0;
     while i < chars.len() {
         let q = chars[i];
@@ -76,12 +137,17 @@ fn shorten_quoted(message: &str) -> String {
         out.push(q);
         i = j + 1;
     }
-    let n = out.chars().count();
+    out
+}
+
+/// `message` cut to [`MAX_MESSAGE`] characters: its head and its tail.
+fn cap(message: String) -> String {
+    let n = message.chars().count();
     if n <= MAX_MESSAGE {
-        return out;
+        return message;
     }
-    let head: String = out.chars().take(MAX_MESSAGE / 2).collect();
-    let tail: String = out.chars().skip(n - MAX_MESSAGE / 4).collect();
+    let head: String = message.chars().take(MAX_MESSAGE / 2).collect();
+    let tail: String = message.chars().skip(n - MAX_MESSAGE / 4).collect();
     format!("{head} … {tail}")
 }
 
@@ -89,7 +155,10 @@ impl ScenarioError {
     /// The same error with long values cut (see [`shorten`]); applied to every error that
     /// leaves the crate.
     pub(crate) fn tidy(self) -> Self {
-        ScenarioError { path: shorten(&self.path, 2 * MAX_QUOTED), message: shorten_quoted(&self.message) }
+        ScenarioError {
+            path: shorten(&self.path, 2 * MAX_QUOTED),
+            message: cap(fit_name_list(&shorten_quoted(&self.message))),
+        }
     }
 }
 
@@ -143,6 +212,42 @@ mod tests {
         assert!(t.message.contains("(70 characters)`") && t.message.len() < 300, "{}", t.message);
         let short = ScenarioError::new("links.a.rate", "\"10Mbs\" has an unknown unit \"Mbs\"");
         assert_eq!(short.clone().tidy(), short);
+    }
+
+    #[test]
+    fn long_name_lists_keep_whole_names_closest_first() {
+        // Issue #27: SCTP's 34 keys made the message longer than the cap, which cut the list
+        // in the middle of a name.
+        let keys: Vec<String> = (0..34).map(|i| format!("option_number_{i}")).collect();
+        let list = keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+        let e = ScenarioError::new(
+            "flows.f.sctp.option_numbr_7",
+            format!("unknown field `option_numbr_7`, expected one of {list}"),
+        )
+        .tidy();
+        let m = &e.message;
+        assert!(m.starts_with("unknown field `option_numbr_7`, expected one of `option_number_7`, "), "{m}");
+        assert!(m.ends_with("more (the closest shown; `vhsim schema` lists all 34)"), "{m}");
+        assert!(m.chars().count() <= MAX_MESSAGE, "{m}");
+        let shown: Vec<&str> =
+            m.split('`').skip(1).step_by(2).filter(|n| n.starts_with("option_number")).collect();
+        assert!(
+            shown.len() > 5 && shown.iter().all(|n| keys.iter().any(|k| k == n)),
+            "whole names only: {m}"
+        );
+        let huge = ScenarioError::new(
+            "a",
+            format!("unknown field `{}`, expected one of {list}", "q".repeat(1 << 20)),
+        );
+        let m = huge.tidy().message;
+        assert!(
+            m.chars().count() <= MAX_MESSAGE && m.contains("(1048576 characters)`") && !m.contains(" … "),
+            "{m}"
+        );
+        let short = ScenarioError::new("a", "unknown field `x`, expected one of `y`, `z`");
+        assert_eq!(short.clone().tidy(), short, "a short list stays as it is");
+        assert_eq!(edit_distance("rto_mn", "rto_min"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 
     #[test]

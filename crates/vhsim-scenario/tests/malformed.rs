@@ -49,7 +49,7 @@ const CASES: &[(&str, &str, &str, &str, &str)] = &[
     ("neither between nor from/to", "between = [\"cn\", \"r\"]", "", "links.wired", "needs `between = [a, b]`"),
     ("simplex without to", "between = [\"cn\", \"r\"]", "from = \"cn\"", "links.wired.to", "missing field `to`"),
     ("link to itself", "[\"cn\", \"r\"]", "[\"cn\", \"cn\"]", "links.wired.between", "two different nodes"),
-    ("unknown scheme", "to = \"mn\"", "to = \"mn\"\nscheme = \"cubic\"", "flows.bulk.scheme", "unknown scheme `cubic` (schemes: `sack`"),
+    ("unknown scheme", "to = \"mn\"", "to = \"mn\"\nscheme = \"bbr\"", "flows.bulk.scheme", "unknown scheme `bbr` (schemes: `sack`"),
     ("unknown protocol", "to = \"mn\"", "to = \"mn\"\nprotocol = \"udp\"", "flows.bulk.protocol", "unknown variant `udp`, expected one of `tcp`, `datagram`, `sctp`"),
     ("timeline at the end", "", "[[timeline]]\nat = \"400s\"\naction = \"link_down\"\nlink = \"access\"", "timeline[2].at", "400s is not before the end of the run (duration 300s)"),
     ("timeline unknown link", "", "[[timeline]]\nat = \"1s\"\naction = \"link_up\"\nlink = \"wlan\"", "timeline[2].link", "unknown link `wlan`"),

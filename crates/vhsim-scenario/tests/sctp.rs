@@ -98,9 +98,9 @@ const BAD: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "an unknown SCTP scheme",
-        "scheme = \"cubic\"",
+        "scheme = \"bbr\"",
         "flows.a.scheme",
-        "unknown scheme `cubic` (SCTP schemes: `sctp`",
+        "unknown scheme `bbr` (SCTP schemes: `sctp`",
     ),
     (
         "a chunk above the MTU",

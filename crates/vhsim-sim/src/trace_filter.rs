@@ -24,9 +24,17 @@ pub struct TraceFilter {
     /// `links[l]`: keep packet rows on link direction `l`; rows without a link are dropped
     /// (`None`: every row).
     pub links: Option<Vec<bool>>,
-    /// Bit `e` set: keep packet events of code `e` (`None`: every kind).
-    pub events: Option<u8>,
+    /// Bit `e` set: keep packet events of code `e` (`None`: every kind). One bit per
+    /// [`PacketEvent`] code; the assertion below keeps the type wide enough for all of them.
+    pub events: Option<EventMask>,
 }
+
+/// A set of packet event codes, one bit per code.
+pub type EventMask = u16;
+
+// A mask narrower than the number of event codes would wrap the shift and keep the wrong rows
+// (`control_receive` selecting `send`, issue #27).
+const _: () = assert!(PacketEvent::NAMES.len() <= EventMask::BITS as usize);
 
 /// What the user wrote, by name; [`TraceFilter::resolve`] checks it against a scenario.
 #[derive(Clone, Debug, Default)]
@@ -98,7 +106,7 @@ impl TraceFilter {
     pub fn keeps_packet(&self, t: SimTime, flow: u32, event: PacketEvent, link: Option<u32>) -> bool {
         self.keeps_time(t)
             && self.keeps_flow(flow)
-            && self.events.is_none_or(|m| m & (1 << event as u8) != 0)
+            && self.events.is_none_or(|m| m & (1 << event as EventMask) != 0)
             && self
                 .links
                 .as_ref()
@@ -170,11 +178,11 @@ fn select<'a>(
     Ok(Some(keep))
 }
 
-fn events_mask(wanted: &[String]) -> Result<Option<u8>, FilterError> {
+fn events_mask(wanted: &[String]) -> Result<Option<EventMask>, FilterError> {
     if wanted.is_empty() {
         return Ok(None);
     }
-    let mut mask = 0u8;
+    let mut mask: EventMask = 0;
     for w in wanted {
         let Some(i) = PacketEvent::NAMES.iter().position(|n| n == w) else {
             let message =
@@ -327,6 +335,32 @@ to = "b"
         assert!(!ok(S, 0, PacketEvent::Send, Some(1)));
         assert!(!ok(S, 0, PacketEvent::Send, None), "rows without a link fail a link filter");
         assert!(TraceFilter::default().keeps_packet(SimTime(0), 9, PacketEvent::AckDrop, None));
+    }
+
+    #[test]
+    fn every_event_kind_keeps_its_own_rows_only() {
+        // Issue #27: with an 8-bit mask, `control_receive` kept `send` rows and `control_drop`
+        // kept `retransmit` rows (the shift wrapped).
+        const ALL: [PacketEvent; 10] = [
+            PacketEvent::Send,
+            PacketEvent::Retransmit,
+            PacketEvent::Receive,
+            PacketEvent::AckSend,
+            PacketEvent::AckReceive,
+            PacketEvent::Drop,
+            PacketEvent::AckDrop,
+            PacketEvent::ControlSend,
+            PacketEvent::ControlReceive,
+            PacketEvent::ControlDrop,
+        ];
+        assert_eq!(ALL.len(), PacketEvent::NAMES.len());
+        for (i, name) in PacketEvent::NAMES.iter().enumerate() {
+            let f = TraceFilter::resolve(&spec(None, &[], &[], &[name]), &scenario()).unwrap();
+            for ev in ALL {
+                let kept = f.keeps_packet(SimTime(0), 0, ev, Some(0));
+                assert_eq!(kept, ev as usize == i, "--trace-event {name} and a {:?} row", ev);
+            }
+        }
     }
 
     #[test]

@@ -11,8 +11,9 @@
 //! [`rtt`] estimator, [`scoreboard`], shared [`estimate`]s, the timer table).
 //! [`sender::TcpSender`] calls them in a fixed order. Each axis is a trait; each variant is one
 //! file registered by one line ([`part`]); its options are read straight from the scenario
-//! ([`config`]), and presets are TOML tables ([`presets`]). The sink ([`sink`]) has a policy
-//! axis of its own. [`endpoint`] wraps the sender and the sink as the world's transport
+//! ([`config`]), and presets are TOML tables ([`presets`]). How slow start ends besides a
+//! loss is an axis of its own ([`slowstart`]: HyStart, HyStart++), usable with any window law.
+//! The sink ([`sink`]) has a policy axis of its own. [`endpoint`] wraps the sender and the sink as the world's transport
 //! endpoints: the only place TCP headers are built and read.
 
 pub mod part;
@@ -31,6 +32,7 @@ pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
 pub mod sink;
+pub mod slowstart;
 
 pub use cc::{AckSample, CongestionControl, CongestionControlConfig, CongestionEvent, PathChange, Window};
 pub use classify::ld::LdConfig;

@@ -28,6 +28,10 @@ const FILES: &[(&str, &str)] = &[
     ("freeze", include_str!("../presets/freeze.toml")),
     ("demo-vegas", include_str!("../presets/demo-vegas.toml")),
     ("ftv2", include_str!("../presets/ftv2.toml")),
+    ("cubic", include_str!("../presets/cubic.toml")),
+    ("newreno-prr", include_str!("../presets/newreno-prr.toml")),
+    ("rack", include_str!("../presets/rack.toml")),
+    ("linux", include_str!("../presets/linux.toml")),
 ];
 
 /// One named preset.

@@ -2,7 +2,14 @@
 //! sent, whether the receiver SACKed it, whether it was retransmitted.
 //!
 //! Like ns-2's `ScoreBoardRQ`, SACK information is cleared on every new cumulative ACK outside
-//! recovery and rebuilt from the blocks of later ACKs (protocol-facts §1.3).
+//! recovery and rebuilt from the blocks of later ACKs (protocol-facts §1.3), unless the sender
+//! keeps it (RFC 6675 §3's scoreboard, which RACK reads between ACKs).
+//!
+//! A loss detection that decides losses segment by segment (RACK, RFC 8985 §6.2) marks them
+//! lost here; a segment marked lost and not retransmitted since needs a retransmission, and
+//! one retransmitted after the mark counts once in the pipe again (RFC 6675 §4 SetPipe with
+//! the detection's verdict for IsLost). It may also ask for the log of the segments each ACK
+//! newly delivered (cumulatively or by SACK), with their send times.
 
 use std::collections::VecDeque;
 use vhsim_core::SimTime;
@@ -21,6 +28,19 @@ struct Seg {
     /// Never a valid RTT sample: retransmitted at some time (Karn's rule), or outstanding when
     /// the peer closed its window (its ACK may wait for the window to open).
     no_sample: bool,
+    /// Deemed lost by the loss detection (cleared with the other episode marks).
+    lost: bool,
+}
+
+/// A segment an ACK newly delivered (cumulatively or by SACK), as the scoreboard knew it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delivered {
+    /// Segment number.
+    pub seq: u64,
+    /// Its latest transmission.
+    pub last_sent: SimTime,
+    /// Transmissions so far.
+    pub transmissions: u32,
 }
 
 /// Outstanding segments, indexed from `base` (= snd_una).
@@ -28,6 +48,10 @@ struct Seg {
 pub struct Scoreboard {
     base: u64,
     segs: VecDeque<Seg>,
+    /// SACKed segments at or above `base`.
+    sacked: u64,
+    /// Segments delivered by the current ACK, if a part asked for them.
+    log: Option<Vec<Delivered>>,
 }
 
 impl Scoreboard {
@@ -44,12 +68,17 @@ impl Scoreboard {
                 sacked: false,
                 retx_this_episode: false,
                 no_sample: false,
+                lost: false,
             });
         } else if seq >= self.base && retransmission {
             let s = &mut self.segs[(seq - self.base) as usize];
             s.no_sample = true;
             s.last_sent = now;
             s.transmissions = s.transmissions.saturating_add(1);
+            // A segment deemed lost is repaired by any retransmission (go-back-N's included).
+            if s.lost {
+                s.retx_this_episode = true;
+            }
         }
     }
 
@@ -66,6 +95,7 @@ impl Scoreboard {
     /// Karn's rule (RFC 6298 §3) over the whole acknowledged range, since an ACK that also
     /// covers a repaired hole measures the time `ack - 1` waited for the repair in the
     /// receiver's reassembly buffer, not its round trip (issue #18 item 2).
+    #[inline]
     pub fn advance(&mut self, ack: u64) -> Option<SimTime> {
         let mut last = None;
         let mut any_retx = false;
@@ -73,6 +103,15 @@ impl Scoreboard {
             match self.segs.pop_front() {
                 Some(s) => {
                     any_retx |= s.no_sample;
+                    if s.sacked {
+                        self.sacked -= 1;
+                    } else if let Some(log) = &mut self.log {
+                        log.push(Delivered {
+                            seq: self.base,
+                            last_sent: s.last_sent,
+                            transmissions: s.transmissions,
+                        });
+                    }
                     last = Some(s);
                 }
                 None => {
@@ -96,6 +135,10 @@ impl Scoreboard {
                 if !s.sacked {
                     s.sacked = true;
                     changed = true;
+                    self.sacked += 1;
+                    if let Some(log) = &mut self.log {
+                        log.push(Delivered { seq, last_sent: s.last_sent, transmissions: s.transmissions });
+                    }
                 }
             }
         }
@@ -107,7 +150,88 @@ impl Scoreboard {
         for s in &mut self.segs {
             s.sacked = false;
             s.retx_this_episode = false;
+            s.lost = false;
         }
+        self.sacked = 0;
+    }
+
+    /// Forget every lost mark (an undone loss response: those segments were not lost).
+    pub fn clear_lost(&mut self) {
+        for s in &mut self.segs {
+            s.lost = false;
+        }
+    }
+
+    /// Mark `seq` lost: it needs a retransmission, even if it was retransmitted before (a lost
+    /// retransmission, RFC 8985 §6.2 step 5).
+    pub fn mark_lost(&mut self, seq: u64) {
+        if let Some(s) = self.get_mut(seq) {
+            s.lost = true;
+            s.retx_this_episode = false;
+        }
+    }
+
+    /// Whether `seq` is marked lost.
+    pub fn is_lost(&self, seq: u64) -> bool {
+        self.get(seq).is_some_and(|s| s.lost)
+    }
+
+    /// Whether `seq` is marked lost, not SACKed and not retransmitted since the mark.
+    pub fn needs_retransmission(&self, seq: u64) -> bool {
+        self.get(seq).is_some_and(|s| s.lost && !s.sacked && !s.retx_this_episode)
+    }
+
+    /// The lowest segment that needs a retransmission.
+    pub fn first_needing_retransmission(&self) -> Option<u64> {
+        self.segs
+            .iter()
+            .position(|s| s.lost && !s.sacked && !s.retx_this_episode)
+            .map(|i| self.base + i as u64)
+    }
+
+    /// The pipe by marks (RFC 6675 §4 SetPipe with the loss detection's marks for IsLost):
+    /// every outstanding unSACKed segment counts 1 unless marked lost, and 1 more if
+    /// retransmitted in this episode.
+    pub fn pipe_by_marks(&self) -> u64 {
+        self.segs
+            .iter()
+            .filter(|s| !s.sacked)
+            .map(|s| u64::from(!s.lost) + u64::from(s.retx_this_episode))
+            .sum()
+    }
+
+    /// SACKed segments in the outstanding window.
+    pub fn sacked_count(&self) -> u64 {
+        self.sacked
+    }
+
+    /// Keep a log of the segments each ACK newly delivers ([`Scoreboard::deliveries`]).
+    pub fn enable_delivery_log(&mut self) {
+        self.log.get_or_insert_with(Vec::new);
+    }
+
+    /// A new ACK arrives: the delivery log starts empty.
+    #[inline]
+    pub fn start_ack(&mut self) {
+        if let Some(log) = &mut self.log {
+            log.clear();
+        }
+    }
+
+    /// The segments delivered since the ACK arrived, in the order they were taken (cumulative
+    /// ones first, in sequence order; empty unless the log is enabled).
+    pub fn deliveries(&self) -> &[Delivered] {
+        self.log.as_deref().unwrap_or(&[])
+    }
+
+    /// Outstanding segments that are neither SACKed nor marked lost awaiting a retransmission,
+    /// as (seq, latest transmission, transmissions): RACK's candidates (RFC 8985 §6.2 step 5).
+    pub fn unacknowledged(&self) -> impl Iterator<Item = (u64, SimTime, u32)> + '_ {
+        self.segs
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.sacked && !(s.lost && !s.retx_this_episode))
+            .map(move |(i, s)| (self.base + i as u64, s.last_sent, s.transmissions))
     }
 
     /// Mark `seq` as retransmitted in this recovery episode.

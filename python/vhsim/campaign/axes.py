@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable
 
+from ..errors import shown
+
 try:  # Python 3.11+
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
@@ -96,6 +98,10 @@ _UNITS: dict[str, tuple[str, Decimal]] = {
     "MB": ("size", Decimal(10) ** 6),
     "MiB": ("size", Decimal(1024) ** 2),
     "pkt": ("packets", Decimal(1)),
+    "km/h": ("speed", Decimal(10) ** 6),  # speeds in mm/h, as the core counts them
+    "m/s": ("speed", Decimal(3_600_000)),
+    "m": ("length", Decimal(1000)),  # lengths in mm
+    "km": ("length", Decimal(10) ** 6),
     "%": ("percent", Decimal(1)),
     "": ("number", Decimal(1)),
 }
@@ -105,37 +111,47 @@ _RANGE = re.compile(r"^\s*range\s*\((.*)\)\s*$", re.DOTALL)
 
 # Refuse ranges that would silently create an enormous campaign from a typo in the step.
 MAX_RANGE_POINTS = 1_000_000
+# Largest decimal exponent of a range bound (1e30 s is already 10^13 ages of the universe); a
+# bound such as 1e9999999 would otherwise overflow the decimal arithmetic (issue #27).
+MAX_EXPONENT = 30
 
 
 def _parse_quantity(text: str, where: str) -> tuple[Decimal, str]:
     match = _QUANTITY.match(text)
     if not match:
-        raise CampaignError(f"{where}: {text.strip()!r} is not a number with an optional unit (e.g. 100ms, 2Mbps, 0.01)")
+        raise CampaignError(f"{where}: {shown(text.strip())} is not a number with an optional unit "
+                            "(e.g. 100ms, 2Mbps, 0.01)")
     number, unit = match.groups()
     if unit not in _UNITS:
         known = ", ".join(u for u in _UNITS if u)
-        raise CampaignError(f"{where}: unknown unit {unit!r} in {text.strip()!r} (units: {known})")
+        raise CampaignError(f"{where}: unknown unit {shown(unit)} in {shown(text.strip())} (units: {known})")
     try:
-        return Decimal(number), unit
+        value = Decimal(number)
     except InvalidOperation:  # pragma: no cover - the regex only lets valid numbers through
-        raise CampaignError(f"{where}: {text.strip()!r} is not a number") from None
+        raise CampaignError(f"{where}: {shown(text.strip())} is not a number") from None
+    if value and not -MAX_EXPONENT <= value.adjusted() <= MAX_EXPONENT:
+        raise CampaignError(f"{where}: {shown(text.strip())} is out of range (a range bound is at most "
+                            f"1e{MAX_EXPONENT} and at least 1e-{MAX_EXPONENT} in size)")
+    return value, unit
 
 
 def quantity(text: str) -> float | None:
     """The numeric value of ``text`` in its kind's base unit (s, bit/s, bytes, packets), or None.
 
     Used to order and place axis values on a plot's x axis: ``"100ms"`` -> 0.1,
-    ``"2Mbps"`` -> 2e6, ``"0.01"`` -> 0.01, ``"20pkt"`` -> 20.0, ``"sack"`` -> None.
+    ``"2Mbps"`` -> 2e6, ``"0.01"`` -> 0.01, ``"20pkt"`` -> 20.0, ``"36km/h"`` -> 10.0 (m/s),
+    ``"1km"`` -> 1000.0 (m), ``"sack"`` -> None.
     """
     match = _QUANTITY.match(str(text))
     if not match or match.group(2) not in _UNITS:
         return None
     number, unit = match.groups()
     kind, factor = _UNITS[unit]
-    value = Decimal(number) * factor
-    if kind == "duration":
-        value /= Decimal(10) ** 9
-    return float(value)
+    to_base = {"duration": Decimal(10) ** 9, "speed": Decimal(3_600_000), "length": Decimal(1000)}
+    try:
+        return float(Decimal(number) * factor / to_base.get(kind, Decimal(1)))
+    except ArithmeticError:  # an absurd magnitude: not placeable
+        return None
 
 
 def _format_decimal(value: Decimal) -> str:
@@ -153,29 +169,29 @@ def expand_range(text: str, where: str) -> list[str]:
     """
     match = _RANGE.match(text)
     if not match:
-        raise CampaignError(f"{where}: {text!r} is not of the form range(start, stop, step)")
+        raise CampaignError(f"{where}: {shown(text)} is not of the form range(start, stop, step)")
     parts = [p.strip() for p in match.group(1).split(",")]
     if len(parts) not in (2, 3) or any(not p for p in parts):
-        raise CampaignError(f"{where}: {text.strip()!r} needs 2 or 3 arguments: range(start, stop[, step])")
+        raise CampaignError(f"{where}: {shown(text.strip())} needs 2 or 3 arguments: range(start, stop[, step])")
     (start, unit), (stop, stop_unit) = (_parse_quantity(p, where) for p in parts[:2])
     step, step_unit = _parse_quantity(parts[2], where) if len(parts) == 3 else (Decimal(1), unit)
     kind = _UNITS[unit][0]
     for other in (stop_unit, step_unit):
         if _UNITS[other][0] != kind:
             raise CampaignError(
-                f"{where}: {text.strip()!r} mixes units of different kinds ({unit or 'no unit'} and {other or 'no unit'})"
+                f"{where}: {shown(text.strip())} mixes units of different kinds ({unit or 'no unit'} and {other or 'no unit'})"
             )
     # Work in the unit of `start`, so the generated strings keep the unit the user wrote.
     scale = _UNITS[unit][1]
     stop_v = stop * _UNITS[stop_unit][1] / scale
     step_v = step * _UNITS[step_unit][1] / scale
     if step_v <= 0:
-        raise CampaignError(f"{where}: {text.strip()!r} has a step of {parts[2] if len(parts) == 3 else 1}; the step must be > 0")
+        raise CampaignError(f"{where}: {shown(text.strip())} has a step of {parts[2] if len(parts) == 3 else 1}; the step must be > 0")
     count = math.ceil((stop_v - start) / step_v)
     if count <= 0:
-        raise CampaignError(f"{where}: {text.strip()!r} is empty (stop must be greater than start; stop is excluded)")
+        raise CampaignError(f"{where}: {shown(text.strip())} is empty (stop must be greater than start; stop is excluded)")
     if count > MAX_RANGE_POINTS:
-        raise CampaignError(f"{where}: {text.strip()!r} has {count} values (more than {MAX_RANGE_POINTS}); check the step")
+        raise CampaignError(f"{where}: {shown(text.strip())} has {count} values (more than {MAX_RANGE_POINTS}); check the step")
     return [f"{_format_decimal(start + i * step_v)}{unit}" for i in range(count)]
 
 
@@ -205,13 +221,23 @@ def split_top_level(text: str) -> list[str]:
     return items
 
 
+def _name(key: str) -> str:
+    """An axis key in a message, cut to a readable length."""
+    return shown(key, 80, quote=False)
+
+
+def _check_count(key: str, values: list[AxisValue]) -> None:
+    if len(values) > MAX_RANGE_POINTS:
+        raise CampaignError(f"axis {_name(key)}: more than {MAX_RANGE_POINTS:,} values; check the ranges")
+
+
 def _check_distinct(key: str, values: list[AxisValue]) -> tuple[AxisValue, ...]:
     if not values:
-        raise CampaignError(f"axis {key}: no values")
+        raise CampaignError(f"axis {_name(key)}: no values")
     seen: set[str] = set()
     for v in values:
         if v.label in seen:
-            raise CampaignError(f"axis {key}: value {v.label!r} appears twice")
+            raise CampaignError(f"axis {_name(key)}: value {shown(v.label)} appears twice")
         seen.add(v.label)
     return tuple(values)
 
@@ -227,16 +253,17 @@ def parse_cli_axis(text: str) -> Axis:
     """Parse one ``-p KEY=V1,V2,...`` option (items may be ``range(...)``)."""
     key, sep, rest = text.partition("=")
     if not sep:
-        raise CampaignError(f"-p {text!r}: expected KEY=V1,V2,... (e.g. -p flows.bulk.scheme=reno,sack)")
-    key = _check_key(key, f"-p {text!r}")
+        raise CampaignError(f"-p {shown(text)}: expected KEY=V1,V2,... (e.g. -p flows.bulk.scheme=reno,sack)")
+    key = _check_key(key, f"-p {shown(text)}")
     values: list[AxisValue] = []
     for item in split_top_level(rest):
         if not item:
-            raise CampaignError(f"axis {key}: empty value in {rest!r}")
+            raise CampaignError(f"axis {_name(key)}: empty value in {shown(rest)}")
         if _RANGE.match(item):
-            values.extend(AxisValue(v, v) for v in expand_range(item, f"axis {key}"))
+            values.extend(AxisValue(v, v) for v in expand_range(item, f"axis {_name(key)}"))
         else:
             values.append(AxisValue(item, item))
+        _check_count(key, values)
     return Axis(key, _check_distinct(key, values))
 
 
@@ -254,7 +281,7 @@ def toml_literal(value: Any) -> str:
         return "{" + inner + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_literal(v) for v in value) + "]"
-    raise CampaignError(f"cannot use a {type(value).__name__} value ({value!r}) in a scenario override")
+    raise CampaignError(f"cannot use a {type(value).__name__} value ({shown(value)}) in a scenario override")
 
 
 def _toml_key(key: str) -> str:
@@ -274,9 +301,10 @@ def axis_from_toml(key: str, raw: Any) -> Axis:
     for item in items:
         if isinstance(item, str) and _RANGE.match(item):
             # Range values are unit strings such as "1.1s": plain strings in TOML too.
-            values.extend(AxisValue(v, v) for v in expand_range(item, f"axis {key}"))
+            values.extend(AxisValue(v, v) for v in expand_range(item, f"axis {_name(key)}"))
         else:
             values.append(AxisValue(_label(item), toml_literal(item)))
+        _check_count(key, values)
     return Axis(key, _check_distinct(key, values))
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .axes import CampaignError
-from .spec import CampaignSpec, PlannedRun
-from .store import LOCK_FILE, Campaign
+from .spec import MAX_RUNS, CampaignSpec, PlannedRun
+from .store import LOCK_FILE, Campaign, DamagedRecord
 
 __all__ = ["run_campaign", "WorkerPool", "execute_run", "execute_unit", "branch_units", "SweepReport", "default_workers"]
 
@@ -114,6 +114,8 @@ class SweepReport:
     failed: list[tuple[PlannedRun, str]] = field(default_factory=list)
     wall_s: float = 0.0
     backend: str = "inline"
+    damaged: list[DamagedRecord] = field(default_factory=list)
+    """Damaged records found when the sweep started, set aside in ``DIR/corrupt/`` and run again."""
 
     @property
     def done(self) -> int:
@@ -121,8 +123,9 @@ class SweepReport:
 
     def line(self) -> str:
         failed = f", {len(self.failed)} failed" if self.failed else ""
+        damaged = f", {len(self.damaged)} damaged records run again" if self.damaged else ""
         return (f"campaign {self.campaign.path}: {self.done}/{self.total} runs done "
-                f"({self.executed} run now on {self.backend}, {self.already_done} already stored{failed}) "
+                f"({self.executed} run now on {self.backend}, {self.already_done} already stored{failed}{damaged}) "
                 f"in {self.wall_s:.1f} s")
 
 
@@ -261,6 +264,14 @@ def _process_pool(tasks: list[Unit], workers: int, pool: WorkerPool | None = Non
 
 
 def _terminate(executor: ProcessPoolExecutor) -> None:
+    """Stop a pool at once, so that nothing joins it forever afterwards (issue #27).
+
+    The workers are killed (they ignore SIGTERM). A worker killed while it was sending a
+    result leaves a partial message in the result pipe, which the executor's manager thread
+    then waits to read to its end, forever -- and the interpreter joins that thread at exit.
+    Closing this process's own write end of the pipe (the workers' ends died with them) turns
+    that wait into an end of file, on which the thread gives up; it is then joined with a
+    time limit only."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
     for proc in processes:
         with contextlib.suppress(Exception):
@@ -268,6 +279,15 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
     for proc in processes:
         with contextlib.suppress(Exception):
             proc.join(timeout=2)
+    queue = getattr(executor, "_result_queue", None)
+    with contextlib.suppress(Exception):
+        queue._writer.close()
+    manager = getattr(executor, "_executor_manager_thread", None)
+    wakeup = getattr(executor, "_executor_manager_thread_wakeup", None)
+    with contextlib.suppress(Exception):
+        wakeup.wakeup()
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _dask(address: str) -> Callable[[list[Unit], int], Iterator[list[dict]]]:
@@ -398,6 +418,7 @@ def run_campaign(
     on_run: Callable[[PlannedRun, bool], None] | None = None,
     branching: bool = True,
     pool: WorkerPool | None = None,
+    max_runs: int | None = MAX_RUNS,
 ) -> SweepReport:
     """Run the missing runs of ``spec`` into ``folder`` and return a :class:`SweepReport`.
 
@@ -411,7 +432,12 @@ def run_campaign(
     in a handover instant (``timeline[i].at``, and the duration) share their common past
     (:func:`branch_units`; the results are those of independent runs). ``pool``: a running
     :class:`WorkerPool` to use instead of starting processes for this campaign (``workers``
-    then defaults to its size).
+    then defaults to its size). ``max_runs``: refuse a campaign of more runs (CampaignError;
+    None: no limit).
+
+    Records damaged since they were written (a full disk, a crash) are found first, moved to
+    ``DIR/corrupt/`` and run again (``SweepReport.damaged``). After any error the worker
+    processes are stopped, never waited for.
     """
     import multiprocessing
 
@@ -423,6 +449,7 @@ def run_campaign(
             "put the script's code under `if __name__ == \"__main__\":`")
     started = time.perf_counter()
     folder = Path(folder)
+    spec.check_size(max_runs)
     spec.plan(version, cache_dir=folder, write_cache=False)  # validate before touching the folder
     if pool is not None and workers is None:
         workers = pool.workers
@@ -432,9 +459,11 @@ def run_campaign(
     with _folder_lock(folder):
         campaign = Campaign.prepare(folder, spec, version, rerun_other_versions=rerun_other_versions)
         campaign.clean_temporary_files()
+        damaged = campaign.verify(version)
+        campaign.set_aside(damaged)
         plan = campaign.plan(version)
         todo = campaign.missing(version)
-        report = SweepReport(campaign, total=len(plan), already_done=len(plan) - len(todo))
+        report = SweepReport(campaign, total=len(plan), already_done=len(plan) - len(todo), damaged=damaged)
         label, backend = _pick_backend(min(workers, max(1, len(todo))) if not dask else workers, dask, pool)
         report.backend = label
         if progress is None:

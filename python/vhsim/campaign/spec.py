@@ -17,6 +17,7 @@ import fnmatch
 import hashlib
 import itertools
 import json
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,14 +28,20 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from .. import atomic
 from .._native import ScenarioError
+from ..errors import shown
 from ..scenario import DETAILS, Scenario
 from .axes import Axis, AxisValue, CampaignError, axis_from_toml, parse_cli_axis, toml_literal
 
-__all__ = ["CampaignSpec", "Configuration", "PlannedRun", "run_identity", "seed_for"]
+__all__ = ["CampaignSpec", "Configuration", "PlannedRun", "run_identity", "seed_for", "MAX_RUNS"]
 
 # Seeds of unpaired campaigns are hashes; keep them well inside u64 (and JSON-safe as ints).
 _SEED_BITS = 62
+
+#: Most runs a campaign may have unless the caller raises the limit (CampaignSpec.check_size;
+#: the largest registered reproduction, Daniel & Kojo's, has 76,815).
+MAX_RUNS = 250_000
 
 CAMPAIGN_FILE_KEYS = (
     "scenario", "replications", "seed", "paired_seeds", "zip", "detail", "metrics", "folder", "set", "axes",
@@ -113,7 +120,7 @@ class CampaignSpec:
         if self.seed is not None and self.seed < 0:
             raise CampaignError(f"seed must be a non-negative integer, got {self.seed}")
         if self.detail not in DETAILS:
-            raise CampaignError(f"detail must be one of {', '.join(DETAILS)}, got {self.detail!r}")
+            raise CampaignError(f"detail must be one of {', '.join(DETAILS)}, got {shown(self.detail)}")
         keys = [a.key for a in self.axes]
         for key in keys:
             if keys.count(key) > 1:
@@ -158,7 +165,7 @@ class CampaignSpec:
     ) -> tuple["CampaignSpec", str | None]:
         unknown = sorted(set(data) - set(CAMPAIGN_FILE_KEYS))
         if unknown:
-            raise CampaignError(f"{origin}: unknown key {unknown[0]!r} (known: {', '.join(CAMPAIGN_FILE_KEYS)})")
+            raise CampaignError(f"{origin}: unknown key {shown(unknown[0])} (known: {', '.join(CAMPAIGN_FILE_KEYS)})")
         if "scenario" not in data:
             raise CampaignError(f"{origin}: missing `scenario` (path of the base scenario, relative to the campaign file)")
         scenario_path = Path(base_dir) / str(data["scenario"])
@@ -234,7 +241,23 @@ class CampaignSpec:
 
     @property
     def size(self) -> int:
-        return len(self.configurations()) * self.replications
+        """Runs in the campaign (configurations x replications), counted without listing them."""
+        if not self.axes:
+            return self.replications
+        lengths = [len(a.values) for a in self.axes]
+        return (min(lengths) if self.zip_axes else math.prod(lengths)) * self.replications
+
+    def check_size(self, max_runs: int | None = MAX_RUNS) -> None:
+        """CampaignError if the campaign has more than ``max_runs`` runs (None: no limit): a
+        typo in ``--reps`` or a range step would otherwise plan (and hold in memory) millions."""
+        if max_runs is None or self.size <= max_runs:
+            return
+        configs = self.size // self.replications
+        raise CampaignError(
+            f"the campaign has {self.size:,} runs ({configs:,} configuration{'s' if configs != 1 else ''} x "
+            f"{self.replications:,} replication{'s' if self.replications != 1 else ''}), more than the limit of "
+            f"{max_runs:,}; check --reps and the axes, or raise the limit (--max-runs {self.size}, "
+            f"max_runs={self.size} from Python)")
 
     def base_seed(self) -> int:
         if self.seed is not None:
@@ -304,7 +327,8 @@ class CampaignSpec:
         """A configuration failed: raise the error of the first axis value invalid on its own."""
         for axis in self.axes:
             for value in axis.values:
-                self._resolve(base.set(axis.key, value.override), f"axis {axis.key}, value {value.label!r}")
+                self._resolve(base.set(axis.key, value.override), f"axis {shown(axis.key, 80, quote=False)}, "
+                                                                  f"value {shown(value.label)}")
 
     @staticmethod
     def _resolve(scenario: Scenario, what: str) -> dict:
@@ -337,7 +361,7 @@ def _expect(data: dict, key: str, kind: type, default: Any, origin: str) -> Any:
     if value is default:
         return value
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise CampaignError(f"{origin}: `{key}` must be a {kind.__name__}, got {value!r}")
+        raise CampaignError(f"{origin}: `{key}` must be a {kind.__name__}, got {shown(value)}")
     return value
 
 
@@ -389,16 +413,20 @@ def _shared_pairs(seen: dict[tuple[str, str], tuple[str, str]], pairs) -> tuple[
 
 
 def _read_plan(path: Path, key: tuple[str, str]) -> list[PlannedRun] | None:
-    """The cached plan at ``path`` if it was made for ``key``; None if absent, stale or unreadable."""
+    """The cached plan at ``path`` if it was made for ``key``; None if absent, stale, unreadable
+    or damaged (its checksum, :func:`vhsim.atomic.seal`)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        if not atomic.seal_holds(raw):  # damaged (or unsealed): planned again, never trusted
+            return None
+        data = json.loads(raw.decode("utf-8"))
         if [data["digest"], data["vhsim_version"]] != list(key):
             return None
         pairs: dict[tuple[str, str], tuple[str, str]] = {}
         return [PlannedRun(r["config"], r["rep"], r["seed"], r["run_id"],
                            _shared_pairs(pairs, ((str(k), str(v)) for k, v in r["overrides"])), dict(r["labels"]))
                 for r in data["runs"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -406,7 +434,5 @@ def _write_plan(path: Path, key: tuple[str, str], runs: list[PlannedRun]) -> Non
     data = {"digest": key[0], "vhsim_version": key[1],
             "runs": [{"config": r.config, "rep": r.rep, "seed": r.seed, "run_id": r.run_id,
                       "overrides": [list(kv) for kv in r.overrides], "labels": r.labels} for r in runs]}
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):  # a cache: failing to write it costs time, not results
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
+        atomic.write_text(path, atomic.seal(json.dumps(data, separators=(",", ":"))))

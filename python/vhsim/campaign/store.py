@@ -6,13 +6,21 @@ Layout (docs/campaigns.md has the full description)::
     DIR/runs/<version>/<run_id>.json one record per finished run: seed, axis labels, metrics
     DIR/traces/<run_id>/            summary.json + <table>.parquet, when detail != summary
     DIR/failures/<run_id>.json      last error of a run that failed (it is not counted as done)
+    DIR/corrupt/<version>/          damaged records a sweep set aside (their runs are done again)
     DIR/results.parquet             consolidated table, one row per run (rebuilt when stale)
 
 Why one file per run: a run is "done" exactly when its record file exists, and a record
-file is written under a temporary name, fsync'ed and renamed into place (``os.replace`` is
-atomic on POSIX).  A SIGKILL at any moment leaves either no record or a complete one; a
-stray temporary file is ignored and cleaned up by the next sweep.  Records are grouped by
-vhsim version so that results of different versions are never mixed by accident.
+file is written under a temporary name and renamed into place (``os.replace`` is atomic on
+POSIX).  A SIGKILL at any moment leaves either no record or a complete one; a stray
+temporary file is ignored and cleaned up by the next sweep.  Records are grouped by vhsim
+version so that results of different versions are never mixed by accident.
+
+A record carries a checksum of its content (its last entry, ``"checksum": "sha256:..."``, over
+the JSON text before it), so a record damaged later -- truncated by a full disk, emptied by a crashed
+file system, edited by hand -- is recognised (:meth:`Campaign.verify`): a sweep moves it to
+``DIR/corrupt/`` and runs it again, reading the table warns about it, and ``vhsim sweep
+--check DIR`` lists it; it is never read as a row of missing values (issue #27).  Records of
+earlier versions without a checksum are checked for being a complete JSON record of their run.
 """
 
 from __future__ import annotations
@@ -24,10 +32,14 @@ import os
 import re
 import shutil
 import time
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+from .. import atomic
 from .axes import CampaignError, column_values
+from ..errors import shown
 from .spec import CampaignSpec, PlannedRun
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,11 +47,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..result import Result
 
-__all__ = ["Campaign", "CampaignVersionError", "flatten_summary", "open_campaign", "DETAIL_RANK"]
+__all__ = ["Campaign", "CampaignVersionError", "DamagedRecord", "flatten_summary", "open_campaign", "DETAIL_RANK"]
 
 CAMPAIGN_FILE = "campaign.json"
 RESULTS_FILE = "results.parquet"
 LOCK_FILE = ".lock"
+CORRUPT_DIR = "corrupt"
 FORMAT = 1
 DETAIL_RANK = {"summary": 0, "timeseries": 1, "packets": 2}
 _TABLE_META_KEY = b"vhsim_campaign"
@@ -129,13 +142,58 @@ def _atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
     The rename makes it atomic for every process, so a killed writer never leaves a partial
     file. ``durable`` also flushes it to the disk first (against a power loss); run records
     skip that, one fsync per record costing milliseconds (see Campaign.sync)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        if durable:
-            fh.flush()
-            os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    atomic.write_text(path, text, durable=durable)
+
+
+@dataclass(frozen=True)
+class DamagedRecord:
+    """A run record that cannot be trusted: where it is and what is wrong with it."""
+
+    path: Path
+    problem: str
+
+    def line(self, folder: Path) -> str:
+        with contextlib.suppress(ValueError):
+            return f"{self.path.relative_to(folder)}: {self.problem}"
+        return f"{self.path}: {self.problem}"
+
+
+def read_record(path: Path, run_id: str, parse: bool = True) -> dict[str, Any] | None:
+    """The record of ``run_id`` at ``path`` (``parse=False``: only checked, None returned);
+    ValueError saying what is wrong with a damaged one: empty, cut short, not JSON, another
+    run's, not matching its checksum. A record without a checksum (written before they
+    existed) is checked for being a complete JSON record of its run."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ValueError(f"unreadable ({err.strerror or err})") from None
+    if not data.strip():
+        raise ValueError(f"empty ({len(data)} bytes)")
+    sealed = atomic.seal_holds(data)
+    if sealed is False:
+        raise ValueError("its checksum does not match its content (changed after it was written)")
+    if sealed:
+        if f'"run_id": "{run_id}"'.encode() not in data:
+            raise ValueError(f"holds another run than {run_id[:12]}")
+        if not parse:
+            return None
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise ValueError(f"not UTF-8 text (byte {err.start} of {len(data)})") from None
+    except ValueError as err:
+        raise ValueError(f"not complete JSON ({getattr(err, 'msg', err)} at byte {getattr(err, 'pos', '?')} "
+                         f"of {len(data)}; cut short?)") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"not a run record (a JSON {type(record).__name__})")
+    missing = [k for k in ("run_id", "seed", "rep", "metrics") if k not in record]
+    if missing:
+        raise ValueError(f"not a complete run record (no {', '.join(missing)})")
+    if record["run_id"] != run_id:
+        raise ValueError(f"holds run {shown(str(record['run_id'])[:12])}, not {run_id[:12]}")
+    if not isinstance(record["metrics"], dict):
+        raise ValueError("its metrics are not a table")
+    return record
 
 
 def _safe_version_dir(version: str) -> str:
@@ -150,12 +208,21 @@ class Campaign:
         meta_path = self.path / CAMPAIGN_FILE
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            self.spec = CampaignSpec.from_json(meta["spec"])
+            self.active_version: str = str(meta["active_version"])
         except FileNotFoundError:
             raise FileNotFoundError(f"not a campaign folder (no {CAMPAIGN_FILE}): {os.fspath(path)}") from None
+        except UnicodeDecodeError as err:
+            raise CampaignError(f"{meta_path}: corrupt campaign file: not UTF-8 text (byte {err.start})") from None
         except json.JSONDecodeError as err:
             raise CampaignError(f"{meta_path}: corrupt campaign file: {err}") from None
-        self.spec = CampaignSpec.from_json(meta["spec"])
-        self.active_version: str = str(meta["active_version"])
+        except CampaignError as err:
+            raise CampaignError(f"{meta_path}: corrupt campaign file: {err}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            what = f"no {err}" if isinstance(err, KeyError) else f"{type(err).__name__}: {shown(str(err), 120, quote=False)}"
+            raise CampaignError(f"{meta_path}: corrupt campaign file ({what})") from None
+        except IsADirectoryError:
+            raise CampaignError(f"{meta_path}: corrupt campaign folder ({CAMPAIGN_FILE} is a folder)") from None
         self._plans: dict[str, list[PlannedRun]] = {}
 
     # -- creating / updating -------------------------------------------------------
@@ -234,7 +301,10 @@ class Campaign:
         record_path = self.record_path(run_id)
         if not record_path.is_file():
             return
-        stored = json.loads(record_path.read_text(encoding="utf-8")).get("metrics", {})
+        try:
+            stored = read_record(record_path, run_id)["metrics"]
+        except ValueError:
+            return  # a damaged record: nothing to compare with
         again = flatten_summary(result.summary)
         differing = [k for k in stored if k.endswith(".goodput_kbps") and stored[k] != again.get(k)]
         if differing:
@@ -254,10 +324,11 @@ class Campaign:
         return out
 
     def _version_of(self, sub: Path) -> str:
-        # The directory name is a sanitized version; the records hold the exact one.
+        # The directory name is a sanitized version; the records hold the exact one (a damaged
+        # record is passed over: the fuzz's find, a record of `0` raised TypeError here).
         for name in self._record_names(sub):
-            with contextlib.suppress(OSError, ValueError, KeyError):
-                return str(json.loads((sub / name).read_text(encoding="utf-8"))["vhsim_version"])
+            with contextlib.suppress(ValueError, KeyError):
+                return str(read_record(sub / name, name[:-5])["vhsim_version"])
         return sub.name
 
     @staticmethod
@@ -309,26 +380,44 @@ class Campaign:
 
     def clean_temporary_files(self) -> None:
         """Remove leftovers of writers killed mid-write (only call while holding the lock)."""
-        for directory in (self.runs_dir(), self.path / "failures"):
+        for directory in (self.path, self.runs_dir(), self.path / "failures"):
             if directory.is_dir():
                 for tmp in directory.glob(".*.tmp"):
-                    tmp.unlink(missing_ok=True)
+                    atomic.remove(tmp)
         traces = self.path / "traces"
         if traces.is_dir():
             for tmp in traces.glob(".*.tmp"):
                 shutil.rmtree(tmp, ignore_errors=True)
+
+    def verify(self, version: str | None = None) -> list[DamagedRecord]:
+        """The damaged run records of ``version`` (default: active): empty, cut short, not JSON,
+        holding another run, or not matching their checksum (:func:`read_record`)."""
+        directory = self.runs_dir(version)
+        damaged = []
+        for name in sorted(self._record_names(directory)):
+            try:
+                read_record(directory / name, name[:-5], parse=False)
+            except ValueError as err:
+                damaged.append(DamagedRecord(directory / name, str(err)))
+        return damaged
+
+    def set_aside(self, damaged: list[DamagedRecord]) -> None:
+        """Move damaged records to ``DIR/corrupt/<version>/`` (kept to look at, no longer counted
+        as done: the next sweep runs them again). Call only while holding the folder's lock."""
+        for record in damaged:
+            target = self.path / CORRUPT_DIR / record.path.parent.name / record.path.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(record.path, target)
 
     # -- committing ------------------------------------------------------------------
     def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | None", version: str) -> None:
         """Store one finished run: traces first (if any), then the record that marks it done."""
         if result is not None:
             final = self.trace_dir(run.run_id)
-            tmp = final.with_name(f".{run.run_id}.{os.getpid()}.tmp")
-            shutil.rmtree(tmp, ignore_errors=True)
-            result.save(tmp)
             if final.exists():
                 shutil.rmtree(final)  # traces of a lower detail from an earlier sweep
-            os.replace(tmp, final)
+            with atomic.replacing(final) as tmp:
+                result.save(tmp)
         record = {
             "run_id": run.run_id,
             "vhsim_version": version,
@@ -342,7 +431,7 @@ class Campaign:
         }
         directory = self.runs_dir(version)
         directory.mkdir(parents=True, exist_ok=True)
-        _atomic_write_text(directory / f"{run.run_id}.json", json.dumps(record, allow_nan=True) + "\n",
+        _atomic_write_text(directory / f"{run.run_id}.json", atomic.seal(json.dumps(record, allow_nan=True)),
                            durable=False)
         (self.path / "failures" / f"{run.run_id}.json").unlink(missing_ok=True)
 
@@ -378,17 +467,17 @@ class Campaign:
         table_path = self.path / RESULTS_FILE
         if not timing and table_path.is_file():
             with contextlib.suppress(Exception):  # unreadable or stale table: rebuild below
-                table = pq.read_table(table_path)
+                # Page checksums: a damaged table is rebuilt, never read as it is (issue #27).
+                table = pq.read_table(table_path, page_checksum_verification=True)
                 if (table.schema.metadata or {}).get(_TABLE_META_KEY, b"").decode() == key:
                     return self._annotate(table.to_pandas(), version)
-        table = self._build_table(version, set(present), timing)
-        if not timing:
+        table, damaged = self._build_table(version, set(present), timing)
+        if not timing and not damaged:  # a table missing damaged runs is not kept as current
             with contextlib.suppress(OSError):  # a read-only folder can still be read
                 meta = {**(table.schema.metadata or {}), _TABLE_META_KEY: key.encode()}
                 table = table.replace_schema_metadata(meta)
-                tmp = table_path.with_name(f".{RESULTS_FILE}.{os.getpid()}.tmp")
-                pq.write_table(table, tmp)
-                os.replace(tmp, table_path)
+                with atomic.replacing(table_path) as tmp:
+                    pq.write_table(table, tmp, write_page_checksum=True)
         return self._annotate(table.to_pandas(), version)
 
     def _annotate(self, df: "pd.DataFrame", version: str) -> "pd.DataFrame":
@@ -413,6 +502,7 @@ class Campaign:
 
     def _table_key(self, version: str, present: list[str]) -> str:
         h = hashlib.sha256()
+        h.update(b"page checksums")  # tables written before they had them are rebuilt once
         h.update(self.spec.digest().encode())
         h.update(version.encode())
         for name in present:
@@ -420,19 +510,22 @@ class Campaign:
         return h.hexdigest()
 
     def _build_table(self, version: str, present: set[str], timing: bool):
+        """The result table of the records ``present``, and whether some were damaged."""
         import pandas as pd
         import pyarrow as pa
 
         axes = self.spec.axes
         columns = {a.key: dict(zip(a.labels, column_values(a))) for a in axes}
-        rows = []
+        rows, damaged = [], []
         for run in sorted(self.plan(version), key=lambda r: (r.config, r.rep)):
             if f"{run.run_id}.json" not in present:
                 continue
+            path = self.record_path(run.run_id, version)
             try:
-                record = json.loads(self.record_path(run.run_id, version).read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                continue  # unreadable record: the run counts as missing
+                record = read_record(path, run.run_id)
+            except ValueError as err:  # left out, and said so: never a row of missing values
+                damaged.append(DamagedRecord(path, str(err)))
+                continue
             row: dict[str, Any] = {"config": run.config, "rep": run.rep, "seed": run.seed,
                                    "run_id": run.run_id, "vhsim_version": record.get("vhsim_version", version)}
             for axis in axes:
@@ -443,12 +536,17 @@ class Campaign:
             if timing:
                 row["wall_s"] = record.get("wall_s")
             rows.append(row)
+        if damaged:
+            listing = "; ".join(d.line(self.path) for d in damaged[:3]) + ("; ..." if len(damaged) > 3 else "")
+            warnings.warn(f"campaign {self.path}: {len(damaged)} damaged run record{'s' if len(damaged) > 1 else ''} "
+                          f"left out of the table ({listing}); `vhsim sweep --campaign {self.path}` runs "
+                          "them again", stacklevel=3)
         head = ["config", "rep", "seed", "run_id", "vhsim_version", *[a.key for a in axes]]
         if rows:
             df = pd.DataFrame(rows)
         else:
             df = pd.DataFrame({c: pd.Series(dtype="int64" if c in ("config", "rep", "seed") else "object") for c in head})
-        return pa.Table.from_pandas(df, preserve_index=False)
+        return pa.Table.from_pandas(df, preserve_index=False), bool(damaged)
 
     def export_csv(self, dest: str | os.PathLike[str], version: str | None = None) -> Path:
         out = Path(dest)

@@ -125,6 +125,9 @@ crate::axis! {
     "westwood" => Westwood(westwood::Westwood),
     /// Freeze-TCPv2 (Park et al. 2009 §3): Reno, plus DABE and WAVE after a freeze.
     "ftv2" => Ftv2(ftv2::Ftv2),
+    /// CUBIC (RFC 9438): W_cubic(t) = C(t−K)³ + W_max, β = 0.7, Reno-friendly region, fast
+    /// convergence, no growth while application-limited.
+    "cubic" => Cubic(cubic::Cubic),
 }
 
 impl AnyCc {
@@ -132,6 +135,14 @@ impl AnyCc {
     pub fn vegas(&self) -> Option<&vegas::Vegas> {
         match self {
             AnyCc::Vegas(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// CUBIC's state, if this is it.
+    pub fn cubic(&self) -> Option<&cubic::Cubic> {
+        match self {
+            AnyCc::Cubic(c) => Some(c),
             _ => None,
         }
     }

@@ -19,6 +19,7 @@ use crate::handover::HandoverPolicyConfig;
 use crate::recovery::RecoveryConfig;
 use crate::response::{DcrTau, DupAckResponseConfig, RtoResponseConfig};
 use crate::sink::SinkPolicyConfig;
+use crate::slowstart::SlowStartConfig;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -168,6 +169,10 @@ pub struct TcpConfig {
     pub rtt_timing: RttTiming,
     /// Window law.
     pub congestion_control: CongestionControlConfig,
+    /// How slow start ends besides a loss (default "standard"; left out of the written form
+    /// when standard, so configurations from before the axis keep their canonical form).
+    #[serde(skip_serializing_if = "SlowStartConfig::is_standard")]
+    pub slow_start: SlowStartConfig,
     /// How a loss is detected from duplicate ACKs and SACK blocks.
     pub loss_detection: LossDetectionConfig,
     /// Loss recovery after a fast retransmit.
@@ -203,6 +208,7 @@ impl Default for TcpConfig {
             max_backoff: 64,
             rtt_timing: RttTiming::OnePerRtt,
             congestion_control: CongestionControlConfig::default(),
+            slow_start: SlowStartConfig::default(),
             loss_detection: LossDetectionConfig::default(),
             recovery: RecoveryConfig::default(),
             rto_response: RtoResponseConfig::default(),
@@ -211,6 +217,14 @@ impl Default for TcpConfig {
             handover: HandoverPolicyConfig::default(),
         }
     }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// `Err` at `path` unless `ok`.
@@ -266,6 +280,7 @@ impl TcpConfig {
             });
         }
         self.congestion_control.validate().map_err(|e| e.under("congestion_control"))?;
+        self.slow_start.validate().map_err(|e| e.under("slow_start"))?;
         self.loss_detection.validate().map_err(|e| e.under("loss_detection"))?;
         self.recovery.validate().map_err(|e| e.under("recovery"))?;
         self.rto_response.validate().map_err(|e| e.under("rto_response"))?;
@@ -302,6 +317,15 @@ pub struct SinkConfig {
     pub sack: bool,
     /// Most SACK blocks per ACK (ns-2 `maxSackBlocks_`, 3), most recent first.
     pub max_sack_blocks: u32,
+    /// D-SACK (RFC 2883): a duplicate segment is reported in the first SACK block (default
+    /// false; needs `sack`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub dsack: bool,
+    /// Quick ACKs (Linux's quick-ack mode, TCP_MAX_QUICKACKS = 16): with delayed ACKs, the
+    /// first this many segments, and as many after a duplicate segment, are acknowledged at
+    /// once (default 0: none, as ns-2's sinks).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub quickack: u32,
     /// Advertised receive window: packets, or bytes converted with the flow's segment_size
     /// (default 4294967295 packets = unlimited, as ns-2's sink).
     #[serde(with = "as_packets_with_unit")]
@@ -324,6 +348,8 @@ impl Default for SinkConfig {
             delack_interval: SimDuration::from_millis(100),
             sack: false,
             max_sack_blocks: 3,
+            dsack: false,
+            quickack: 0,
             advertised_window: u32::MAX,
             ack_size: 40,
             policy: SinkPolicyConfig::default(),
@@ -339,6 +365,7 @@ impl SinkConfig {
         })?;
         check(self.advertised_window > 0, "advertised_window", || "must be at least 1pkt".into())?;
         check(self.ack_size > 0, "ack_size", || "must be at least 1B".into())?;
+        check(!self.dsack || self.sack, "dsack", || "needs sack = true (a D-SACK is a SACK block)".into())?;
         self.policy.validate().map_err(|e| e.under("policy"))
     }
 }

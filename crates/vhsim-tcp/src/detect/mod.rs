@@ -6,9 +6,14 @@
 //! The sender asks [`LossDetection::counts`] for each ACK that repeats the cumulative ACK point
 //! while data is outstanding (and not right after a timeout, ns-2 Sack1 `timeout_`), counts it
 //! if so, then asks [`LossDetection::lost`].
+//!
+//! A detection that decides by time (RACK-TLP, RFC 8985) also hears of every ACK after the
+//! sender processed it ([`LossDetection::on_ack`]), of its own timer ([`crate::sender::Timer::Loss`]:
+//! reordering timer or loss probe), of timeouts and of every segment sent; it marks the
+//! segments it deems lost on the scoreboard and asks for recovery by returning true.
 
 use crate::config::TcpConfig;
-use crate::sender::{AckInfo, SenderCore};
+use crate::sender::{AckInfo, SenderCore, Transmit};
 use vhsim_core::SimTime;
 
 /// A loss-detection algorithm.
@@ -24,7 +29,23 @@ pub trait LossDetection {
     fn on_new_ack(&mut self, _c: &SenderCore, _now: SimTime) -> Option<u64> {
         None
     }
+    /// After every ACK was processed (in recovery or not): whether segments are now deemed
+    /// lost and fast recovery should start (the sender starts it only outside fast and RTO
+    /// recovery).
+    fn on_ack(&mut self, _c: &mut SenderCore, _now: SimTime, _ack: &AckInfo) -> bool {
+        false
+    }
+    /// Its timer ([`crate::sender::Timer::Loss`]) fired: whether fast recovery should start.
+    fn on_timer(&mut self, _c: &mut SenderCore, _now: SimTime) -> bool {
+        false
+    }
+    /// The retransmission timer expired (after the timeout response ran).
+    fn on_rto(&mut self, _c: &mut SenderCore, _now: SimTime) {}
+    /// A segment was just sent.
+    fn on_sent(&mut self, _c: &mut SenderCore, _now: SimTime, _tx: Transmit) {}
 }
+
+pub mod tlp;
 
 crate::axis! {
     /// How losses are detected (`loss_detection`).
@@ -42,6 +63,19 @@ crate::axis! {
     /// TCP Vegas: `dupack` counting by RFC 5681 §2, plus the fine-grained timeout checked on
     /// every duplicate ACK and on the first two new ACKs after a retransmission.
     "vegas" => Vegas(vegas::VegasDetect),
+    /// RACK-TLP (RFC 8985): a segment is lost when one sent after it was delivered at least
+    /// RACK.rtt + reo_wnd ago (reordering window min_RTT/4, grown on DSACKs); a tail loss probe
+    /// after 2 SRTT without ACKs.
+    "rack" => Rack(rack::Rack),
+}
+
+impl LossDetectionConfig {
+    /// Whether the sender's scoreboard keeps SACK information across new cumulative ACKs
+    /// (RACK reads the scoreboard between ACKs, RFC 8985 §4 and RFC 6675 §3); ns-2's schemes
+    /// clear it (`ClearScoreBoard`).
+    pub fn keeps_sack_information(&self) -> bool {
+        matches!(self, LossDetectionConfig::Rack(_))
+    }
 }
 
 impl LossDetection for AnyLossDetection {
@@ -53,5 +87,27 @@ impl LossDetection for AnyLossDetection {
     }
     fn on_new_ack(&mut self, c: &SenderCore, now: SimTime) -> Option<u64> {
         dispatch!(self, p => p.on_new_ack(c, now))
+    }
+    fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) -> bool {
+        dispatch!(self, p => p.on_ack(c, now, ack))
+    }
+    fn on_timer(&mut self, c: &mut SenderCore, now: SimTime) -> bool {
+        dispatch!(self, p => p.on_timer(c, now))
+    }
+    fn on_rto(&mut self, c: &mut SenderCore, now: SimTime) {
+        dispatch!(self, p => p.on_rto(c, now))
+    }
+    fn on_sent(&mut self, c: &mut SenderCore, now: SimTime, tx: Transmit) {
+        dispatch!(self, p => p.on_sent(c, now, tx))
+    }
+}
+
+impl AnyLossDetection {
+    /// RACK-TLP's state, if this is RACK-TLP.
+    pub fn rack(&self) -> Option<&rack::Rack> {
+        match self {
+            AnyLossDetection::Rack(r) => Some(r),
+            _ => None,
+        }
     }
 }

@@ -47,6 +47,20 @@ crate::axis! {
     "reno" => Reno(reno::Reno),
     /// RFC 6675 conservative SACK recovery (IsLost / SetPipe / NextSeg).
     "rfc6675" => Rfc6675(rfc6675::Rfc6675),
+    /// Proportional Rate Reduction (RFC 6937): sndcnt per ACK from prr_delivered, then the
+    /// Reduction Bound (`bound`: PRR-SSRB or PRR-CRB); retransmits what the loss detection
+    /// deems lost.
+    "prr" => Prr(prr::Prr),
+}
+
+impl AnyRecovery {
+    /// PRR's state, if this is PRR.
+    pub fn prr(&self) -> Option<&prr::Prr> {
+        match self {
+            AnyRecovery::Prr(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 impl RecoveryPolicy for AnyRecovery {

@@ -11,6 +11,7 @@ use crate::config::TcpConfig;
 use crate::estimate::Estimators;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
+use crate::slowstart::{AnySlowStart, SlowStart};
 use std::collections::VecDeque;
 use vhsim_core::{SimDuration, SimTime};
 
@@ -19,6 +20,8 @@ use vhsim_core::{SimDuration, SimTime};
 pub struct SenderCore {
     pub(super) cfg: TcpConfig,
     pub(super) cc: AnyCc,
+    /// The slow-start exit (HyStart, HyStart++), called around the window law's growth.
+    pub(super) ss: AnySlowStart,
     pub(super) window: Window,
     pub(super) rtt: RttEstimator,
     pub(super) sb: Scoreboard,
@@ -67,12 +70,20 @@ pub struct SenderCore {
     /// The ACK point and arrival time of the ACK that ended persist mode, until the next new
     /// ACK: its repeats within half a round trip are copies of it, not duplicate ACKs (A6).
     pub(super) reopened: Option<(u64, SimTime)>,
+    /// The scoreboard keeps SACK information across new cumulative ACKs, as RFC 6675 §3's
+    /// scoreboard does (set for loss detections that read it between ACKs, RACK); otherwise it
+    /// is cleared on every new ACK outside recovery as ns-2's `ClearScoreBoard` does.
+    pub(super) keep_sack: bool,
+    /// `snd_una` and the SACKed count before the ACK being processed (DeliveredData, RFC 6937).
+    pub(super) ack_start: (u64, u64),
     pub(super) stats: SenderStats,
 }
 
 impl SenderCore {
     pub(super) fn new(cfg: TcpConfig, app_limit: u64) -> Self {
         let mut cc = AnyCc::new(&cfg.congestion_control, &cfg);
+        let ss = AnySlowStart::new(&cfg.slow_start, &cfg);
+        let keep_sack = cfg.loss_detection.keeps_sack_information();
         let mut window = Window {
             cwnd: cfg.initial_window as f64,
             ssthresh: cfg.initial_ssthresh.unwrap_or(cfg.window) as f64,
@@ -80,6 +91,7 @@ impl SenderCore {
         cc.init(&mut window);
         SenderCore {
             cc,
+            ss,
             window,
             rtt: RttEstimator::new(cfg.rto()),
             sb: Scoreboard::default(),
@@ -105,6 +117,8 @@ impl SenderCore {
             halted: false,
             persist: Persist::default(),
             reopened: None,
+            keep_sack,
+            ack_start: (0, 0),
             stats: SenderStats::default(),
             cfg,
         }
@@ -253,6 +267,24 @@ impl SenderCore {
         self.halted
     }
 
+    /// The slow-start exit (to read HyStart's or HyStart++'s state).
+    pub fn slow_start(&self) -> &AnySlowStart {
+        &self.ss
+    }
+
+    /// Segments the ACK being processed acknowledged cumulatively so far.
+    pub fn newly_acked(&self) -> u64 {
+        self.snd_una - self.ack_start.0
+    }
+
+    /// Segments this ACK reported delivered: the change in `snd_una` plus the change in the
+    /// number of SACKed segments since the ACK arrived (RFC 6937 §2 DeliveredData; negative
+    /// if SACK information was withdrawn).
+    pub fn delivered_by_ack(&self) -> i64 {
+        let (una, sacked) = self.ack_start;
+        (self.snd_una - una) as i64 + self.sb.sacked_count() as i64 - sacked as i64
+    }
+
     // ------------------------------------------------------------------ parts' handles
 
     /// The RTT estimator, to change (handover policies restart it, change minrto).
@@ -295,6 +327,9 @@ impl SenderCore {
 
     /// The window law's reaction to an undone loss response (after F-RTO set the window).
     pub(crate) fn undo(&mut self, now: SimTime) {
+        // The segments the undone response deemed lost were not (Linux clears its lost marks
+        // on an undo too); only loss detections that mark segments set them.
+        self.sb.clear_lost();
         self.cc.on_undo(&mut self.window, now);
     }
 
@@ -347,6 +382,14 @@ impl SenderCore {
     /// Send from `seq` again (go-back-N resumes there).
     pub(crate) fn rewind_to(&mut self, seq: u64) {
         self.snd_nxt = seq;
+    }
+
+    /// The ACK being processed starts now: remember where `snd_una` and the SACKed count
+    /// stood (RFC 6937 DeliveredData).
+    #[inline]
+    pub(crate) fn note_ack_start(&mut self) {
+        self.ack_start = (self.snd_una, self.sb.sacked_count());
+        self.sb.start_ack();
     }
 
     /// Queue a first transmission of `seq` ahead of the window (F-RTO's two probes).
@@ -426,7 +469,10 @@ impl SenderCore {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
         };
+        let before = self.window;
+        self.ss.before_growth(&mut self.window, now, &sample);
         self.cc.on_ack(&mut self.window, now, &sample, &self.rtt, &self.est);
+        self.ss.after_growth(before, &mut self.window, now, &sample);
     }
 
     /// The ordinary steps for a new cumulative ACK outside recovery: take it (RTT sample, timer),
@@ -434,7 +480,9 @@ impl SenderCore {
     pub(crate) fn open_new_ack(&mut self, now: SimTime, ack: u64) {
         self.take_new_ack(now, ack);
         self.ignore_dupacks = false;
-        self.sb.clear();
+        if !self.keep_sack {
+            self.sb.clear();
+        }
         self.open_cwnd(now);
     }
 
@@ -455,6 +503,7 @@ impl SenderCore {
         self.pending.clear();
         let ev = self.congestion_event(self.window(), None);
         self.cc.on_rto(&mut self.window, now, &ev);
+        self.ss.on_loss(true);
         self.rtt.on_timeout();
         self.rtt.on_retransmission();
         self.restart_timer(now);
@@ -466,16 +515,29 @@ impl SenderCore {
     /// `reset_rtx_timer(1,0)`), and queue the retransmission of the first unacknowledged
     /// segment.
     pub(crate) fn start_fast_retransmit(&mut self, now: SimTime, window: f64, congestion: bool) {
+        self.start_recovery(now, window, congestion);
+        self.sb.mark_retransmitted(self.snd_una);
+        self.queue_retransmission(self.snd_una, TxCause::FastRetransmit);
+    }
+
+    /// [`SenderCore::start_fast_retransmit`] without choosing what to retransmit: for recovery
+    /// algorithms that send the segments the loss detection marked lost themselves (PRR).
+    pub(crate) fn start_recovery(&mut self, now: SimTime, window: f64, congestion: bool) {
         self.recover = Some(self.snd_max);
         self.in_recovery = true;
         if congestion {
-            let ev = self.congestion_event(window, self.sb.sent_info(self.snd_una));
-            self.cc.on_congestion(&mut self.window, now, &ev);
+            self.reduce_window(now, window);
         }
         self.rtt.on_retransmission();
         self.restart_timer(now);
-        self.sb.mark_retransmitted(self.snd_una);
-        self.queue_retransmission(self.snd_una, TxCause::FastRetransmit);
+    }
+
+    /// The window law's congestion response from `window`, without entering recovery (also
+    /// RACK-TLP's response to a loss its probe repaired, RFC 8985 §7.4.2).
+    pub(crate) fn reduce_window(&mut self, now: SimTime, window: f64) {
+        let ev = self.congestion_event(window, self.sb.sent_info(self.snd_una));
+        self.cc.on_congestion(&mut self.window, now, &ev);
+        self.ss.on_loss(false);
     }
 
     /// What a window law learns of a loss: the window to reduce from, the lost segment's last
@@ -495,7 +557,9 @@ impl SenderCore {
         self.in_recovery = false;
         self.take_new_ack(now, ack);
         self.ignore_dupacks = false;
-        self.sb.clear();
+        if !self.keep_sack {
+            self.sb.clear();
+        }
     }
 
     /// Go-back-N from the first unacknowledged segment (RFC 6298 §5.4), which is retransmitted

@@ -2,9 +2,9 @@
 //!
 //! | event | parts, in order |
 //! |---|---|
-//! | ACK | estimators (delivery, rounds); in fast recovery: recovery `on_ack`; else RTO response `on_ack` (F-RTO may consume it, or find the timeout spurious: loss classifier `on_spurious_rto`, window law `on_undo`); else a new ACK: dupACK response `on_new_ack` (cancels TCP-DCR's delay), RTT sample, timer restart, window law `on_ack`; a duplicate ACK (not a copy of the window-reopening ACK, A6): loss detection `counts`, then `lost`, then dupACK response `on_dupack`, which may ask for a fast retransmit (allowed only if the ACK covers `recover`, RFC 6582 §3.2 step 1); if `snd_una` advanced and recovery is over: loss detection `on_new_ack` (Vegas may name a segment to retransmit at once); then handover policy `on_ack`; loss classifier `on_sample`, `on_ack`; persist mode entered or left (zero window or a halt; window law `on_freeze` / `on_resume`) |
+//! | ACK | estimators (delivery, rounds); in fast recovery: recovery `on_ack`; else RTO response `on_ack` (F-RTO may consume it, or find the timeout spurious: loss classifier `on_spurious_rto`, window law `on_undo`); else a new ACK: dupACK response `on_new_ack` (cancels TCP-DCR's delay), RTT sample, timer restart, window law `on_ack`; a duplicate ACK (not a copy of the window-reopening ACK, A6): loss detection `counts`, then `lost`, then dupACK response `on_dupack`, which may ask for a fast retransmit (allowed only if the ACK covers `recover`, RFC 6582 §3.2 step 1); if `snd_una` advanced and recovery is over: loss detection `on_new_ack` (Vegas may name a segment to retransmit at once); loss detection `on_ack` (RACK-TLP; may start fast recovery outside fast and RTO recovery); then handover policy `on_ack`; loss classifier `on_sample`, `on_ack`; persist mode entered or left (zero window or a halt; window law `on_freeze` / `on_resume`) |
 //! | fast retransmit | loss classifier `classify` (congestion halves, wireless keeps cwnd), recovery `enter`, handover policy `on_fast_recovery` |
-//! | timer | TCP-DCR's delay (fast retransmit); then the RTO: recovery `reset`, dupACK response `cancel`, loss classifier `on_rto`, RTO response `on_timeout` (which runs the window law's `on_rto`), handover policy `on_rto`; then the persist timer (a window probe) |
+//! | timer | TCP-DCR's delay (fast retransmit); the loss detection's timer (RACK's reordering timer or the tail loss probe; may start fast recovery); then the RTO: recovery `reset`, dupACK response `cancel`, loss classifier `on_rto`, RTO response `on_timeout` (which runs the window law's `on_rto`), loss detection `on_rto`, handover policy `on_rto`; then the persist timer (a window probe) |
 //! | notification | handover policy `on_notice`, window law and estimators `on_path_change` |
 //! | sending | persist mode: only a due window probe; else queued retransmissions, then the recovery part's choice in recovery, else new data within min(⌊cwnd⌋ + allowance, window caps), the allowance being limited transmit's, TCP-DCR's, or the recovery part's inflation for dupACKs a blocked fast retransmit left (NewReno `exit_fast_retrans` false) |
 //!
@@ -28,6 +28,7 @@ use crate::response::{
     AckOutcome, AnyDupAckResponse, AnyRtoResponse, DcrTau, DupAckAction, DupAckResponse,
     DupAckResponseConfig, RtoResponse,
 };
+use crate::slowstart::SlowStart;
 use std::collections::VecDeque;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
 
@@ -231,6 +232,7 @@ impl TcpSender {
     pub fn on_ack(&mut self, now: SimTime, ack: &AckInfo) {
         self.burst = 0;
         let c = &mut self.core;
+        c.note_ack_start();
         c.ack_sample = None;
         c.round_start = ack.ack <= c.snd_max && c.est.on_ack(now, ack.ack, c.snd_una, c.snd_max);
         let una_before = c.snd_una;
@@ -242,6 +244,11 @@ impl TcpSender {
             if let Some(seq) = self.detection.on_new_ack(c, now) {
                 c.queue_retransmission(seq, TxCause::Recovery);
             }
+        }
+        // RACK-TLP decides on every ACK, once the sender has taken it (RFC 8985 §6.2).
+        let c = &mut self.core;
+        if self.detection.on_ack(c, now, ack) && !c.in_recovery && !c.in_rto_recovery {
+            self.fast_retransmit(now);
         }
         self.handover.on_ack(&mut self.core, now);
         let c = &mut self.core;
@@ -344,6 +351,13 @@ impl TcpSender {
                 self.fast_retransmit(now);
             }
         }
+        if self.core.timers.due(Timer::Loss, now) {
+            let c = &mut self.core;
+            c.timers.clear(Timer::Loss);
+            if self.detection.on_timer(c, now) && !c.in_recovery && !c.in_rto_recovery {
+                self.fast_retransmit(now);
+            }
+        }
         if self.core.timers.due(Timer::Rto, now) {
             let c = &mut self.core;
             let in_fast_recovery = c.in_recovery;
@@ -352,6 +366,7 @@ impl TcpSender {
             self.dupack_response.cancel(c);
             self.classifier.on_rto(now);
             self.rto_response.on_timeout(c, now, in_fast_recovery);
+            self.detection.on_rto(c, now);
             self.handover.on_rto(c, first);
         }
         if self.core.timers.due(Timer::Persist, now) {
@@ -442,6 +457,7 @@ impl TcpSender {
         out.push(TracedVar::new("flight", "pkts", c.flight_size() as f64));
         out.push(TracedVar::new("state", "code", self.ca_state() as u8 as f64));
         c.cc.traced_vars(out);
+        c.ss.traced_vars(out);
         self.classifier.traced_vars(out);
     }
 
@@ -466,6 +482,7 @@ impl TcpSender {
         if c.timers.get(Timer::Rto).is_none() {
             c.restart_timer(now);
         }
+        self.detection.on_sent(c, now, tx);
     }
 
     /// The oldest decision of the sender's rules not taken yet (the cross-layer algorithms';

@@ -10,22 +10,25 @@ pub enum Timer {
     /// TCP-DCR's delay tau (served first: its fast retransmit restarts the RTO timer,
     /// protocol-facts A5).
     DcrDelay = 0,
+    /// The loss detection's own timer: RACK's reordering timer or the tail loss probe's PTO
+    /// (RFC 8985 §5.4; served before the RTO, which a probe re-arms, §7.3).
+    Loss = 1,
     /// The retransmission timer (RFC 6298).
-    Rto = 1,
+    Rto = 2,
     /// The persist timer: window probes while the peer advertises a zero window (RFC 9293
     /// §3.8.6.1).
-    Persist = 2,
+    Persist = 3,
 }
 
 impl Timer {
     /// Every timer, in serving order.
-    pub const ALL: [Timer; 3] = [Timer::DcrDelay, Timer::Rto, Timer::Persist];
+    pub const ALL: [Timer; 4] = [Timer::DcrDelay, Timer::Loss, Timer::Rto, Timer::Persist];
 }
 
 /// Deadlines by timer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Timers {
-    at: [Option<SimTime>; 3],
+    at: [Option<SimTime>; 4],
 }
 
 impl Timers {

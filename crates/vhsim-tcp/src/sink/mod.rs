@@ -7,6 +7,12 @@
 //! first block holds the most recently received segment, the others repeat the most recently
 //! reported blocks, up to `max_sack_blocks`.
 //!
+//! With `dsack` (RFC 2883 §4), the ACK of a duplicate segment reports it in the first block (a
+//! D-SACK: below the cumulative ACK, or inside the second block, which is then the
+//! out-of-order block holding it). With `quickack` (Linux's quick-ack mode), the first
+//! `quickack` ACKs of the connection, and as many after a duplicate segment, go out at once
+//! instead of waiting for a second segment or the delayed-ACK timer.
+//!
 //! What the receiver does beyond that is its policy (the `SinkPolicy` axis): the window it
 //! advertises and its reaction to link events at the mobile node ([`TcpSink::on_link_event`]).
 //! The standard policy advertises the configured window and ignores link events (today's ns-2
@@ -114,6 +120,12 @@ pub struct TcpSink {
     recent: Vec<u64>,
     unacked_in_order: u32,
     delack_deadline: Option<SimTime>,
+    /// A duplicate segment to report in the next ACK's first block (RFC 2883).
+    dsack: Option<u64>,
+    /// Quick ACKs left (Linux `icsk_ack.quick`).
+    quick: u32,
+    /// Whether any data arrived yet (the first data starts quick-ack mode).
+    started: bool,
 }
 
 impl TcpSink {
@@ -128,6 +140,9 @@ impl TcpSink {
             recent: Vec::new(),
             unacked_in_order: 0,
             delack_deadline: None,
+            dsack: None,
+            quick: 0,
+            started: false,
         }
     }
 
@@ -148,8 +163,19 @@ impl TcpSink {
 
     /// A data segment `seq` arrives at `now`.
     pub fn on_data(&mut self, now: SimTime, seq: u64) -> Received {
+        if !self.started {
+            self.started = true;
+            self.quick = self.cfg.quickack;
+        }
         if seq < self.rcv_nxt || self.contains_ooo(seq) {
-            // Duplicate: acknowledge at once so the sender learns the state.
+            // Duplicate: acknowledge at once so the sender learns the state (with a D-SACK),
+            // and, as Linux does for old data, ACK quickly for a while.
+            if self.cfg.dsack {
+                self.dsack = Some(seq);
+            }
+            if seq < self.rcv_nxt {
+                self.quick = self.cfg.quickack;
+            }
             return Received { delivered: 0, ack: Some(self.make_ack()) };
         }
         if seq > self.rcv_nxt {
@@ -165,7 +191,7 @@ impl TcpSink {
         }
         self.recent.retain(|&s| s >= self.rcv_nxt);
         let delivered = self.rcv_nxt - seq;
-        if filled_gap || !self.cfg.delayed_ack {
+        if filled_gap || !self.cfg.delayed_ack || self.quick > 0 {
             return Received { delivered, ack: Some(self.make_ack()) };
         }
         self.unacked_in_order += 1;
@@ -196,7 +222,13 @@ impl TcpSink {
     fn make_ack(&mut self) -> AckOut {
         self.unacked_in_order = 0;
         self.delack_deadline = None;
+        self.quick = self.quick.saturating_sub(1);
         let mut sack = Vec::new();
+        if let Some(dup) = self.dsack.take() {
+            // RFC 2883 §4: the D-SACK block first, then the out-of-order block holding it.
+            sack.push((dup, dup + 1));
+            sack.extend(self.block_containing(dup));
+        }
         if self.cfg.sack {
             for &s in &self.recent {
                 if sack.len() >= self.cfg.max_sack_blocks as usize {
@@ -208,6 +240,7 @@ impl TcpSink {
                     }
                 }
             }
+            sack.truncate(self.cfg.max_sack_blocks as usize);
         }
         AckOut {
             ack: self.rcv_nxt,

@@ -1,0 +1,271 @@
+"""Regression tests of issue #27 for campaigns: damaged records (item 2), a sweep that hung
+after an error (item 3), bounded plans (item 6), a damaged campaign file (item 7) and range
+units (item 10)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from vhsim import campaign
+from vhsim.campaign import CampaignError, CampaignSpec, run_campaign
+from vhsim.campaign.axes import expand_range, parse_cli_axis, quantity
+from vhsim.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+AXIS = "flows.bulk.tcp.window=10pkt,20pkt,30pkt"
+SHORT = [("duration", "2s")]
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def _one_error(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.startswith("error: ")]
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+def _campaign(tiny_path: Path, folder: Path, reps: int = 2):
+    spec = CampaignSpec.from_cli(str(tiny_path), [AXIS], SHORT, replications=reps)
+    report = run_campaign(spec, folder, workers=1)
+    assert report.executed == 3 * reps
+    return spec, sorted((folder / "runs").glob("*/*.json"))
+
+
+# ------------------------------------------------------------ item 2: damaged run records
+@pytest.mark.parametrize("damage", ["empty", "braces", "cut", "edited", "binary"])
+def test_a_damaged_record_is_found_set_aside_and_run_again(runner, tiny_path, tmp_path, damage):
+    folder = tmp_path / "c"
+    spec, records = _campaign(tiny_path, folder)
+    want = campaign.open(folder).results()
+    victim = records[1]
+    text = victim.read_text()
+    victim.write_bytes({"empty": b"", "braces": b"{}\n", "cut": text[: len(text) // 2].encode(),
+                        "edited": text.replace('"rep": ', '"rep": 1', 1).encode(),
+                        "binary": b"\xff\xfe" + text.encode()}[damage])
+    (folder / "results.parquet").unlink()
+
+    # Reading the table says so and leaves the run out: never a row of NaNs.
+    with pytest.warns(UserWarning, match="1 damaged run record left out of the table"):
+        partial = campaign.open(folder).results()
+    assert len(partial) == len(want) - 1 and not partial.isna().all(axis=1).any()
+
+    check = runner.invoke(cli, ["sweep", "--check", str(folder)])
+    assert check.exit_code == 1, check.output
+    assert f"damaged: runs/{victim.parent.name}/{victim.name}: " in check.stdout
+    assert "6 run records of vhsim" in check.stdout and "1 damaged" in check.stdout
+    _one_error(check.stderr)
+
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "6/6 runs done (1 run now" in resumed.stdout and "1 damaged records run again" in resumed.stdout
+    assert "warning: damaged run record set aside" in resumed.stderr
+    assert (folder / "corrupt" / victim.parent.name / victim.name).is_file(), "kept to look at"
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+    again = runner.invoke(cli, ["sweep", "--check", str(folder)])
+    assert again.exit_code == 0 and "0 damaged; 6/6 runs done" in again.stdout, again.output
+
+
+def test_every_record_damaged_into_other_json_is_run_again(runner, tiny_path, tmp_path):
+    # The nightly fuzz's find: a record holding `0` made reading the folder's versions raise.
+    folder = tmp_path / "c"
+    _, records = _campaign(tiny_path, folder, reps=1)
+    want = campaign.open(folder).results()
+    for record, junk in zip(records, [b"0", b"[1, 2]", b'"text"']):
+        record.write_bytes(junk)
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0 and "3 damaged records run again" in resumed.stdout, resumed.output
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+
+
+def _flip(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at % len(data)] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("at", [4, 346, 1000, -200])
+def test_a_damaged_result_table_is_rebuilt_not_read(tiny_path, tmp_path, at):
+    # The fuzz's find: a byte flipped in a run id of results.parquet was read back as the table.
+    folder = tmp_path / "c"
+    _campaign(tiny_path, folder)
+    want = campaign.open(folder).results()
+    _flip(folder / "results.parquet", at)
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+
+
+def test_a_damaged_plan_cache_is_planned_again(runner, tiny_path, tmp_path):
+    folder = tmp_path / "c"
+    _campaign(tiny_path, folder)
+    want = campaign.open(folder).results()
+    plan = next(folder.glob("plan-*.json"))
+    text = plan.read_text()
+    run_id = json.loads(text[: text.rindex(', "checksum"')] + "}")["runs"][0]["run_id"]
+    plan.write_text(text.replace(run_id, "f" + run_id[1:]))  # still JSON, still the same definition
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0 and "(0 run now" in resumed.stdout, resumed.output
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+
+
+def test_records_carry_a_checksum_of_their_content(tiny_path, tmp_path):
+    _, records = _campaign(tiny_path, tmp_path / "c", reps=1)
+    record = json.loads(records[0].read_text())
+    assert record["checksum"].startswith("sha256:") and len(record["checksum"]) == 7 + 64
+    assert list(record)[-1] == "checksum"
+    # A record of an earlier version, without a checksum, is still read when it is complete.
+    del record["checksum"]
+    records[0].write_text(json.dumps(record))
+    assert campaign.open(tmp_path / "c").verify() == []
+
+
+def test_check_of_a_folder_that_is_not_a_campaign_is_bad_input(runner, tmp_path):
+    result = runner.invoke(cli, ["sweep", "--check", str(tmp_path)])
+    assert result.exit_code == 2 and "not a campaign folder" in _one_error(result.stderr)
+
+
+# ------------------------------------------------------------ item 3: no hang after an error
+_SCRIPT = """
+import errno, struct, sys, time
+from vhsim.campaign import CampaignSpec, runner
+from vhsim.campaign.store import Campaign
+
+spec = CampaignSpec.from_cli({scenario!r}, [{axis!r}], [("duration", "2s")])
+{setup}
+try:
+    runner.run_campaign(spec, {folder!r}, workers=2, progress=False)
+except BaseException as err:
+    print("raised", type(err).__name__, err, flush=True)
+"""
+
+_RAISING_WORKER = """
+def raising_unit(unit):
+    raise RuntimeError("a worker failed on purpose")
+
+runner.execute_unit = raising_unit
+"""
+
+# The disk fills while a worker is sending its result: the manager thread of the pool is left
+# reading a message whose end never comes (here: a length header and a few bytes written into
+# the result pipe, then the error), which the interpreter used to join forever at exit.
+_FULL_DISK_MID_MESSAGE = """
+executors = []
+_new = runner._new_executor
+runner._new_executor = lambda n: executors.append(_new(n)) or executors[-1]
+
+def unit(u):
+    if u[0][2][-1][1] != "10pkt":
+        time.sleep(60)  # still running when the error comes
+    return [{"run_id": u[0][0], "ok": True, "summary": {}, "result": None}]
+
+def full_disk(self, run, summary, result, version):
+    executors[0]._result_queue._writer._send(struct.pack("!i", 1 << 20) + bytes(100))
+    time.sleep(0.5)  # the manager thread is now reading the rest of that message
+    raise OSError(errno.ENOSPC, "No space left on device", str(self.path))
+
+runner.execute_unit = unit
+Campaign.commit = full_disk
+"""
+
+
+@pytest.mark.parametrize("setup, raised", [(_RAISING_WORKER, "raised RuntimeError a worker failed on purpose"),
+                                           (_FULL_DISK_MID_MESSAGE, "raised OSError [Errno 28]")])
+def test_a_sweep_ends_promptly_after_an_error_in_a_worker_or_the_store(tiny_path, tmp_path, setup, raised):
+    script = _SCRIPT.format(scenario=str(tiny_path), axis=AXIS, folder=str(tmp_path / "c"),
+                            setup=textwrap.dedent(setup))
+    started = time.monotonic()
+    try:
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=90)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the sweep's process did not exit after the error: it waits for its worker pool")
+    assert proc.returncode == 0, proc.stderr
+    assert raised in proc.stdout, proc.stdout + proc.stderr
+    assert time.monotonic() - started < 60
+
+
+_CLI_SCRIPT = """
+from vhsim.campaign import runner
+from vhsim.cli import main
+{setup}
+main(["sweep", {scenario!r}, "-p", {axis!r}, "--set", "duration=2s", "-c", {folder!r}, "-w", "2", "--no-progress"])
+"""
+
+
+def test_the_cli_reports_a_worker_failure_in_one_line_and_exits(tiny_path, tmp_path):
+    script = _CLI_SCRIPT.format(scenario=str(tiny_path), axis=AXIS, folder=str(tmp_path / "c"),
+                                setup=textwrap.dedent(_RAISING_WORKER))
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=90)
+    assert proc.returncode == 1, proc.stderr
+    assert "a worker failed on purpose" in _one_error(proc.stderr)
+
+
+# ------------------------------------------------------------ item 6: bounded plans
+def test_a_huge_campaign_is_refused_at_once_with_a_way_out(runner, tiny_path, tmp_path):
+    started = time.monotonic()
+    result = runner.invoke(cli, ["sweep", str(tiny_path), "--reps", "100000000", "--dry-run"])
+    assert result.exit_code == 2, result.output
+    line = _one_error(result.stderr)
+    assert "100,000,000 runs" in line and "more than the limit of 250,000" in line and "--max-runs" in line
+    assert time.monotonic() - started < 10
+    small = ["sweep", str(tiny_path), "-p", AXIS, "--reps", "2", "--dry-run", "-c", str(tmp_path / "c")]
+    assert runner.invoke(cli, [*small, "--max-runs", "5"]).exit_code == 2
+    ok = runner.invoke(cli, [*small, "--max-runs", "6"])
+    assert ok.exit_code == 0 and "3 configurations, 6 runs" in ok.stdout, ok.output
+    spec = CampaignSpec.from_cli(str(tiny_path), [AXIS, "seed=range(0,1000)"], replications=1000)
+    assert spec.size == 3_000_000
+    with pytest.raises(CampaignError, match="3,000,000 runs"):
+        run_campaign(spec, tmp_path / "api")
+    spec.check_size(None)  # no limit
+
+
+@pytest.mark.parametrize("bound", ["1e9999999", "1e31s", "-1e400", "1e-99ms"])
+def test_absurd_range_magnitudes_are_bad_input(runner, tiny_path, bound):
+    result = runner.invoke(cli, ["sweep", str(tiny_path), "-p", f"duration=range(0,{bound},1)", "--dry-run"])
+    assert result.exit_code == 2, result.output
+    assert "is out of range" in _one_error(result.stderr)
+
+
+def test_an_axis_of_too_many_values_is_refused():
+    with pytest.raises(CampaignError, match="more than 1,000,000 values"):
+        parse_cli_axis("seed=range(0,999999),range(999999,1999999)")
+
+
+# ------------------------------------------------------------ item 7: a damaged campaign file
+@pytest.mark.parametrize("content", [b"\xff\xfe{", b"{}", b"[1]", b'{"spec": {}, "active_version": "x"}', b"{"])
+def test_a_damaged_campaign_file_is_bad_input(runner, tiny_path, tmp_path, content):
+    folder = tmp_path / "c"
+    _campaign(tiny_path, folder, reps=1)
+    (folder / "campaign.json").write_bytes(content)
+    for args in (["sweep", "--campaign", str(folder)], ["sweep", "--check", str(folder)], ["export", str(folder), "--csv", "-"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "corrupt campaign file" in _one_error(result.stderr)
+
+
+# ------------------------------------------------------------ item 10: speed and length units
+def test_ranges_take_speed_and_length_units():
+    assert expand_range("range(10km/h,60km/h,10km/h)", "a") == ["10km/h", "20km/h", "30km/h", "40km/h", "50km/h"]
+    assert expand_range("range(10km/h, 20m/s, 1m/s)", "a")[:3] == ["10km/h", "13.6km/h", "17.2km/h"]
+    assert expand_range("range(100m,1km,300m)", "a") == ["100m", "400m", "700m"]
+    assert expand_range("range(1km,2km,250m)", "a") == ["1km", "1.25km", "1.5km", "1.75km"]
+    assert quantity("36km/h") == pytest.approx(10.0) and quantity("1km") == pytest.approx(1000.0)
+    with pytest.raises(CampaignError, match="mixes units of different kinds"):
+        expand_range("range(1m,10km/h,1m)", "a")
+
+
+def test_a_park_style_sweep_over_speeds_validates(runner):
+    park = REPO / "scenarios" / "park" / "mobility-50kmh.toml"
+    result = runner.invoke(cli, ["sweep", str(park), "-p", "mobile.mobility.speed=range(10km/h,110km/h,10km/h)",
+                                 "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert "10 configurations, 10 runs" in result.stdout
