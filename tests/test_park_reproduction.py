@@ -158,3 +158,23 @@ def test_the_sensitivity_grids_set_the_window_and_the_paper_keeps_its_own():
     assert [f.id for f in P.paper(window=40).figures] == ["fig3a", "fig3b", "fig4a", "fig4b"]
     assert P.PAPER.figure("fig3b").grid.fixed == {}
     assert _toml("cells-6to11.toml")["flows"]["bulk"]["tcp"]["window"] == f"{P.WINDOW}pkt"
+
+
+def test_every_ftv2_gain_names_wave_and_is_not_checkable_on_the_real_runs_without_it():
+    # The stored table of the full Figure 3b campaign (tests/claim_tables.py): WAVE decided in
+    # every FTv2 run; the same runs with the counter at 0 leave every FTv2 gain not checkable
+    # (the framework's engagement rule), never "does not hold".
+    import claim_tables
+
+    table = claim_tables.load(claim_tables.TABLES / "park" / "fig3b.json.gz")
+    fig = P.PAPER.figure("fig3b")
+    gains = [c for c in fig.claims if isinstance(c, C.Gain)]
+    assert len(gains) == 3 and all(c.engages == (PC.WAVE,) for c in gains)
+    counter = table[WAVE_DECISIONS]
+    assert (counter[table[PC.SCHEME] == PC.FTV2] > 0).all() and counter[table[PC.SCHEME] != PC.FTV2].isna().all()
+    never = table.assign(**{WAVE_DECISIONS: counter.where(counter.isna(), 0.0)})
+    for claim in gains:
+        engaged = C.evaluate(claim, table, ctx=fig.context(table))
+        assert "as set up" in engaged.ours or "WAVE engaged in 100 of 100 runs" in engaged.ours, engaged.ours
+        v = C.evaluate(claim, never, ctx=fig.context(never))
+        assert v.status == C.NOT_CHECKABLE and "WAVE never engaged" in v.ours, v.ours
