@@ -5,7 +5,8 @@ columns its claims read, its plot, its claims and its table of our numbers.
 * :class:`FigureSpec` -- one figure: ``grid`` and ``quick`` grid, ``derive`` (per-run columns
   computed from the result table or the stored traces), ``plot`` (a plot kind of
   :mod:`vhsim.campaign.plots` or a bespoke function), ``claims`` (:mod:`vhsim.campaign.claims`),
-  ``table`` (:class:`Table` or a function) and ``names`` (how configurations are named);
+  ``table`` (:class:`Table` or a function), ``names`` (how configurations are named), and how
+  its runs are sampled for the statistics of comparisons (``samples``, ``deterministic``);
 * :class:`Paper` -- its figures, the names shared by all of them, the citation.
 
 :func:`vhsim.campaign.reproduce.reproduce` runs them and writes the report.
@@ -111,7 +112,11 @@ class Col:
             g = _gain(value, ctx.value(self.measure, base))
             return _cut(-g) if self.reduction else _pct(g)
         if self.ci:
-            ci = mean_ci(ctx.table.loc[ctx.mask(where), self.measure.column].to_numpy(float) * self.measure.scale)
+            rows = ctx.table.loc[ctx.mask(where)]
+            ci = mean_ci(rows[self.measure.column].to_numpy(float) * self.measure.scale)
+            signature = [c for c in ("events", self.measure.column) if c in rows.columns]
+            if len(rows) > 1 and len(rows[signature].astype(str).drop_duplicates()) == 1:
+                return f"{self.measure.text(ci.mean)} (n = 1: {len(rows)} identical runs)"
             return self.measure.text(ci.mean) + ("" if math.isnan(ci.half_width) else
                                                  f" \u00b1 {ci.half_width:.{self.measure.digits}f}")
         return self.measure.text(value)
@@ -166,6 +171,14 @@ class FigureSpec:
     table: Table | tuple[Table, ...] | Callable[["pd.DataFrame"], str] | None = None
     derive: Callable[["Campaign | None", "pd.DataFrame"], "pd.DataFrame"] | None = None
     names: Mapping[str, Any] = field(default_factory=dict)
+    #: Axis columns whose values are statistical samples, like the seed (handoff instants).
+    samples: tuple[str, ...] = ()
+    #: One run per configuration is the design (no randomness): comparisons use exact values.
+    deterministic: bool = False
+
+    def context(self, table: "pd.DataFrame", quick: bool = False) -> Context:
+        """The evaluation context of this figure's claims on its derived ``table``."""
+        return Context(table, self.names, quick=quick, samples=self.samples, deterministic=self.deterministic)
 
     def campaign(self, quick: bool) -> CampaignSpec:
         chosen = self.quick if quick and self.quick is not None else self.grid

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from .axes import CampaignError
-from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, Context, Verdict, evaluate, tally
+from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, NOT_IN_QUICK, Verdict, evaluate, tally
 from .figures import FigureSpec, Paper, markdown_table, scenario_file
 from .runner import SweepReport, WorkerPool, default_workers, run_campaign
 
@@ -76,9 +76,10 @@ class ReproduceOutcome:
         return [v for f in self.figures for v in f.verdicts]
 
 
-def judge(fig: FigureSpec, table) -> list[Verdict]:
-    """Every claim of ``fig`` evaluated on its derived result table."""
-    ctx = Context(table, fig.names)
+def judge(fig: FigureSpec, table, quick: bool = False) -> list[Verdict]:
+    """Every claim of ``fig`` evaluated on its derived result table (``quick``: the table of
+    the reduced campaign, so that claims it leaves undecided say so)."""
+    ctx = fig.context(table, quick)
     return [evaluate(claim, table, ctx=ctx) for claim in fig.claims]
 
 
@@ -131,7 +132,7 @@ def reproduce(
             table = fig.columns(sweep.campaign, df) if len(df) else df
             files = fig.draw(sweep.campaign, table, fig_dir) if len(df) else []
             ours = fig.render_table(table) if len(df) else None
-            outcome.figures.append(FigureOutcome(fig, sweep, files, judge(fig, table), ours))
+            outcome.figures.append(FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours))
             sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / ".report.md.tmp"
@@ -142,12 +143,14 @@ def reproduce(
 
 def counts_line(verdicts: list[Verdict]) -> str:
     """``12 hold, 5 do not hold, 2 not checkable (of 19 claims); 1 calibration; consistency
-    tests: 2 pass, 0 fail, 1 not reached``."""
+    tests: 2 pass, 0 fail, 1 not reached``; claims a quick campaign left undecided are counted
+    apart (``..., 2 not checkable, 3 not checked in quick mode (of 22 claims)``)."""
     c = tally(verdicts)
     claims = c[CLAIM]
     n = sum(claims.values())
+    quick = f", {claims[NOT_IN_QUICK]} not checked in quick mode" if claims[NOT_IN_QUICK] else ""
     text = (f"{claims['holds']} hold, {claims['does not hold']} do not hold, {claims['not checkable']} not "
-            f"checkable (of {n} claims)")
+            f"checkable{quick} (of {n} claims)")
     if c[CALIBRATION]["calibration"]:
         text += f"; {c[CALIBRATION]['calibration']} calibration"
     tests = c[CONSISTENCY]
@@ -159,7 +162,12 @@ def counts_line(verdicts: list[Verdict]) -> str:
 
 _CATEGORY_NOTE = (
     "Only *claims* are results of the reproduction: each holds, does not hold, or is not checkable (the reason is "
-    "given). A *calibration* is a parameter we chose to hit one of the paper's numbers: it is reported with that "
+    "given: the configurations are not in the results, the scenario has no randomness to compare, a mechanism the "
+    "claim is about never engaged, or the claim asks for more than the metric's bound allows, 'as set up'); in "
+    "quick mode, a claim the reduced campaign left undecided is *not checked in quick mode*, counted apart. A "
+    "comparison holds only when its effect is in the stated band and its 95% confidence interval shows it (excludes "
+    "zero, or lies inside a band around zero); configurations whose replications are identical count as one run. "
+    "A *calibration* is a parameter we chose to hit one of the paper's numbers: it is reported with that "
     "number, never as a claim that holds. A *consistency test* checks our simulator against itself (a decision it "
     "reported against the state it traced) or against our reading of one of the paper's formulas: it can fail, but "
     "it reproduces nothing.")
@@ -174,12 +182,13 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
              f"\u00b7 written {time.strftime('%Y-%m-%d %H:%M:%S %Z')} \u00b7 "
              f"`vhsim reproduce {paper.name}{' --quick' if quick else ''}`", "",
              f"**{counts_line(outcome.verdicts)}.**", "", _CATEGORY_NOTE, ""]
-    header = ["figure", *CATEGORIES[CLAIM], "calibration", "consistency tests (pass / fail / not reached)"]
+    statuses = [s for s in CATEGORIES[CLAIM] if quick or s != NOT_IN_QUICK]
+    header = ["figure", *statuses, "calibration", "consistency tests (pass / fail / not reached)"]
     rows = []
     for f in outcome.figures:
         c = tally(f.verdicts)
         tests = c[CONSISTENCY]
-        rows.append([f.figure.id, *c[CLAIM].values(), c[CALIBRATION]["calibration"],
+        rows.append([f.figure.id, *(c[CLAIM][s] for s in statuses), c[CALIBRATION]["calibration"],
                      " / ".join(str(n) for n in tests.values()) if sum(tests.values()) else "\u2013"])
     lines += [markdown_table(header, rows), ""]
     for fig in outcome.figures:

@@ -232,8 +232,10 @@ class Study:
                          "time to transfer 100 packets (s)", self.panel, self.panel_order, self.panel_title,
                          self.shown, extra, unit_of_n="handoff instants")
         tables = (study_table(self.drops), *(comparison_table(o, self.drops) for o in self.senders[1:]))
+        # The handoff instants are the sample (the paper's quartiles are over them), like seeds; the
+        # duration follows the instant (instant + horizon).
         return FigureSpec(self.id, self.title, full, quick, plot=plot, claims=claims, derive=derive, table=tables,
-                          names=BDP_NAMES if self.x == "old_kbps" and self.panel is None else {})
+                          names=BDP_NAMES if self.x == "old_kbps" and self.panel is None else {}, samples=(AT, DURATION))
 
 
 NAMES = {"old_ms": "{} ms", "new_ms": "{} ms", "old_kbps": "{} kb/s", "new_kbps": "{} kb/s"}

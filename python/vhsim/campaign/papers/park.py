@@ -37,7 +37,7 @@ from .. import metrics as M
 from ..claims import Measure
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from . import park_claims as C
-from .park_claims import DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, SCHEME, SPEED, TITLES, VEGAS
+from .park_claims import DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, MOVEMENT_CAPACITY, SCHEME, SPEED, TITLES, VEGAS
 from .kimkoh_plots import lines_vs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,7 +67,6 @@ FLOW_COUNTS, QUICK_FLOW_COUNTS = (2, 4, 8), (2, 8)
 PARTNER = "partner"        # derived column: the other scheme of a mixed fairness run
 THROUGHPUT = C.THROUGHPUT.column          # during the movement
 RUN_THROUGHPUT = C.RUN_THROUGHPUT.column  # over the 180 s run
-MOVEMENT_CAPACITY = "movement_capacity_kbps"  # derived column: the bound of the throughput during the movement
 WINDOW_KEY = "flows.bulk.tcp.window"
 #: The receive window of the cell scenarios (a calibration: docs/reproductions.md "park").
 WINDOW = 100
@@ -278,6 +277,13 @@ def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park", window: int 
 PAPER = paper()
 
 
+def measured_gain(ours: str) -> str | None:
+    """The gain a :class:`~vhsim.campaign.claims.Gain` verdict's text gives: the mean of several
+    ("mean +5.0%"), else the one pair's ("... kb/s: +1.2%"); None for other verdicts."""
+    found = re.search(r"\bmean ([+-]\d+(?:\.\d+)?%)", ours) or re.search(r"kb/s: ([+-]\d+(?:\.\d+)?%)", ours)
+    return found.group(1) if found else None
+
+
 def window_sensitivity(windows: Sequence[int] = SENSITIVITY_WINDOWS, *, quick: bool = False,
                        out: str | os.PathLike[str] = "out/reproduce/park-windows", workers: int | None = None,
                        progress: bool | None = None) -> str:
@@ -296,8 +302,8 @@ def window_sensitivity(windows: Sequence[int] = SENSITIVITY_WINDOWS, *, quick: b
             for v in fig.verdicts:
                 key = f"{fig.figure.id}: {v.claim.text}"
                 texts.setdefault(key, f"{fig.figure.id}: {v.claim.text.split(' (§')[0]}")
-                gain = re.search(r"(mean gain|gain) ([+-]?\d+(\.\d+)?%)", v.ours)
-                columns.setdefault(w, {})[key] = v.status + (f" ({gain.group(2)})" if gain else "")
+                gain = measured_gain(v.ours)
+                columns.setdefault(w, {})[key] = v.status + (f" ({gain})" if gain else "")
     rows = ["| claim | " + " | ".join(f"window {w}" for w in windows) + " |",
             "|---|" + "---|" * len(windows)]
     for key, label in texts.items():
