@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from .. import metrics as M
 from ..claims import Measure
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 from . import kimkoh_claims as C
 from . import kimkoh_plots as P
 from . import kimkoh_runs as R
@@ -223,6 +224,19 @@ def tcp() -> FigureSpec:
                       g.but(replications=QUICK_REPLICATIONS), table=tcp_summary)
 
 
+# `--robustness N`: what a real setup would vary (the seeds move the loss draws and the heartbeat jitter).
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
+# `--ambiguities`: the SCTP settings the paper does not give (docs/sctp.md lists every default).
+AMBIGUITIES = (
+    Alternative("rtx-same-path", "fast retransmissions to the same destination, T3 retransmissions to the other "
+                                 "(RFC 9260 §6.4; ns-2 rtxToAlt_ 2); ours: ns-2's default rtxToAlt_ 1, every "
+                                 "retransmission to the alternate path", TIMEOUTS_ONLY),
+    Alternative("large-buffer", "a 1 MiB receive buffer for the paper's 'large' (assumption (b)); ours: ns-2's "
+                                "initialRwnd_ 64 KiB", LARGE_BUFFER),
+    Alternative("no-delayed-sack", "a SACK for every packet; ours: delayed SACKs (RFC 4960 §6.2, ns-2 "
+                                   "useDelayedSacks_ 1)", {"flows.ftp.sctp.delayed_sack": "false"}),
+)
+
 PAPER = Paper(
     name="kimkoh",
     title="Performance enhancement of mSCTP for vertical handover across heterogeneous wireless networks",
@@ -239,4 +253,5 @@ PAPER = Paper(
     names={SCHEME: NAMES, UMTS_ERROR: {float(p): f"{100 * float(p):g}%" for p in LOSSES},
            WLAN_ERROR: {float(p): f"{100 * float(p):g}%" for p in WLAN_LOSSES},
            WLAN_WINDOW_P: {float(p): f"{100 * float(p):g}%" for p in WINDOW_LOSSES}},
+    perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
 )

@@ -22,6 +22,7 @@ from .. import metrics as M
 from ..claims import CALIBRATION, AllOf, Gain, Level, Measure, Negligible, Ordering, around, each, factor, plusminus
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from ..plots import Bars
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 from . import limjang_ld as LD
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -240,6 +241,21 @@ CROSS = FigureSpec(
         f"{CROSS_CHOSEN_MS} ms.", headers=("cross flows end at", "extra one-way delay")),
     derive=lambda camp, df: with_losses(camp, df).assign(wired_loss_pct=lambda d: 100 * d["wired_loss"]))
 
+# `--robustness N`: what a real setup would vary (the seeds move the loss, swap and cross-traffic draws).
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
+# `--ambiguities`: readings the paper leaves open that no figure varies (A1's two profiles are an axis).
+AMBIGUITIES = (
+    Alternative("ld-k1", "LD's exponent k = 1 (A7: the paper gives none; ours k = 2)",
+                {"flows.tcp.tcp.loss_classifier.k": "1"}),
+    Alternative("ld-k3", "LD's exponent k = 3 (A7)", {"flows.tcp.tcp.loss_classifier.k": "3"}),
+    Alternative("dcr-third-dupack", "the DCR baseline arms its delay at the third dupACK, as schemes I and II do "
+                                    "(A5; ours: the first)", {"flows.tcp.tcp.dupack_response.trigger": "3"}),
+    Alternative("swap-depth-3", "a 3G swap moves a packet three places (three dupACKs; A10; ours: one place), "
+                                "in every figure (fig11-depth3 and fig12-depth3 show two)", dict(DEPTH3)),
+    Alternative("delayed-ack", "a delayed-ACK sink (ns-2's DelAck, 100 ms); the paper names no sink",
+                {"flows.tcp.sink.delayed_ack": "true"}),
+)
+
 PAPER = Paper(
     name="limjang",
     title="A new scheme to improve overall TCP throughput with vertical handover between 3G and WLANs",
@@ -250,4 +266,5 @@ PAPER = Paper(
     figures=(LD.figure("fig2", PROFILE, PROFILES), LD.figure("fig3", PROFILE, PROFILES),
              *(s.figure() for s in FIGURES), CROSS, *(s.figure() for s in VARIANTS)),
     names={SCHEME: SCHEME_NAMES, CROSS_SINK: {"r": "r (RTT about 2 ms)", "x": "x (own access link)"}},
+    perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
 )

@@ -32,6 +32,7 @@ from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from . import park_claims as C
 from .park_claims import DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, SCHEME, SPEED, TITLES, VEGAS
 from .kimkoh_plots import lines_vs
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -198,6 +199,29 @@ def figures(schemes: Mapping[str, str]) -> tuple[FigureSpec, ...]:
     return tuple(figs)
 
 
+# `--robustness N`: what a real setup would vary (the seeds move the wireless losses and the fairness
+# flows' spread starts; Figure 3's runs have no random element).
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
+# `--ambiguities`: what the paper does not state (docs/schemes.md "Freeze-TCPv2", "DEMO-Vegas"; docs/handover.md).
+CC = "flows.bulk.tcp.congestion_control"
+AMBIGUITIES = (
+    Alternative("window-20", "ns-2's default receive window, window_ 20 (ours: 100 packets, a calibration)",
+                {"flows.bulk.tcp.window": "20pkt"}),
+    Alternative("window-86", "a window the size of the 11 Mb/s cell's pipe, 86 packets", {"flows.bulk.tcp.window": "86pkt"}),
+    Alternative("warning-100ms", "the handoff warning a fixed 100 ms ahead, about two loaded RTTs (ours: one "
+                                 "empty-path RTT, 49.6 ms)", {"mobile.warning": "100ms"}),
+    Alternative("wave-one-decision", "WAVE takes one decision per handoff (ours: once per round until the first "
+                                     "loss)", {f"{CC}.wave_duration": "one_decision"}),
+    Alternative("eq1-per-round", "Eq. (1) applied once per WAVE decision (A8; ours: per ACK)", {f"{CC}.eq1": "per_round"}),
+    Alternative("rtt-prev-srtt", "RTT_prev is the smoothed RTT at the ZWA (ours: the last raw sample)",
+                {f"{CC}.rtt_prev": "srtt"}),
+    Alternative("sig-at-down", "DEMO-Vegas's MN sets SIG when the old link goes down (ours: at the warning)",
+                {"flows.bulk.sink.policy.set_at": "down"}),
+    Alternative("tr-acks-as-dupacks", "Freeze-TCP's three TR-ACKs count as duplicate ACKs (A6; ours: one window "
+                                      "update)", {"flows.bulk.tcp.reopening_copies": "duplicate_acks"}),
+)
+
+
 def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park") -> Paper:
     """The reproduction with ``schemes`` mapping each role of :data:`ROLES` to a preset."""
     missing = [r for r in ROLES if r not in schemes]
@@ -214,6 +238,7 @@ def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park") -> Paper:
                                              "Park et al.'s scheme." if stand_in else ""),
         figures=figures(schemes),
         names={SCHEME: names(schemes), PARTNER: names(schemes), SPEED: "{:g} km/h", ERROR: "{:g}%", FLOWS: "{} flows"},
+        perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
     )
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation
 from ..claims import Measure
 from . import sobral_claims as C
 from .sobral_plots import Curve, Panel, Panels, Sequence
@@ -214,6 +215,18 @@ VARIANTS = (
                                                             "(docs/reproductions.md)."), derive=derive),
 )
 
+# `--robustness N`: what a real setup would vary. No seeds: nothing in these runs is random.
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms")),
+                            "No seeds: the runs have no random element (no loss model, no random start).")
+# `--ambiguities`: choices the paper leaves open that no figure varies (the NewReno timer, the CBR
+# reading, the Internet placement and the user handover as a pause have figures of their own).
+AMBIGUITIES = (
+    Alternative("min-rto-1s", "ns-2's minrto_ before 2004-10-14 (1 s; 0.2 s since, which we use); the report "
+                              "names no ns-2 version", {"flows.cbr.tcp.min_rto": "1s"}),
+    Alternative("delayed-ack", "a delayed-ACK sink (ns-2's TCPSink/DelAck, 100 ms); the paper names no sink, ns-2's "
+                               "default TCPSink acknowledges every segment", {"flows.cbr.sink.delayed_ack": "true"}),
+)
+
 PAPER = Paper(
     name="sobral",
     title="PS-Service Continuity between WLAN and Cellular Networks: Performance of the TCP Dynamics on Handovers",
@@ -224,4 +237,5 @@ PAPER = Paper(
     figures=(FIG4, FIG5, FIG6, FIG7, *VARIANTS),
     names={"scheme": {"newreno": "NewReno", "sack": "SACK"}, "timer": {"impatient": "Impatient",
                                                                      "slow_but_steady": "Slow-but-Steady"}},
+    perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
 )
