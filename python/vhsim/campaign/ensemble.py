@@ -324,9 +324,10 @@ def _write_files(ens: Ensemble) -> list[Path]:
         names = [a.name for a in ens.alternatives]
         rows = []
         for f in ens.defaults:
-            columns = [ens.cells(f.figure.id, name) for name in names]
+            runs = [ens.ambiguous[name].get(f.figure.id) for name in names]
             for i, (v, deps) in enumerate(zip(f.verdicts, ens.depends_on(f.figure.id))):
-                cells = [v.status if col[i] == SAME else col[i] for col in columns]
+                cells = [r.verdicts[i].status if r is not None and r.verdicts is not None else NOT_APPLICABLE
+                         for r in runs]
                 rows.append([f.figure.id, i, v.category, v.claim.text, v.status, *cells, " ".join(deps)])
         files.append(_csv(ens.out / "ambiguities.csv", ["figure", "claim", "category", "the paper says", "verdict",
                                                         *names, "depends on"], rows))
