@@ -191,7 +191,7 @@ def run_ensemble(paper: "Paper", specs: Sequence[tuple[FigureSpec, "CampaignSpec
         ens.ambiguous[alt.name] = {}
         for fig, spec in specs:
             rewrite = alternative_spec(spec, alt)
-            say(f"alternative {alt.name}, figure {fig.id}: {rewrite.describe()}")
+            say(f"alternative {alt.name}, figure {fig.id}: {'applies to ' if rewrite.spec else ''}{rewrite.describe()}")
             ens.ambiguous[alt.name][fig.id] = _run(fig, rewrite, out / "ambiguities" / alt.name / fig.id, run_figure,
                                                    homes[fig.id])
     ens.files = _write_files(ens)
@@ -286,8 +286,8 @@ def _ambiguity_markdown(ens: Ensemble) -> list[str]:
              "verdict that changes under an alternative **depends on** that choice: the paper's silence, not our "
              "simulator, decides it.", ""]
     for alt in ens.alternatives:
-        where = [f"{fig_id} {run.rewrite.describe()}" for fig_id, run in ens.ambiguous[alt.name].items()]
-        lines += [f"* **{alt.name}** ({alt.describe()}): {alt.text}", f"  Runs: {'; '.join(where)}."]
+        lines += [f"* **{alt.name}** ({alt.describe()}): {alt.text}",
+                  f"  Applied: {_applicability(ens.ambiguous[alt.name])}."]
     lines.append("")
     names = [a.name for a in ens.alternatives]
     rows = []
@@ -301,6 +301,16 @@ def _ambiguity_markdown(ens: Ensemble) -> list[str]:
             rows.append([fig_id, v.claim.text, f"**{v.status}**", *cells, ", ".join(deps) or "none"])
     lines += [markdown_table(["figure", "the paper says", "verdict", *names, "depends on"], rows), ""]
     return lines
+
+
+def _applicability(runs: dict[str, VariantFigure]) -> str:
+    """``every configuration of fig8, fig9; fig3: 40 of 160 configurations (elsewhere: ...); not to fig9-x (why)``."""
+    whole = [f for f, r in runs.items() if r.rewrite.spec is not None and r.rewrite.applied == r.rewrite.total]
+    parts = [f"every configuration of {', '.join(whole)}"] if whole else []
+    parts += [f"{f}: {r.rewrite.describe()}" for f, r in runs.items()
+              if r.rewrite.spec is not None and r.rewrite.applied < r.rewrite.total]
+    parts += [f"not to {f} ({r.rewrite.why_not})" for f, r in runs.items() if r.rewrite.spec is None]
+    return "; ".join(parts) or "no figure"
 
 
 def _write_files(ens: Ensemble) -> list[Path]:
