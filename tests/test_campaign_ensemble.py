@@ -184,3 +184,22 @@ def test_every_paper_declares_a_perturbation_and_alternatives_that_apply(name):
     draw = paper.perturbation.draw(name, 1)
     for s in specs[:3]:
         assert perturbed_spec(s, draw).applied > 0
+
+
+def test_a_paper_that_declares_nothing_is_refused_before_anything_runs(tmp_path):
+    from dataclasses import replace
+
+    from vhsim.campaign.axes import CampaignError
+    from vhsim.campaign.reproduce import register, reproduce
+
+    bare = register(replace(papers()["demo"], name="demo-bare", perturbation=None, ambiguities=()))
+    try:
+        with pytest.raises(CampaignError, match="demo-bare declares no perturbation"):
+            reproduce("demo-bare", quick=True, out=tmp_path / "out", robustness=2)
+        with pytest.raises(CampaignError, match="declares no alternative readings"):
+            reproduce("demo-bare", quick=True, out=tmp_path / "out", ambiguities=True)
+        assert not (tmp_path / "out").exists()
+    finally:
+        from vhsim.campaign import reproduce as R
+
+        R._REGISTRY.pop("demo-bare", None)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .spec import CampaignSpec
     from .store import Campaign
 
-__all__ = ["Ensemble", "Label", "ROBUST_SHARE", "label", "run_ensemble"]
+__all__ = ["Ensemble", "Label", "ROBUST_SHARE", "check_declared", "label", "run_ensemble"]
 
 ROBUST, FRAGILE, FLIPS = "robust", "fragile", "flips"
 #: "robust": the default run's verdict in at least this share of the variants.
@@ -154,7 +154,7 @@ class Ensemble:
             labels = [lab for f in self.defaults for lab in self.labels(f.figure.id) if lab is not None]
             tally = {k: sum(1 for lab in labels if lab.kind == k) for k in (ROBUST, FRAGILE, FLIPS)}
             parts.append(f"robustness over {len(self.robust)} perturbed variants: {tally[ROBUST]} robust, "
-                         f"{tally[FRAGILE]} fragile, {tally[FLIPS]} flip (of {len(labels)} verdicts)")
+                         f"{tally[FRAGILE]} fragile, {tally[FLIPS]} flips (of {len(labels)} verdicts)")
         if self.alternatives:
             deps = [d for f in self.defaults for d, v in zip(self.depends_on(f.figure.id), f.verdicts)
                     if v.category != CALIBRATION]
@@ -168,13 +168,7 @@ def run_ensemble(paper: "Paper", specs: Sequence[tuple[FigureSpec, "CampaignSpec
                  out: Path, run_figure: RunFigure, *, robustness: int = 0, ambiguities: bool = False,
                  on_variant: Callable[[str], None] | None = None) -> Ensemble:
     """Run the variants of every figure of ``specs`` (whose default outcomes are ``defaults``)."""
-    from .axes import CampaignError
-
-    if robustness and paper.perturbation is None:
-        raise CampaignError(f"paper {paper.name} declares no perturbation (Paper.perturbation), so it has no "
-                            "robustness variants")
-    if ambiguities and not paper.ambiguities:
-        raise CampaignError(f"paper {paper.name} declares no alternative readings (Paper.ambiguities)")
+    check_declared(paper, robustness, ambiguities)
     ens = Ensemble(paper, defaults, out, alternatives=tuple(paper.ambiguities) if ambiguities else ())
     say = on_variant or (lambda text: None)
     homes = {f.figure.id: f.sweep.campaign for f in defaults}
@@ -196,6 +190,17 @@ def run_ensemble(paper: "Paper", specs: Sequence[tuple[FigureSpec, "CampaignSpec
                                                    homes[fig.id])
     ens.files = _write_files(ens)
     return ens
+
+
+def check_declared(paper: "Paper", robustness: int, ambiguities: bool) -> None:
+    """Raise a one-line :class:`CampaignError` if the paper declares nothing for what is asked."""
+    from .axes import CampaignError
+
+    if robustness and paper.perturbation is None:
+        raise CampaignError(f"paper {paper.name} declares no perturbation (Paper.perturbation), so it has no "
+                            "robustness variants")
+    if ambiguities and not paper.ambiguities:
+        raise CampaignError(f"paper {paper.name} declares no alternative readings (Paper.ambiguities)")
 
 
 def _run(fig: FigureSpec, rewrite: Rewrite, fig_dir: Path, run_figure: RunFigure, home: "Campaign | None") -> VariantFigure:

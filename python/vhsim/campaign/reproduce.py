@@ -126,6 +126,10 @@ def reproduce(
     if name not in registry:
         raise CampaignError(f"no paper {name!r} registered (papers: {', '.join(registry) or 'none'})")
     paper = registry[name]
+    if robustness or ambiguities:
+        from .ensemble import check_declared
+
+        check_declared(paper, robustness, ambiguities)
     figures = [paper.figure(figure)] if figure else list(paper.figures)
     out_dir = Path(out) if out is not None else Path("out") / "reproduce" / (name + ("-quick" if quick else ""))
     from .. import __version__
