@@ -264,7 +264,7 @@ def alternative_spec(spec: CampaignSpec, alt: Alternative) -> Rewrite:
         try:
             changed = base.with_(dict(alt.overrides)).resolved_json() != base.resolved_json()
         except ScenarioError as err:
-            reasons.append(str(err).split(": ", 1)[-1] if ": " in str(err) else str(err))
+            reasons.append(" ".join(str(err).split(": ", 1)[-1].split()))  # without the file name, on one line
             return {}
         if not changed:
             reasons.append("already the figure's setting")
