@@ -32,6 +32,7 @@ from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from . import park_claims as C
 from .park_claims import CAPACITY, DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, SCHEME, SPEED, TITLES, VEGAS
 from .kimkoh_plots import lines_vs
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -220,6 +221,35 @@ def figures(schemes: Mapping[str, str]) -> tuple[FigureSpec, ...]:
     return tuple(figs)
 
 
+# `--robustness N`: what a real setup would vary (the seeds move the wireless losses and the fairness
+# flows' spread starts; Figure 3's runs have no random element).
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
+# `--ambiguities`: what the paper does not state (docs/schemes.md "Freeze-TCPv2", "DEMO-Vegas"; docs/handover.md).
+CC = "flows.bulk.tcp.congestion_control"
+AMBIGUITIES = (
+    Alternative("window-20", "ns-2's default receive window, window_ 20", {"flows.bulk.tcp.window": "20pkt"},
+                ours="`window = 100pkt`: a calibration, neither cell window-limited (scenarios/park/)"),
+    Alternative("window-86", "a window the size of the 11 Mb/s cell's pipe, 86 packets", {"flows.bulk.tcp.window": "86pkt"},
+                ours="`window = 100pkt`: a calibration, neither cell window-limited (scenarios/park/)"),
+    Alternative("warning-100ms", "the handoff warning a fixed 100 ms ahead, about two loaded RTTs",
+                {"mobile.warning": "100ms"}, ours="one empty-path RTT ahead, 49.6 ms (scenarios/park/)"),
+    Alternative("wave-one-decision", "WAVE takes one decision per handoff", {f"{CC}.wave_duration": "one_decision"},
+                ours="`wave_duration = until_loss`: once per round until the first loss (our reading of §3)"),
+    Alternative("eq1-per-round", "Eq. (1) applied once per WAVE decision (A8)", {f"{CC}.eq1": "per_round"},
+                ours="`eq1 = per_ack` (A8)"),
+    Alternative("rtt-prev-srtt", "RTT_prev is the smoothed RTT at the ZWA", {f"{CC}.rtt_prev": "srtt"},
+                ours="`rtt_prev = sample`: the last raw RTT sample at the ZWA"),
+    Alternative("sig-at-down", "DEMO-Vegas's MN sets SIG when the old link goes down",
+                {"flows.bulk.sink.policy.set_at": "down"}, ours="`set_at = imminent`: SIG from the warning"),
+    Alternative("tr-acks-as-dupacks", "Freeze-TCP's three TR-ACKs count as duplicate ACKs (A6)",
+                {"flows.bulk.tcp.reopening_copies": "duplicate_acks"}, ours="one window update (A6)"),
+    # Hook for the options of issue #24 (branch w3-park), one Alternative each when they land, with
+    # the scenario's value in `ours`: `bandwidth_since` (where FTv2's bandwidth estimate starts),
+    # `mobile.warning` from the measured RTT / smoothed RTT, and new values of `eq1`,
+    # `wave_duration`, `set_at` or `window` (update the entries above if the scenarios' values move).
+)
+
+
 def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park") -> Paper:
     """The reproduction with ``schemes`` mapping each role of :data:`ROLES` to a preset."""
     missing = [r for r in ROLES if r not in schemes]
@@ -236,6 +266,7 @@ def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park") -> Paper:
                                              "Park et al.'s scheme." if stand_in else ""),
         figures=figures(schemes),
         names={SCHEME: names(schemes), PARTNER: names(schemes), SPEED: "{:g} km/h", ERROR: "{:g}%", FLOWS: "{} flows"},
+        perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
     )
 
 
