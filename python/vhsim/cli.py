@@ -531,9 +531,15 @@ def _check_reproduce_names(paper: str, figure: str | None) -> None:
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars (same as --no-progress).")
 @click.option("--list", "list_papers", is_flag=True, help="List registered papers and their figures.")
+@click.option("--robustness", "robustness", metavar="N", type=click.IntRange(min=1), default=None,
+              help="Also run every figure as N perturbed variants (the paper's declared perturbation) and label "
+                   "each verdict robust / fragile / flips.")
+@click.option("--ambiguities", is_flag=True,
+              help="Also judge every claim under each alternative reading the paper leaves open (one at a time) "
+                   "and mark the verdicts that depend on one.")
 @click.pass_context
 def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, dask_address, rerun_other_versions,
-                  progress, quiet, list_papers) -> None:
+                  progress, quiet, list_papers, robustness, ambiguities) -> None:
     """Reproduce a paper's figures: run their campaigns, plot, and write report.md.
 
     The report sets each of the paper's claims beside our numbers, with a
@@ -541,11 +547,24 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
     calibrations and consistency tests apart.  Campaign folders are kept under
     OUT/<figure>/campaign and resumed on the next call.
 
+    --robustness N reruns each figure on N variants (variant k: every link
+    delay within +-5%, flow starts shifted, a seed of its own, as the paper
+    module declares; drawn from a named seed, so always the same) into
+    OUT/robustness/variant-k/, and labels each verdict "robust" (the same in
+    >= 90% of the variants), "fragile" (k of N) or "flips" (fewer than half).
+    --ambiguities reruns each figure under each alternative reading the
+    paper leaves open (OUT/ambiguities/NAME/) and marks the verdicts that
+    change. Both add columns and sections to report.md and write
+    OUT/robustness.csv|md and OUT/ambiguities.csv|md. Opt-in: a plain run
+    is unchanged; with --robustness N the campaigns cost N+1 times as much.
+
     \b
     Examples:
       vhsim reproduce --list
       vhsim reproduce demo --quick            # about 10 s; out/reproduce/demo-quick/report.md
       vhsim reproduce demo --workers 2 --out out/demo
+      vhsim reproduce sobral --quick --robustness 3 --ambiguities
+      vhsim reproduce kimkoh --robustness 5 --figure fig12   # one figure, 5 variants
     """
     from .campaign import CampaignError
     from .campaign.reproduce import counts_line, papers, reproduce
@@ -564,16 +583,22 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         _check_reproduce_names(paper, figure)
         outcome = reproduce(paper, figure, quick=quick, out=out_dir, workers=workers, dask=dask_address,
                             progress=progress, rerun_other_versions=rerun_other_versions,
-                            on_figure=lambda f: click.echo(f"figure {f.id}: {f.title}", err=True))
+                            on_figure=lambda f: click.echo(f"figure {f.id}: {f.title}", err=True),
+                            robustness=robustness or 0, ambiguities=ambiguities,
+                            on_variant=lambda text: click.echo(text, err=True))
     except CampaignError as err:
         _campaign_fail(ctx, err)
         return
+    ens = outcome.ensemble
     for fig in outcome.figures:
         click.echo(f"{fig.figure.id}: {fig.sweep.line()}")
-        for verdict in fig.verdicts:
-            click.echo(f"  {verdict.status}: {verdict.claim.text}")
+        notes = ens.summaries(fig.figure.id) if ens is not None else []
+        for i, verdict in enumerate(fig.verdicts):
+            click.echo(f"  {verdict.status}: {verdict.claim.text}" + (f"  [{notes[i]}]" if notes and notes[i] else ""))
         for path in fig.files:
             click.echo(f"  wrote {path}")
+    if ens is not None:
+        click.echo(ens.counts_line() + "; " + ", ".join(str(p) for p in ens.files))
     click.echo(f"{counts_line(outcome.verdicts)}; report: {outcome.report}")
     if outcome.failed_runs:
         _fail(ctx, f"{outcome.failed_runs} runs failed; see the campaigns' failures/ folders", EXIT_SIM)

@@ -7,7 +7,8 @@ columns its claims read, its plot, its claims and its table of our numbers.
   :mod:`vhsim.campaign.plots` or a bespoke function), ``claims`` (:mod:`vhsim.campaign.claims`),
   ``table`` (:class:`Table` or a function), ``names`` (how configurations are named), and how
   its runs are sampled for the statistics of comparisons (``samples``, ``deterministic``);
-* :class:`Paper` -- its figures, the names shared by all of them, the citation.
+* :class:`Paper` -- its figures, the names shared by all of them, the citation, and what its
+  robustness variants perturb and which readings it leaves open (:mod:`vhsim.campaign.variants`).
 
 :func:`vhsim.campaign.reproduce.reproduce` runs them and writes the report.
 """
@@ -24,6 +25,7 @@ from .axes import Axis, AxisValue, CampaignError
 from .claims import Claim, Context, Measure
 from .spec import CampaignSpec
 from .stats import mean_ci
+from .variants import Alternative, Perturbation
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -215,6 +217,9 @@ class Paper:
     citation: str
     figures: tuple[FigureSpec, ...]
     names: Mapping[str, Any] = field(default_factory=dict)  # shared by every figure
+    # What `--robustness N` perturbs, and the readings of `--ambiguities` (vhsim.campaign.variants).
+    perturbation: Perturbation | None = None
+    ambiguities: tuple[Alternative, ...] = ()
 
     def __post_init__(self) -> None:
         # Each figure knows the paper's names (its own take precedence).

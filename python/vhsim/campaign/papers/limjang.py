@@ -29,6 +29,7 @@ from ..claims import (CALIBRATION, AllOf, Bound, Engagement, Gain, Level, Measur
                       factor, plusminus)
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from ..plots import Bars
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 from . import limjang_ld as LD
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -263,6 +264,25 @@ CROSS = FigureSpec(
         f"{CROSS_CHOSEN_MS} ms.", headers=("cross flows end at", "extra one-way delay")),
     derive=lambda camp, df: with_losses(camp, df).assign(wired_loss_pct=lambda d: 100 * d["wired_loss"]))
 
+# `--robustness N`: what a real setup would vary (the seeds move the loss, swap and cross-traffic draws).
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
+# `--ambiguities`: readings the paper leaves open that no figure varies (A1's two profiles are an axis).
+AMBIGUITIES = (
+    Alternative("ld-k1", "LD's exponent k = 1 (A7: the paper gives none)", {"flows.tcp.tcp.loss_classifier.k": "1"},
+                ours="`k = 2` (schemes I and II; our choice, A7)"),
+    Alternative("ld-k3", "LD's exponent k = 3 (A7)", {"flows.tcp.tcp.loss_classifier.k": "3"},
+                ours="`k = 2` (schemes I and II; our choice, A7)"),
+    Alternative("dcr-third-dupack", "the DCR baseline arms its delay at the third dupACK, as schemes I and II do (A5)",
+                {"flows.tcp.tcp.dupack_response.trigger": "3"},
+                ours="`trigger = 1`: DCR's delay armed at the first dupACK (A5)"),
+    Alternative("swap-depth-3", "a 3G swap moves a packet three places (three dupACKs; A10), in every figure "
+                                "(fig11-depth3 and fig12-depth3 show two)", dict(DEPTH3),
+                ours="`links.umts.forward.reorder.depth = 1`: a swap moves a packet one place (A10)"),
+    Alternative("delayed-ack", "a delayed-ACK sink (ns-2's DelAck, 100 ms); the paper names no sink",
+                {"flows.tcp.sink.delayed_ack": "true"},
+                ours="an ACK per segment: ns-2's default TCPSink"),
+)
+
 PAPER = Paper(
     name="limjang",
     title="A new scheme to improve overall TCP throughput with vertical handover between 3G and WLANs",
@@ -273,4 +293,5 @@ PAPER = Paper(
     figures=(LD.figure("fig2", PROFILE, PROFILES), LD.figure("fig3", PROFILE, PROFILES),
              *(s.figure() for s in FIGURES), CROSS, *(s.figure() for s in VARIANTS)),
     names={SCHEME: SCHEME_NAMES, CROSS_SINK: {"r": "r (RTT about 2 ms)", "x": "x (own access link)"}},
+    perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
 )

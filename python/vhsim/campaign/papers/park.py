@@ -39,6 +39,7 @@ from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from . import park_claims as C
 from .park_claims import DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, MOVEMENT_CAPACITY, SCHEME, SPEED, TITLES, VEGAS
 from .kimkoh_plots import lines_vs
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -254,6 +255,43 @@ def figures(schemes: Mapping[str, str]) -> tuple[FigureSpec, ...]:
     return tuple(figs)
 
 
+# `--robustness N`: what a real setup would vary (the seeds move the wireless losses, the flows'
+# random starts (`start_spread`) and the fairness flows' spread starts).
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
+# `--ambiguities`: what the paper does not state (docs/schemes.md "Freeze-TCPv2", "DEMO-Vegas";
+# docs/handover.md); `ours` is the value of scenarios/park/ or of the preset.
+CC = "flows.bulk.tcp.congestion_control"
+_WINDOW = "`window = 100pkt`: a calibration, neither cell window-limited (scenarios/park/)"
+_WARNING = "`mobile.warning = srtt`: the MN's own smoothed RTT ahead (scenarios/park/)"
+AMBIGUITIES = (
+    Alternative("window-20", "ns-2's default receive window, window_ 20", {"flows.bulk.tcp.window": "20pkt"},
+                ours=_WINDOW),
+    Alternative("window-86", "a window the size of the 11 Mb/s cell's pipe, 86 packets",
+                {"flows.bulk.tcp.window": "86pkt"}, ours=_WINDOW),
+    Alternative("warning-rtt", "the handoff warning one empty-path RTT ahead (49.6 ms)",
+                {"mobile.warning": "rtt"}, ours=_WARNING),
+    Alternative("warning-100ms", "the handoff warning a fixed 100 ms ahead, about two loaded RTTs",
+                {"mobile.warning": "100ms"}, ours=_WARNING),
+    Alternative("wave-until-loss", "WAVE ends at the first loss, even one from before the handoff",
+                {f"{CC}.wave_duration": "until_loss"},
+                ours="`wave_duration = until_new_loss`: until a loss of data sent after the resume (§3.2)"),
+    Alternative("wave-one-decision", "WAVE takes one decision per handoff", {f"{CC}.wave_duration": "one_decision"},
+                ours="`wave_duration = until_new_loss`: until a loss of data sent after the resume (§3.2)"),
+    Alternative("eq1-per-ack", "Eq. (1) applied on every ACK of a DABE round (A8)", {f"{CC}.eq1": "per_ack"},
+                ours="`eq1 = per_decision`: once per WAVE decision (A8)"),
+    Alternative("rtt-prev-srtt", "RTT_prev is the smoothed RTT at the ZWA", {f"{CC}.rtt_prev": "srtt"},
+                ours="`rtt_prev = sample`: the last raw RTT sample at the ZWA"),
+    Alternative("bandwidth-connection", "the Westwood branch's bandwidth and RTTmin over the whole connection",
+                {f"{CC}.bandwidth_since": "connection"},
+                ours="`bandwidth_since = resume`: measured since the resume (§3.2)"),
+    Alternative("sig-at-warning", "DEMO-Vegas's MN sets SIG at the handoff warning",
+                {"flows.bulk.sink.policy.set_at": "imminent"},
+                ours="`set_at = completed`: at the care-of-address change (the DEMO-Vegas preset)"),
+    Alternative("tr-acks-as-dupacks", "Freeze-TCP's three TR-ACKs count as duplicate ACKs (A6)",
+                {"flows.bulk.tcp.reopening_copies": "duplicate_acks"}, ours="one window update (A6)"),
+)
+
+
 def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park", window: int | None = None) -> Paper:
     """The reproduction with ``schemes`` mapping each role of :data:`ROLES` to a preset; with
     ``window``, Figures 3-4 only, the receive window set to it (the sensitivity table)."""
@@ -271,6 +309,7 @@ def paper(schemes: Mapping[str, str] = SCHEMES, name: str = "park", window: int 
                                              "Park et al.'s scheme." if stand_in else ""),
         figures=figures(schemes) if window is None else throughput_figures(schemes, window),
         names={SCHEME: names(schemes), PARTNER: names(schemes), SPEED: "{:g} km/h", ERROR: "{:g}%", FLOWS: "{} flows"},
+        perturbation=PERTURBATION, ambiguities=AMBIGUITIES if window is None else (),
     )
 
 
