@@ -273,6 +273,19 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
     _print_run(result, out)
 
 
+def _print_aggregate(s: dict) -> None:
+    """Figures over all flows (summary.json's `aggregate`), for runs with many."""
+    a = s.get("aggregate") or {}
+    g = a.get("goodput_kbps") or {}
+    click.echo(f"{a.get('flows', 0)} flows: {float(a.get('total_goodput_kbps', 0)) / 1000:.3f} Mb/s in all, "
+               f"Jain's index {float(a.get('jain_index', 1)):.3f}, goodput per flow median {float(g.get('p50', 0)):.1f} "
+               f"kb/s (5% {float(g.get('p5', 0)):.1f}, 95% {float(g.get('p95', 0)):.1f})")
+    i = a.get("interruption_s")
+    if i:
+        click.echo(f"{i['n']} handover interruptions: median {i['p50']:.3f} s, 95% {i['p95']:.3f} s, "
+                   f"longest {i['max']:.3f} s")
+
+
 def _print_run(result, out: Path) -> None:
     s = result.summary
     click.echo(
@@ -280,10 +293,14 @@ def _print_run(result, out: Path) -> None:
         f"{float(s.get('sim_s', 0)):.1f} s simulated in {_duration(float(s.get('wall_s', 0)))} "
         f"({int(s.get('events', 0)):,} events)"
     )
-    from .result import flow_figures
+    from .result import ENTITY_TABLES, TABLE_LIMIT, flow_figures
 
+    flows = s.get("flows", {})
+    if len(flows) > 20:
+        _print_aggregate(s)
+        flows = dict(list(flows.items())[:10])
     rows = []
-    for name, f in s.get("flows", {}).items():
+    for name, f in flows.items():
         f = flow_figures(f)
         drops = sum(int(v) for v in (f.get("drops") or {}).values())
         rows.append([
@@ -298,7 +315,10 @@ def _print_run(result, out: Path) -> None:
         ])
     header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
     click.echo(_table(header, rows))
+    if len(s.get("flows", {})) > len(flows):
+        click.echo(f"(the first {len(flows)} of {len(s['flows'])} flows)")
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
+    files += [f"{t}.parquet" for t in ENTITY_TABLES if len(s.get(t) or ()) > TABLE_LIMIT]
     files += [f"{c.path.name} ({c.packets:,} packets)" for c in result.captures]
     click.echo(f"wrote {out}/ ({', '.join(files)})")
 
@@ -312,7 +332,10 @@ def _print_run(result, out: Path) -> None:
               help="PNG file to write (default: RESULT_DIR/overview.png, with several results the first's).")
 @click.option("--title", "titles", multiple=True,
               help="Column title, once per RESULT_DIR (default: the flow's scheme and figures).")
-def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
+@click.option("--population", is_flag=True,
+              help="Plot all flows instead: goodput of all flows over time, CDFs of per-flow goodput and of "
+                   "handover interruptions (default file RESULT_DIR/population.png).")
+def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles, population) -> None:
     """Plot saved results: time-sequence graph and cwnd/ssthresh, one PNG.
 
     The upper panel shows the sequence number of each sent segment over time,
@@ -328,11 +351,21 @@ def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
       vhsim plot out/q
       vhsim plot out/q --flow bulk --out figures/bulk.png
       vhsim plot out/sack out/enhanced --out out/compare.png
+      vhsim plot out/storm --population
     """
     from . import plots
     from .result import read_result
 
     results = [read_result(d) for d in result_dirs]
+    if population:
+        from .plots_population import population as plot_population
+
+        if len(results) > 1 or flow or titles:
+            raise click.UsageError("--population plots one result, all its flows (no --flow or --title)")
+        out = Path(out_file) if out_file else Path(result_dirs[0]) / "population.png"
+        plot_population(results[0], out)
+        click.echo(f"wrote {out}")
+        return
     try:
         flow = plots.pick_flow(results[0], flow)
         for r in results[1:]:
