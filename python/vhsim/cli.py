@@ -29,6 +29,7 @@ import click
 from . import __version__
 from ._native import ScenarioError, SimulationError
 from .errors import PathError
+from .wording import counted
 
 EXIT_SIM = 1
 EXIT_INPUT = 2
@@ -273,6 +274,15 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
     _print_run(result, out)
 
 
+#: The per-flow table `vhsim run` prints (docs/cli.md explains each column).  "fast recoveries":
+#: loss-recovery episodes entered on duplicate ACKs (TCP's fast retransmits; one episode may
+#: resend several segments) or SACK gap reports (SCTP's fast recoveries; one may resend several
+#: chunks); every resent segment or chunk is in "retx".  "drops": the flow's packets dropped,
+#: data and ACKs (the time-sequence plot marks the data drops only).
+RUN_COLUMNS = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast recoveries",
+               "drops (data+ACK)"]
+
+
 def _print_run(result, out: Path) -> None:
     s = result.summary
     click.echo(
@@ -296,8 +306,7 @@ def _print_run(result, out: Path) -> None:
             f"{f.get('fast_retransmits', f.get('fast_recoveries', 0))}",
             f"{drops}",
         ])
-    header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
-    click.echo(_table(header, rows))
+    click.echo(_table(RUN_COLUMNS, rows))
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
     files += [f"{c.path.name} ({c.packets:,} packets)" for c in result.captures]
     click.echo(f"wrote {out}/ ({', '.join(files)})")
@@ -573,7 +582,7 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
             click.echo(f"  wrote {path}")
     click.echo(f"{counts_line(outcome.verdicts)}; report: {outcome.report}")
     if outcome.failed_runs:
-        _fail(ctx, f"{outcome.failed_runs} runs failed; see the campaigns' failures/ folders", EXIT_SIM)
+        _fail(ctx, f"{counted(outcome.failed_runs, 'run')} failed; see the campaigns' failures/ folders", EXIT_SIM)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

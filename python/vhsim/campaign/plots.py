@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from ..figstyle import legend_below
+from ..wording import counted
 from .axes import quantity
 from .stats import summarize
 
@@ -173,12 +174,12 @@ def bar_chart(df: "pd.DataFrame", metric: str, bars: str, path: str | os.PathLik
     legend_below(ax, title=bars, columns=4)
     title = title or f"{metric}: mean and {confidence:.0%} CI per {bars}"
     ns = sorted(set(int(n) for n in table["n"]))
-    n_text = f"n = {ns[0]}" if len(ns) == 1 else f"n = {ns[0]}-{ns[-1]}"
+    n_text = f"n = {counted(ns[0], 'run')}" if len(ns) == 1 else f"n = {ns[0]}-{ns[-1]} runs"
     whiskers = (f"whiskers: {confidence:.0%} t confidence interval"
                 + (", clipped at the metric's bounds" if bounds != (None, None) else "")
                 if ns[-1] >= MIN_RUNS_FOR_CI else "")
     dots_text = f"dots: each run (bars of fewer than {MIN_RUNS_FOR_CI} runs)" if ns[0] < MIN_RUNS_FOR_CI else ""
-    cap = caption(df, "; ".join(t for t in (f"{n_text} runs per bar", whiskers, dots_text) if t))
+    cap = caption(df, "; ".join(t for t in (f"{n_text} per bar", whiskers, dots_text) if t))
     _title_block(fig, title, cap)
     return save_figure(fig, path, title, cap, formats)
 
@@ -367,7 +368,7 @@ class Quartiles:
         counts = data.groupby(keys, sort=False)[self.column].count()
         censored = int(data[self.column].astype(float).map(math.isinf).sum())
         n = f"{counts.min()}" if counts.min() == counts.max() else f"{counts.min()}-{counts.max()}"
-        cap = caption(table, f"{censored} runs censored (beyond their horizon, triangles where a quartile falls on "
+        cap = caption(table, f"{counted(censored, 'run')} censored (beyond their horizon, triangles where a quartile falls on "
                              "them); solid: median, dashed: quartiles",
                       runs=f"n = {n} {self.unit_of_n} per configuration, one run each")
         _title_block(figure, fig.title, cap)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..wording import counted
 from .axes import CampaignError
 from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, Context, Verdict, evaluate, tally
 from .figures import FigureSpec, Paper, markdown_table, scenario_file
@@ -187,7 +188,7 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
         rel = os.path.relpath(fig.sweep.campaign.path, outcome.out)
         failed = f", {len(fig.sweep.failed)} failed" if fig.sweep.failed else ""
         lines += [f"## {fig.figure.id}: {fig.figure.title}", "",
-                  f"Campaign: {spec.describe()}; {fig.sweep.total} runs ({fig.sweep.executed} run now, "
+                  f"Campaign: {spec.describe()}; {counted(fig.sweep.total, 'run')} ({fig.sweep.executed} run now, "
                   f"{fig.sweep.already_done} reused{failed}); folder `{rel}`.", ""]
         lines += [f"![{p.stem}]({os.path.relpath(p, outcome.out)})\n" for p in fig.files if p.suffix == ".png"]
         if fig.table:
