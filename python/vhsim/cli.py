@@ -391,15 +391,26 @@ def schemes_cmd(show: str | None) -> None:
 
 
 # ---------------------------------------------------------------------- validate
+#: What `validate --show` says about the numbers of the resolved scenario.
+RESOLVED_UNITS = ("resolved scenario in the core's units: times and durations in nanoseconds (duration "
+                  "60000000000 = 60 s), rates in bit/s, sizes in bytes; nodes, links and addresses as indices")
+
+
 @cli.command("validate")
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=str))
 @_set_option
-@click.option("--show", is_flag=True, help="Also print the fully resolved scenario as JSON.")
+@click.option("--show", is_flag=True,
+              help="Also print the fully resolved scenario as JSON, in the core's units: times and durations in "
+                   "nanoseconds, rates in bit/s, sizes in bytes (a note on stderr says so).")
 def validate_cmd(scenario: str, overrides, show: bool) -> None:
     """Check SCENARIO (with any --set overrides) without running it.
 
     Prints "ok" (exit 0) or one line "error: <file>: <key>: <problem>" on
-    stderr (exit 2).
+    stderr (exit 2).  With --show, the resolved scenario follows as JSON in the
+    core's units: times and durations are integer nanoseconds ("duration":
+    60000000000 is 60 s), rates bit/s, queue and packet sizes bytes or packets as
+    named; nodes, links and addresses are indices.  A flow's [tcp] and [sink]
+    tables keep the units they are written with ("200ms").
 
     \b
     Examples:
@@ -410,6 +421,7 @@ def validate_cmd(scenario: str, overrides, show: bool) -> None:
     resolved = sc.resolved_json()
     click.echo("ok")
     if show:
+        click.echo(f"note: {RESOLVED_UNITS}", err=True)
         click.echo(json.dumps(json.loads(resolved), indent=2))
 
 
