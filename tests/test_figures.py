@@ -181,3 +181,22 @@ def test_the_effective_window_is_drawn_where_the_receive_window_binds(tmp_path):
     cw = res.trace("timeseries")["cwnd_pkts"].to_numpy()
     assert cw.max() > 60, "cwnd grows far past the window it cannot use"
     assert ax.get_ylim()[1] >= cw.max(), "cwnd stays in view"
+
+
+def test_a_zoomed_panel_without_timeouts_in_view_lays_out(demo_overview, tmp_path):
+    """Timeout markers are drawn unclipped on the time axis: those outside a zoomed view are
+    removed, not left as an empty line that collapses the constrained layout (a warning)."""
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    result = demo_overview[1][0]
+    fig = Figure(figsize=(10, 6), layout="constrained")
+    ax_seq, ax_cw = fig.subplots(1, 2)
+    vhsim.plots.time_sequence(result, "bulk", ax=ax_seq, window=(13.0, 20.0))
+    vhsim.plots.cwnd(result, "bulk", ax=ax_cw, window=(13.0, 20.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig.savefig(tmp_path / "zoom.png")
+    assert "RTO" not in _legend_counts(ax_seq) and "counts in view" in ax_seq.get_legend().get_title().get_text()
+    assert ax_cw.get_legend().get_title().get_text() == "", "nothing counted is shown: no title"

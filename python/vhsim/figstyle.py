@@ -46,17 +46,20 @@ CLIP_FACTOR = 2.0
 def count_in_view(ax: "Axes") -> bool:
     """Rewrite every ``name (n)`` label of ``ax``'s lines to count the points inside its x-limits
     (entries with none in view are hidden); markers on the time axis outside the limits are
-    removed (they are drawn without clipping).  Returns whether some counted points lie outside
-    the view, i.e. the panel shows part of the run."""
+    removed (they are drawn without clipping).  Returns whether a shown entry has points outside
+    the view, i.e. its count is for part of the run."""
     lo, hi = sorted(ax.get_xlim())
     partial = False
-    for line in ax.get_lines():
+    for line in list(ax.get_lines()):  # a copy: lines may be removed
         match = COUNTED.match(str(line.get_label()))
         if not match:
             continue
         x = np.asarray(line.get_xdata(), dtype=float)
         inside = (x >= lo) & (x <= hi)
-        partial |= bool((~inside).any())
+        partial |= bool((~inside).any()) and bool(inside.any())  # a hidden entry needs no title
+        if line.get_gid() == RTO_GID and not inside.any():
+            line.remove()  # an empty unclipped line would break constrained layout
+            continue
         if line.get_gid() == RTO_GID and not inside.all():
             line.set_data(x[inside], np.asarray(line.get_ydata(), dtype=float)[inside])
         n = int(inside.sum())

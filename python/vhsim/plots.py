@@ -170,7 +170,7 @@ def fit_sequence_range(ax: "Axes", result: "Result", flow: str) -> None:
         ax.set_ylim(span[0] - pad, span[1] + pad)
 
 
-def finish_panel(ax: "Axes", columns: int = 3) -> None:
+def finish_panel(ax: "Axes", columns: int = 2) -> None:
     """Apply the convention's last steps to a panel whose limits are set (vhsim.figstyle): legend
     counts for the view, the legend below the panel.  Call it again after changing the limits."""
     legend_below(ax, title=view_title(ax, count_in_view(ax)), columns=columns, markerscale=1.5)
