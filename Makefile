@@ -24,6 +24,9 @@ VENV_PYTHON      := $(VENV)/bin/python
 PYTHON           ?= $(VENV_PYTHON)
 PIP              ?= $(PYTHON) -m pip
 PIP_FLAGS        ?= --verbose
+# pytest runs its test files on every core (pytest-xdist, a test extra), one file per worker so
+# that a file's shared fixtures are built once; `make test PYTEST_FLAGS=` runs them one by one.
+PYTEST_FLAGS     ?= -n auto --dist loadfile
 VHSIM            ?= $(PYTHON) -m vhsim
 DEMO_SCENARIO    ?= scenarios/examples/handover-3g-wlan.toml
 DEMO_OUT         ?= out/quickstart
@@ -88,7 +91,7 @@ demo: install
 
 test: install-test
 	cargo test --workspace
-	$(PYTHON) -m pytest -q tests
+	$(PYTHON) -m pytest -q $(PYTEST_FLAGS) tests
 
 bench: install
 	$(VHSIM) bench
