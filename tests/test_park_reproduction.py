@@ -42,18 +42,36 @@ def test_the_cell_scenarios_have_the_papers_values(name, new_rate):
         ("cn", "gw"), ("gw", "ap_old"), ("gw", "ap_new"), ("ap_old", "mn"), ("ap_new", "mn")}
 
 
+def test_the_movement_capacity_is_the_cells_rates_over_the_window_by_hand():
+    # 6 -> 11 Mb/s at 50 km/h: the window is [81 s, 99 s]; 9 s in the old cell at 6 Mb/s, then
+    # the handoff (10 m / 13.89 m/s + 0.2 s = 0.92 s) and 8.08 s at 11 Mb/s; payload 1000/1040:
+    # (6000 x 9 + 11000 x 8.08) / 18 x 1000/1040 = 7632.5 kb/s.
+    assert P.movement_capacity_kbps("6to11", 50) == pytest.approx((6000 * 9 + 11000 * 8.08) / 18 * 1000 / 1040)
+    # The constants are the scenarios': cell rates, the handoff band and latency, the geometry.
+    for cells, (old, new) in P.CELL_KBPS.items():
+        s = _toml(f"cells-{cells}.toml")
+        assert (s["links"]["cell_old"]["rate"], s["links"]["cell_new"]["rate"]) == (f"{old / 1000:g}Mbps",
+                                                                                    f"{new / 1000:g}Mbps")
+        m = s["mobile"]["mobility"]
+        assert (m["handoff_band"], m["handoff_latency"]) == (f"{P.BAND_M:g}m", f"{1000 * P.LATENCY_S:g}ms")
+        assert (m["start_position"], m["spacing"], m["trigger"]) == ("250m", "750m", "midpoint")
+        assert s["metrics"]["windows"]["movement"] == "overlap"
+
+
 def test_jains_index():
     assert P.jain([5, 5, 5, 5]) == 1.0
     assert P.jain([1, 0, 0, 0]) == 0.25           # 1/n: one flow takes everything
     assert P.jain([1, 3]) == pytest.approx(16 / 20)
 
 
-def _synthetic(ftv2: list[float], other: list[float], x: str = PC.SPEED) -> pd.DataFrame:
-    """Two speeds x two seeds per scheme; the other three schemes all give ``other``."""
+def _synthetic(ftv2: list[float], other: list[float], x: str = PC.SPEED, wave: int = 3) -> pd.DataFrame:
+    """Two speeds x two seeds per scheme; the other three schemes all give ``other``; FTv2's WAVE
+    took ``wave`` decisions in every run (the others have no such counter)."""
     rows = []
     for role, values in ((PC.FTV2, ftv2), *((o, other) for o in PC.OTHERS)):
         for k, v in enumerate(values):
-            rows.append({PC.SCHEME: role, x: float(10 + 90 * (k // 2)), "seed": 1 + k % 2, PC.THROUGHPUT.column: v})
+            rows.append({PC.SCHEME: role, x: float(10 + 90 * (k // 2)), "seed": 1 + k % 2, PC.THROUGHPUT.column: v,
+                         PC.WAVE_DECISIONS: wave if role == PC.FTV2 else float("nan")})
     return pd.DataFrame(rows)
 
 
@@ -72,6 +90,18 @@ def test_the_gain_rule_needs_the_paired_ci_above_zero_and_the_size_in_range():
     # No FTv2 runs: not checkable.
     table = _synthetic([140, 141, 142, 143], [100, 100, 100, 100])
     assert _status(claim, table[table[PC.SCHEME] != PC.FTV2]) == C.NOT_CHECKABLE
+
+
+def test_a_gain_of_ftv2_whose_wave_never_decided_is_not_checkable():
+    # The numbers would hold, but WAVE took no decision in any FTv2 run: the claim tests nothing.
+    claim = PC.gain_claim(PC.FREEZE, 8, PC.SPEED, "test")
+    engaged = _synthetic([108, 109, 110, 111], [100, 100.5, 101, 101.5])
+    assert _status(claim, engaged) == C.HOLDS
+    assert "WAVE decided in 4 of 4" in C.evaluate(claim, engaged).ours
+    never = C.evaluate(claim, _synthetic([108, 109, 110, 111], [100, 100.5, 101, 101.5], wave=0))
+    assert never.status == C.NOT_CHECKABLE and "WAVE never engaged" in never.ours
+    assert _status(PC.mean_gain_claim(5, 50, PC.SPEED, "test"),
+                   _synthetic([108, 109, 110, 111], [100, 100.5, 101, 101.5], wave=0)) == C.NOT_CHECKABLE
 
 
 def test_the_overall_improvement_is_the_mean_of_the_three_gains():
@@ -107,3 +137,14 @@ def test_a_reduced_figure_3b_runs_end_to_end_with_the_paper_schemes(tmp_path):
     assert "Freeze-TCPv2" in report and "stand-in" not in report and "STAND-IN" not in report
     table = out.figures[0].table
     assert "10 km/h" in table and "100 km/h" in table
+    assert "Freeze-TCPv2, 180 s" in table  # the run's average beside the throughput during the movement
+    # WAVE decided in the FTv2 runs of the figure (their claims name the counter).
+    assert any("WAVE decided in" in v.ours for v in verdicts), [v.ours for v in verdicts]
+
+
+def test_the_sensitivity_grids_set_the_window_and_the_paper_keeps_its_own():
+    fig = P.paper(name="park-w40", window=40).figure("fig3b")
+    assert fig.grid.fixed == {P.WINDOW_KEY: "40pkt"} and fig.quick.fixed == {P.WINDOW_KEY: "40pkt"}
+    assert [f.id for f in P.paper(window=40).figures] == ["fig3a", "fig3b", "fig4a", "fig4b"]
+    assert P.PAPER.figure("fig3b").grid.fixed == {}
+    assert _toml("cells-6to11.toml")["flows"]["bulk"]["tcp"]["window"] == f"{P.WINDOW}pkt"

@@ -88,23 +88,29 @@ def table(result) -> dict[str, np.ndarray]:
     }
 
 
-def expected_first_hop(t: dict, link: dict) -> list[dict]:
-    """Frames a sender-side link serializes, from the rows that offered packets to it."""
+def kept_offers(t: dict, link_name: str, offered: tuple[str, ...] = OFFERED) -> list[int]:
+    """Rows that offered a packet to a link whose queue took it (not dropped at the offer)."""
     rows = []
     n = len(t["event"])
     for i in range(n):
-        if t["event"][i] not in OFFERED or t["link"][i] != link["name"]:
+        if t["event"][i] not in offered or t["link"][i] != link_name:
             continue
         j = i + 1
         dropped_at_offer = (
             j < n
-            and t["link"][j] == link["name"]
+            and t["link"][j] == link_name
             and t["event"][j] in DROPPED
             and t["time_ns"][j] == t["time_ns"][i]
             and t["cause"][j] in ("queue_overflow", "link_down")
         )
         if not dropped_at_offer:
             rows.append(i)
+    return rows
+
+
+def expected_first_hop(t: dict, link: dict) -> list[dict]:
+    """Frames a sender-side link serializes, from the rows that offered packets to it."""
+    rows = kept_offers(t, link["name"])
     out, free_at = [], 0
     for i in rows:
         start = max(int(t["time_ns"][i]), free_at)

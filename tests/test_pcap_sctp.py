@@ -22,7 +22,7 @@ import pytest
 
 import vhsim
 from conftest import REPO
-from test_pcap import expected_first_hop, frame_problems, links_of, needs_tshark, table, tshark
+from test_pcap import expected_first_hop, frame_problems, kept_offers, links_of, needs_tshark, table, tshark
 
 KIMKOH = REPO / "scenarios" / "kimkoh" / "3g-wlan-3g.toml"
 SENDER_PORT, RECEIVER_PORT = 50_000, 40_000  # flow 0's ports (docs/pcap.md)
@@ -151,7 +151,9 @@ def test_tshark_decodes_our_tsns_and_one_association(kimkoh):
     ):
         path = next(c.path for c in result.captures if c.link == name)
         theirs = [int(x) for x in tshark(path, "-Y", field, "-T", "fields", "-e", field)]
-        ours = [int(t["seq"][i]) for i in range(len(t["seq"])) if t["link"][i] == name and t["event"][i] in events]
+        # A chunk the link's queue dropped at the offer never reached the wire (1 MiB buffers
+        # overflow wired2's queue at the 3G -> WLAN switch).
+        ours = [int(t["seq"][i]) for i in kept_offers(t, name, events)]
         assert theirs == ours and ours, name
     # Every packet of both paths and both directions, merged into one file, belongs to one
     # association in Wireshark's tracking (ports and verification tags, whatever the addresses).

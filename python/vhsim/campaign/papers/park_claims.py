@@ -1,5 +1,16 @@
 """Park et al.'s statements about Figures 3-4 and fairness, as claims (docs/reproductions.md "park").
 
+**What is measured.**  Figures 3-4 plot "the throughput during the movement of the MN": the
+goodput over the MN's movement through the overlap of the cells, from leaving the old cell's
+core area to reaching the new cell's (the scenarios' ``metrics.windows.movement = "overlap"``,
+docs/mobility.md), :data:`THROUGHPUT`.  The average over the 180 s run stays in the tables
+(:data:`RUN_THROUGHPUT`).
+
+**WAVE engaged.**  A claim about Freeze-TCPv2 is a claim about its WAVE: if WAVE took no
+decision in any of the FTv2 runs compared (``bulk.engagement.wave_decisions``), the claim is not
+checkable ("WAVE never engaged"), never "does not hold"; the number of runs in which it decided
+joins our numbers.
+
 **The gain rule.**  "FTv2 outperforms X by g%" holds only when both
 
 1. the paired 95% CI of the per-run difference FTv2 - X excludes zero on the positive side
@@ -20,6 +31,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from .. import metrics as M
 from ..claims import Band, Check, Level, Measure, Monotone, NotCheckable, factor
 from ..stats import mean_ci
@@ -37,11 +50,24 @@ ERROR = "error_pct"        # derived column: per-packet error rate, %
 FLOWS = "flows_n"          # derived column: number of flows (fairness)
 JAIN = "jain"
 OTHERS = (VEGAS, FREEZE, DEMO)
-THROUGHPUT = Measure(M.flow("bulk", M.GOODPUT_KBPS), unit=" kb/s", digits=0, name="throughput")
+MOVEMENT = "movement"      # the scenarios' goodput window over the movement (metrics.windows)
+THROUGHPUT = Measure(M.window("bulk", MOVEMENT), unit=" kb/s", digits=0, name="throughput during the movement")
+RUN_THROUGHPUT = Measure(M.flow("bulk", M.GOODPUT_KBPS), unit=" kb/s", digits=0, name="throughput over the run")
+WAVE_DECISIONS = M.flow("bulk", "engagement.wave_decisions")
 SPEEDS = tuple(float(v) for v in range(10, 101, 10))
 ERRORS = (1.0, 2.0, 3.0, 4.0, 5.0)
 STEP_TOLERANCE = 0.02
 JAIN_FAIR = 0.95
+
+
+def wave_engaged(ctx: "Context") -> str:
+    """How many FTv2 runs took a WAVE decision; raises :class:`NotCheckable` if none did."""
+    t = ctx.table
+    runs = t[t[SCHEME] == FTV2]
+    decided = runs[WAVE_DECISIONS].fillna(0) if WAVE_DECISIONS in t.columns else pd.Series(0, index=runs.index)
+    if len(runs) and not (decided > 0).any():
+        raise NotCheckable(f"WAVE never engaged ({WAVE_DECISIONS} = 0 in all {len(runs)} Freeze-TCPv2 runs)")
+    return f"WAVE decided in {int((decided > 0).sum())} of {len(runs)} Freeze-TCPv2 runs"
 
 
 def paired_gain(ctx: "Context", other: str, x: str) -> tuple[float, float, float, float, int]:
@@ -65,9 +91,10 @@ def gain_claim(other: str, paper_pct: float, x: str, where: str) -> Check:
 
     def fn(ctx: "Context"):
         g, d, lo, hi, n = paired_gain(ctx, other, x)
+        engaged = wave_engaged(ctx)
         holds = lo > 0 and g in band
         return holds, (f"gain {100 * g:+.1f}% over {n} paired runs; paired difference {d:+.0f} kb/s "
-                       f"(95% CI {lo:+.0f} .. {hi:+.0f})")
+                       f"(95% CI {lo:+.0f} .. {hi:+.0f}); {engaged}")
 
     return Check(f"Freeze-TCPv2 outperforms {TITLES[other]} by {paper_pct:g}% ({where}).", paper=f"+{paper_pct:g}%",
                  fn=fn, rule=f"paired 95% CI > 0 and gain within a factor of 2 of {paper_pct:g}% "
@@ -79,11 +106,12 @@ def mean_gain_claim(lo_pct: float, hi_pct: float, x: str, where: str) -> Check:
 
     def fn(ctx: "Context"):
         results = {o: paired_gain(ctx, o, x) for o in OTHERS}
+        engaged = wave_engaged(ctx)
         mean = sum(r[0] for r in results.values()) / len(results)
         every_ci = all(r[2] > 0 for r in results.values())
         text = ", ".join(f"{TITLES[o]} {100 * r[0]:+.1f}% (CI {r[2]:+.0f} .. {r[3]:+.0f} kb/s)"
                          for o, r in results.items())
-        return every_ci and mean in band, f"{text}; mean gain {100 * mean:+.1f}%"
+        return every_ci and mean in band, f"{text}; mean gain {100 * mean:+.1f}%; {engaged}"
 
     return Check(f"Freeze-TCPv2 achieves {lo_pct:g}% - {hi_pct:g}% improvements in goodput ({where}; read as the "
                  "mean of its gains over the three other schemes, each paired CI above zero).",
