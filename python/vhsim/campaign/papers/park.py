@@ -225,12 +225,12 @@ def figures(schemes: Mapping[str, str]) -> tuple[FigureSpec, ...]:
 # flows' spread starts; Figure 3's runs have no random element).
 PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
 # `--ambiguities`: what the paper does not state (docs/schemes.md "Freeze-TCPv2", "DEMO-Vegas"; docs/handover.md).
-CC = "flows.bulk.tcp.congestion_control"
+CC, WINDOW = "flows.bulk.tcp.congestion_control", "flows.bulk.tcp.window"
+WINDOW_OURS = "`window = 100pkt`: a calibration, neither cell window-limited (scenarios/park/)"
 AMBIGUITIES = (
-    Alternative("window-20", "ns-2's default receive window, window_ 20", {"flows.bulk.tcp.window": "20pkt"},
-                ours="`window = 100pkt`: a calibration, neither cell window-limited (scenarios/park/)"),
-    Alternative("window-86", "a window the size of the 11 Mb/s cell's pipe, 86 packets", {"flows.bulk.tcp.window": "86pkt"},
-                ours="`window = 100pkt`: a calibration, neither cell window-limited (scenarios/park/)"),
+    Alternative("window-20", "ns-2's default receive window, window_ 20", {WINDOW: "20pkt"}, ours=WINDOW_OURS),
+    Alternative("window-86", "a window the size of the 11 Mb/s cell's pipe, 86 packets", {WINDOW: "86pkt"},
+                ours=WINDOW_OURS),
     Alternative("warning-100ms", "the handoff warning a fixed 100 ms ahead, about two loaded RTTs",
                 {"mobile.warning": "100ms"}, ours="one empty-path RTT ahead, 49.6 ms (scenarios/park/)"),
     Alternative("wave-one-decision", "WAVE takes one decision per handoff", {f"{CC}.wave_duration": "one_decision"},
