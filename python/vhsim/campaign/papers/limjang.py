@@ -2,7 +2,7 @@
 
 Figures 11-14 (§5: throughput before and after the handover as % of each network's bandwidth;
 Sack, DCR, DCR-FRTO, scheme I = DCR-LD, scheme II = DCR-FRTO-LD; 30 replications, 95% CI) on
-Table 1's four scenarios (``scenarios/limjang/``), each for protocol-facts A1's two sender
+Table 1's four scenarios (``scenarios/limjang/``), each for docs/references.md A1's two sender
 profiles; Figures 2-3 (§4.1.2, LD's Tcur and threshold; :mod:`.limjang_ld`); ``cross-traffic``,
 the calibration of the cross flows' path; and variants of Figures 11-14 (A10 swap depth 3, the
 literal cross flows ending at r).
@@ -41,7 +41,7 @@ SCHEMES = ("sack", "dcr", "dcr-frto", "dcr-ld", "dcr-frto-ld")  # §5.1, as vhsi
 SCHEME_NAMES = {"sack": "Sack", "dcr": "DCR", "dcr-frto": "DCR-FRTO", "dcr-ld": "scheme I", "dcr-frto-ld": "scheme II"}
 PROPOSED, KNOWN = ("dcr-ld", "dcr-frto-ld"), ("sack", "dcr", "dcr-frto")
 I, II = ({SCHEME: "dcr-ld"},), ({SCHEME: "dcr-frto-ld"},)
-# Ambiguity A1 (protocol-facts §15): window_ and packetSize_ are not given.  The TCP option keys
+# Ambiguity A1 (docs/references.md §15): window_ and packetSize_ are not given.  The TCP option keys
 # of the scenario format appear here only.
 PROFILES = {"20x1000B": '{ window = "20pkt", segment_size = "1000B" }',
             "64x1460B": '{ window = "64pkt", segment_size = "1460B" }'}
@@ -215,7 +215,7 @@ def with_losses(camp, df: "pd.DataFrame") -> "pd.DataFrame":
 FIGURES = (Scenario("fig11", 11, "3g-to-wlan.toml", "3G", "WLAN"), Scenario("fig12", 12, "wlan-to-3g.toml", "WLAN", "3G"),
            Scenario("fig13", 13, "3g-to-wlan-congested.toml", "3G", "WLAN", True),
            Scenario("fig14", 14, "wlan-to-3g-congested.toml", "WLAN", "3G", True))
-# Ambiguity A10 (protocol-facts §12, §15): a swap of depth 1 gives one dupACK, never a fast
+# Ambiguity A10 (docs/references.md §12, §15): a swap of depth 1 gives one dupACK, never a fast
 # retransmit; depth 3 makes every swap a spurious fast retransmit for Sack, which DCR was designed
 # to hide.  And the congested figures with the cross flows ending at r, as the paper's text reads
 # (RTT about 2 ms, 5-6% wired loss instead of 1.5%): what hangs on the 15 ms calibration.
@@ -287,8 +287,9 @@ PAPER = Paper(
     title="A new scheme to improve overall TCP throughput with vertical handover between 3G and WLANs",
     citation="C.-H. Lim and J.-W. Jang, EURASIP Journal on Wireless Communications and Networking, 2009. "
              "Schemes: `sack`, `dcr`, `dcr-frto`, `dcr-ld` (scheme I), `dcr-frto-ld` (scheme II), docs/schemes.md; "
-             "scenarios: scenarios/limjang/. Every claim is checked for both window profiles of protocol-facts A1 "
-             "([20x1000B] = ns-2 defaults, [64x1460B]); verdict rules in docs/reproductions.md.",
+             "scenarios: scenarios/limjang/. Every claim is checked for both window profiles of "
+             "docs/references.md A1 ([20x1000B] = ns-2 defaults, [64x1460B]); verdict rules in "
+             "docs/reproductions.md.",
     figures=(LD.figure("fig2", PROFILE, PROFILES), LD.figure("fig3", PROFILE, PROFILES),
              *(s.figure() for s in FIGURES), CROSS, *(s.figure() for s in VARIANTS)),
     names={SCHEME: SCHEME_NAMES, CROSS_SINK: {"r": "r (RTT about 2 ms)", "x": "x (own access link)"}},

@@ -154,7 +154,7 @@ def derive_single(camp, df: "pd.DataFrame", cells: str) -> "pd.DataFrame":
 
 
 def jain(values: Sequence[float]) -> float:
-    """Jain's fairness index (Jain, Chiu & Hawe 1984; protocol-facts §13): (sum x)^2 / (n sum x^2)."""
+    """Jain's fairness index (Jain, Chiu & Hawe 1984; docs/references.md §13): (sum x)^2 / (n sum x^2)."""
     xs = [float(x) for x in values]
     square_sum = sum(x * x for x in xs)
     return sum(xs) ** 2 / (len(xs) * square_sum) if square_sum > 0 else float("nan")

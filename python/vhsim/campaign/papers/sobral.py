@@ -89,7 +89,7 @@ class Point:
             "mobile.binding": ("800ms" if self.case == "MIP" else "none", binding),
             "agents": ("none" if self.case == "MIP" else self.active, agents),
             "flows.cbr.scheme": (self.scheme, self.scheme),
-            # NewReno's timer variant (protocol-facts A2); ns-2's Sack1 recovery has none, so its
+            # NewReno's timer variant (docs/references.md A2); ns-2's Sack1 recovery has none, so its
             # points run Sack1 whatever the timer label says.
             "flows.cbr.tcp.recovery": (timer, f'{{ kind = "new_reno", timer = "{self.timer}"{exit_key} }}'
                                        if self.scheme == "newreno" else '{ kind = "sack1" }'),
