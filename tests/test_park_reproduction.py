@@ -178,3 +178,13 @@ def test_every_ftv2_gain_names_wave_and_is_not_checkable_on_the_real_runs_withou
         assert "as set up" in engaged.ours or "WAVE engaged in 100 of 100 runs" in engaged.ours, engaged.ours
         v = C.evaluate(claim, never, ctx=fig.context(never))
         assert v.status == C.NOT_CHECKABLE and "WAVE never engaged" in v.ours, v.ours
+
+
+def test_the_sensitivity_table_reads_the_gain_or_the_ceiling_from_a_verdict():
+    assert P.measured_gain("throughput during the movement: Freeze-TCPv2 5624 kb/s vs Freeze-TCP 5552 kb/s: "
+                           "+1.3% [-0.6% .. +3.2%]; n = 100, paired t") == "+1.3%"
+    assert P.measured_gain("... vs TCP Vegas 1001 kb/s: -27% [..]; ... vs DEMO-Vegas 986 kb/s: -26% [..]; "
+                           "mean -17% [-21% .. -14%]") == "-17%"
+    assert P.measured_gain("not checkable as set up: the cells' payload capacity during the movement (3315 kb/s) "
+                           "allows at most +1.5% against TCP Vegas (3267 kb/s)") == "ceiling: at most +1.5%"
+    assert P.measured_gain("TCP Vegas: 1%: 1619 kb/s, 5%: 648 kb/s (last - first -971 [-1089 .. -853])") is None

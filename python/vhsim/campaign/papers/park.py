@@ -318,9 +318,14 @@ PAPER = paper()
 
 def measured_gain(ours: str) -> str | None:
     """The gain a :class:`~vhsim.campaign.claims.Gain` verdict's text gives: the mean of several
-    ("mean +5.0%"), else the one pair's ("... kb/s: +1.2%"); None for other verdicts."""
-    found = re.search(r"\bmean ([+-]\d+(?:\.\d+)?%)", ours) or re.search(r"kb/s: ([+-]\d+(?:\.\d+)?%)", ours)
-    return found.group(1) if found else None
+    ("mean +5.0%"), else the one pair's ("... kb/s: +1.2%"), else the most a ceiling allows
+    ("ceiling: at most +1.5%"); None for other verdicts."""
+    pct = r"([+-]\d+(?:\.\d+)?%)"
+    found = re.search(r"\bmean " + pct, ours) or re.search(r"kb/s: " + pct, ours)
+    if found:
+        return found.group(1)
+    ceiling = re.search(r"allows at most " + pct, ours)
+    return f"ceiling: at most {ceiling.group(1)}" if ceiling else None
 
 
 def window_sensitivity(windows: Sequence[int] = SENSITIVITY_WINDOWS, *, quick: bool = False,
