@@ -9,8 +9,9 @@ its own figure's table (from real runs: tests/data/claim_tables, refreshed by
   the claim names; text columns set to another value they take;
 * event times (a column of sequences) moved by twice the tolerance either way, one event
   dropped or added, flags flipped, and set to the paper's own sequence;
-* the levels a claim states set inside their bands (all at once, and one at a time), and a
-  gain's side a set to side b times a gain its band accepts.
+* the levels a claim states set inside their bands (all at once, and one at a time), a
+  gain's side a set to side b times a gain its band accepts, and a trend's series sorted along
+  its direction.
 
 A claim that holds must fail under some mutation; one that does not hold, or is not checkable,
 must change its verdict under some mutation.  The test names each claim that does not, and
@@ -269,6 +270,33 @@ def _gains_met(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
         yield from (Mutation("one gain's side a = side b x a gain its band accepts", e) for e in edits[1:])
 
 
+def _series_sorted(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
+    """A Monotone claim's direction met: in each series (the runs of one point of its other
+    columns), the measured values dealt out again in sorted order along ``along``, so that the
+    series rises (or falls) throughout (a series whose steps go against the direction by more
+    than the tolerance cannot be made to hold by swapping two of its points)."""
+    if isinstance(claim, C.Monotone) and claim.along in table.columns and claim.measure.column in table.columns:
+        column, rank = claim.measure.column, {v: i for i, v in enumerate(claim.order)}
+        rows = table[claim.along].isin(list(claim.order)).to_numpy(copy=True)
+        for k, v in claim.where.items():
+            rows &= (table[k] == v).to_numpy() if k in table.columns else False
+        keys = [k for k in claim.over if k != claim.along and k in table.columns]
+
+        def apply(t):
+            x = t[column].astype(float).to_numpy(copy=True)
+            sub = t[rows]
+            for _, series in (sub.groupby(keys, sort=False) if keys else [((), sub)]):
+                positions = t.index.get_indexer(series.index)
+                along = [rank[v] for v in series[claim.along]]
+                ordered = positions[np.argsort(along, kind="stable")]
+                values = np.sort(x[positions])
+                x[ordered] = values if claim.rising else values[::-1]
+            return _set(t, column, np.ones(len(t), dtype=bool), x)
+        yield Mutation("every series sorted along its direction", apply)
+    for part in getattr(claim, "parts", ()):
+        yield from _series_sorted(part, table)
+
+
 def _oracle(claim: C.Claim, table: pd.DataFrame) -> Iterator[Mutation]:
     """An Events claim's run given the paper's own sequence: the claim must be able to hold."""
     if isinstance(claim, C.Events) and claim.times in table.columns:
@@ -383,6 +411,7 @@ def mutations(claim: C.Claim, table: pd.DataFrame, read: set[str]) -> Iterator[M
     yield from _level_values(claim, table)
     yield from _share_values(claim, table)
     yield from _gains_met(claim, table)
+    yield from _series_sorted(claim, table)
     yield from _swaps(claim, table)
     for column in columns[:MAX_COLUMNS]:
         for where, rows in everywhere + _groups(table, keys):

@@ -485,6 +485,9 @@ from .cli_measure import bench_cmd, check_group  # noqa: E402 - the measuring co
 
 cli.add_command(check_group)
 cli.add_command(bench_cmd)
+from .cli_matrix import matrix_cmd  # noqa: E402 - the scheme x scenario matrix, in its own file
+
+cli.add_command(matrix_cmd)
 
 
 # ------------------------------------------------------------------------- sweep

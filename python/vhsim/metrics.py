@@ -106,17 +106,19 @@ def agent_metrics() -> dict[str, str]:
 
 
 def columns(flows: Iterable[str], links: Iterable[str] = (), handovers: int = 0,
-            windows: Iterable[str] = (), paths: int = 0, agents: int = 0) -> list[str]:
+            windows: Iterable[str] = (), paths: int = 0, agents: int = 0,
+            engagement: Iterable[str] = ()) -> list[str]:
     """Every column a campaign table can have for these flows, links, handover count, goodput
-    windows, paths per flow and node agents (a flow's optional figures, e.g. ``ld_accuracy``,
-    included)."""
+    windows, paths per flow, node agents and engagement counters (docs/schemes.md; a flow's
+    optional figures, e.g. ``ld_accuracy``, included)."""
     out = list(run_metrics())
     out += [f"agent{i}.{m}" for i in range(agents) for m in agent_metrics()]
-    windows = list(windows)
+    windows, engagement = list(windows), list(engagement)
     for f in flows:
         out += [f"{f}.{m}" for m in flow_metrics()]
         out += [f"{f}.path{i}.{m}" for i in range(paths) for m in path_metrics()]
         out += [f"{f}.goodput_kbps_{w}" for w in windows]
+        out += [f"{f}.engagement.{c}" for c in engagement]
         out += [f"{f}.ho{k}.{m}" for k in range(handovers) for m in handover_metrics()]
     for link in links:
         out += [f"{link}.{m}" for m in link_metrics()]

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use vhsim_core::{Rate, SimDuration, SimTime};
-use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig};
+use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig, TraceConfig};
 use vhsim_sctp::SctpConfig;
 use vhsim_tcp::{SinkConfig, TcpConfig};
 
@@ -225,8 +225,36 @@ pub struct MobileModel {
     pub mobility: Option<MobilityModel>,
     /// How the anchor's binding follows a handover.
     pub binding: BindingModel,
-    /// Warning time of the `Imminent` link event before each handover.
+    /// Warning time of the `Imminent` link event before each handover (with the `srtt` rule:
+    /// the lead used before the mobile node has an RTT estimate).
     pub warning: SimDuration,
+    /// How the warning time is found: fixed (`warning`), or from the mobile node's own RTT
+    /// estimate while the run goes; left out of the JSON when fixed.
+    #[serde(default, skip_serializing_if = "WarningRule::is_fixed")]
+    pub warning_rule: WarningRule,
+}
+
+/// How the mobile node times its handover warning (`mobile.warning`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WarningRule {
+    /// `warning` before each handover (a duration, or `"rtt"` computed from the topology).
+    #[default]
+    Fixed,
+    /// `"srtt"`: the `Imminent` event comes when the time left before the handover falls to
+    /// the largest current RTT estimate of the mobile node's endpoints plus `margin` (before
+    /// any estimate: to `warning`, the empty-path round trip plus `margin`).
+    Srtt {
+        /// Added to the estimate (ns).
+        margin: SimDuration,
+    },
+}
+
+impl WarningRule {
+    /// Whether this is the fixed rule (the default).
+    pub fn is_fixed(&self) -> bool {
+        *self == WarningRule::Fixed
+    }
 }
 
 /// Fate of packets for the old care-of address during the binding latency.
@@ -416,7 +444,7 @@ pub struct LinkModel {
     pub from: u32,
     /// Receiving node.
     pub to: u32,
-    /// Rate (> 0).
+    /// Rate (> 0); with a trace, the trace's mean rate (what a handover notice reports).
     pub rate: Rate,
     /// Propagation delay.
     pub delay: SimDuration,
@@ -431,6 +459,10 @@ pub struct LinkModel {
     /// Reordering model (`None` = none); left out of the JSON when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reorder: Option<ReorderConfig>,
+    /// A recorded delivery-opportunity trace in the rate's role (`None` = the constant
+    /// `rate`); left out of the JSON when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceConfig>,
 }
 
 /// The application feeding a sender.

@@ -197,3 +197,24 @@ fn malformed_mobility_names_the_key() {
         assert!(e.message.contains(phrase), "{name}: message {:?} lacks {phrase:?}", e.message);
     }
 }
+
+#[test]
+fn an_overlap_goodput_window_spans_the_movement_through_the_overlap() {
+    // 36 km/h, 500 m cells 750 m apart: the MN is in the overlap from 25 s to 50 s.
+    let metrics = "[metrics.windows]\nmovement = \"overlap\"\nfixed = [\"10s\", \"20s\"]\n";
+    let s = load(&format!("{}{metrics}", with("speed = \"36km/h\"\ncell_radius = \"500m\"")), &[]).unwrap();
+    let w: Vec<_> = s.metrics.windows.iter().map(|w| (w.name.as_str(), secs(w.start), secs(w.end))).collect();
+    assert_eq!(w, [("movement", 25.0, 50.0), ("fixed", 10.0, 20.0)]);
+    // At 4 m/s the MN enters at 62.5 s and would leave at 125 s, after the 100 s run: the
+    // window ends with the run.
+    let s = load(&format!("{}{metrics}", with("speed = \"4m/s\"\ncell_radius = \"500m\"")), &[]).unwrap();
+    assert_eq!((secs(s.metrics.windows[0].start), secs(s.metrics.windows[0].end)), (62.5, 100.0));
+    // Without a movement there is no overlap; a word other than "overlap" is no window.
+    for (text, phrase) in [
+        (format!("{}{metrics}", base()), "needs mobile.mobility"),
+        (format!("{}[metrics.windows]\nw = \"movement\"\n", with("speed = \"36km/h\"\ncell_radius = \"500m\"")), "\"overlap\""),
+    ] {
+        let e = load(&text, &[]).unwrap_err();
+        assert!(e.path.starts_with("metrics.windows.") && e.message.contains(phrase), "{:?} {:?}", e.path, e.message);
+    }
+}

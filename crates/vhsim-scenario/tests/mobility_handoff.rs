@@ -83,6 +83,33 @@ fn the_default_warning_with_mobility_is_one_empty_path_round_trip() {
 }
 
 #[test]
+fn the_srtt_warning_keeps_its_rule_and_the_empty_path_round_trip_plus_margin_as_its_start() {
+    use vhsim_scenario::WarningRule;
+    // "srtt" is decided while the run goes (the MN's own estimate); resolution keeps the rule
+    // and, as the lead before any estimate, the empty-path round trip plus the margin.
+    let bare = scenario("100s", "warning = \"srtt\"", BBM).unwrap().mobile.unwrap();
+    assert_eq!(bare.warning_rule, WarningRule::Srtt { margin: SimDuration::ZERO });
+    assert_eq!(bare.warning, SimDuration::from_nanos(41_526_401));
+    let table = scenario("100s", "warning = { kind = \"srtt\", margin = \"10ms\" }", BBM).unwrap().mobile.unwrap();
+    assert_eq!(table.warning_rule, WarningRule::Srtt { margin: ms(10) });
+    assert_eq!(table.warning, SimDuration::from_nanos(51_526_401));
+    // A fixed warning keeps the resolved JSON as it was (no rule written).
+    let fixed = scenario("100s", "warning = \"rtt\"", BBM).unwrap();
+    assert_eq!(fixed.mobile.as_ref().unwrap().warning_rule, WarningRule::Fixed);
+    assert!(!serde_json::to_string(&fixed).unwrap().contains("warning_rule"));
+    // Bad tables name the key.
+    for (warning, path, phrase) in [
+        ("warning = { kind = \"rtt\" }", "mobile.warning", "the table form is { kind = \"srtt\""),
+        ("warning = { kind = \"srtt\", margin = \"5kg\" }", "mobile.warning.margin", "unit"),
+        ("warning = { kind = \"srtt\", lead = \"5ms\" }", "mobile.warning", "lead"),
+        ("warning = \"sometimes\"", "mobile.warning", "\"srtt\""),
+    ] {
+        let e = scenario("100s", warning, BBM).unwrap_err();
+        assert!(e.path.starts_with(path) && e.message.contains(phrase), "{warning}: {:?} {:?}", e.path, e.message);
+    }
+}
+
+#[test]
 fn timeline_handovers_keep_their_default_warning_of_zero() {
     let text = common::two_cells("10s", "")
         + "[[timeline]]\nat = \"5s\"\naction = \"handover\"\nkind = \"make_before_break\"\nto = \"new\"\n";

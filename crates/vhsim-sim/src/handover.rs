@@ -55,6 +55,11 @@ pub struct HandoverRecord {
     pub notify_delay: SimDuration,
     /// End of the window in which RTOs and spurious retransmissions are attributed to it.
     pub window_end: SimTime,
+    /// When its `Imminent` event was given (recorded for `mobile.warning = "srtt"`,
+    /// `srtt_warning.rs`, where it depends on the run).
+    pub warned_at: Option<SimTime>,
+    /// `"srtt"`: the earliest check of its warning that is scheduled.
+    pub warning_check: Option<SimTime>,
 }
 
 /// The handovers of `scenario`, in time order.
@@ -78,6 +83,8 @@ pub fn records(scenario: &Scenario) -> Vec<HandoverRecord> {
                     to,
                     notify_delay,
                     window_end,
+                    warned_at: None,
+                    warning_check: None,
                 })
             }
             _ => None,
@@ -184,8 +191,12 @@ impl World {
         }
     }
 
-    /// The warning of handover `k` (scheduled `mobile.warning` before its start).
+    /// The warning of handover `k` (scheduled `mobile.warning` before its start; with
+    /// `"srtt"` a check of the mobile node's estimate, `srtt_warning.rs`).
     pub(crate) fn on_handover_warning(&mut self, k: u32) {
+        if self.srtt_warning_rule().is_some() {
+            return self.check_srtt_warning();
+        }
         let warning = self.scenario.mobile.as_ref().map_or(SimDuration::ZERO, |m| m.warning);
         let ev = self.handovers[k as usize].imminent(warning);
         self.link_event(ev);

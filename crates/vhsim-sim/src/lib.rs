@@ -18,6 +18,7 @@ pub mod flow;
 pub mod handover;
 pub mod observe;
 pub mod routing;
+pub mod srtt_warning;
 pub mod starts;
 pub mod summary;
 pub mod trace;

@@ -170,7 +170,8 @@ pub struct MobilitySummary {
     pub handover_s: f64,
     /// When the MN left the old cell (s; may be after the end of the run).
     pub overlap_exit_s: f64,
-    /// When the mobile node got the `Imminent` link event (s): `handover_s` minus the warning.
+    /// When the mobile node got the `Imminent` link event (s): `handover_s` minus the warning,
+    /// or, with `mobile.warning = "srtt"`, when the mobile node's own estimate made it due.
     pub imminent_s: f64,
     /// How long the handover lasted (s): its gap, pause or detection; 0 for make-before-break.
     pub handoff_s: f64,
@@ -403,7 +404,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 }
             })
             .collect(),
-        mobility: mobility_summary(sc),
+        mobility: mobility_summary(sc, world.handovers.first().and_then(|h| h.warned_at)),
         stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
         binding_forwarded: world.routing.mobile.as_ref().map_or(0, |m| m.forwarded),
         agents,
@@ -431,7 +432,9 @@ fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
     })
 }
 
-fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
+/// `warned_at`: when the handover's `Imminent` event came, if the run decided it
+/// (`mobile.warning = "srtt"`); otherwise it is `mobile.warning` before the handover.
+fn mobility_summary(sc: &vhsim_scenario::Scenario, warned_at: Option<vhsim_core::SimTime>) -> Option<MobilitySummary> {
     let m = sc.mobile.as_ref()?.mobility.as_ref()?;
     let trigger = match m.trigger {
         vhsim_scenario::Trigger::Enter => "enter",
@@ -448,7 +451,7 @@ fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
         overlap_enter_s: m.overlap_enter.as_secs_f64(),
         handover_s: m.handover.as_secs_f64(),
         overlap_exit_s: m.overlap_exit.as_secs_f64(),
-        imminent_s: (m.handover - sc.mobile.as_ref()?.warning).as_secs_f64(),
+        imminent_s: warned_at.unwrap_or(m.handover - sc.mobile.as_ref()?.warning).as_secs_f64(),
         handoff_s: m.handoff.as_secs_f64(),
         handoff_band_m: m.band_crossing.as_ref().map(|b| b.band_m),
         handoff_latency_s: m.band_crossing.as_ref().map(|b| b.latency.as_secs_f64()),

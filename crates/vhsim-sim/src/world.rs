@@ -313,6 +313,7 @@ impl World {
             self.obs.progressed(self.now, f, p);
         }
         self.pump(f, side);
+        self.after_mn_input(f, side);
     }
 
     fn on_endpoint_timer(&mut self, f: u32, side: usize) {
@@ -334,6 +335,7 @@ impl World {
     pub(crate) fn after_input(&mut self, f: u32, side: usize) {
         self.drain_reports(f, side);
         self.pump(f, side);
+        self.after_mn_input(f, side);
     }
 
     fn drain_reports(&mut self, f: u32, side: usize) {

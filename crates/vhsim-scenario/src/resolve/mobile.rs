@@ -161,5 +161,6 @@ pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel>
         binding,
         // Resolved once the flows are known (resolve/warning.rs).
         warning: SimDuration::ZERO,
+        warning_rule: Default::default(),
     })
 }

@@ -16,6 +16,7 @@ pub(crate) mod output;
 mod sctp;
 mod timeline;
 mod topology;
+mod trace;
 mod warning;
 
 use crate::error::{err, Result};
@@ -52,9 +53,9 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         timeline.insert(at, entry);
         m.mobility = Some(model);
     }
-    let metrics = timeline::metrics(&file.metrics, duration)?;
+    let metrics = timeline::metrics(&file.metrics, duration, mobile.as_ref().and_then(|m| m.mobility.as_ref()))?;
     if let (Some(m), Some(spec)) = (&mut mobile, file.mobile.as_ref()) {
-        m.warning = warning::resolve(spec, m, &topo, &flows, duration)?;
+        (m.warning, m.warning_rule) = warning::resolve(spec, m, &topo, &flows, duration)?;
         let by_distance = spec.mobility.as_ref().is_some_and(|x| x.warning_distance.is_some());
         let key = if by_distance { "mobile.mobility.warning_distance" } else { "mobile.warning" };
         check_link_events(m, &timeline, duration, key)?;

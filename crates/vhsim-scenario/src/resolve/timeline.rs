@@ -4,8 +4,12 @@ use super::before_end;
 use super::topology::Topology;
 use crate::error::list;
 use crate::error::{err, join, Result};
-use crate::model::{Action, GoodputWindow, HandoverKind, InFlight, MetricsModel, MobileModel, TimelineEntry, Uplink};
-use crate::schema::{ActionKind, DirectionSel, HandoverKindSpec, InFlightSpec, MetricsSpec, TimelineSpec, UplinkSpec};
+use crate::model::{
+    Action, GoodputWindow, HandoverKind, InFlight, MetricsModel, MobileModel, MobilityModel, TimelineEntry, Uplink,
+};
+use crate::schema::{
+    ActionKind, DirectionSel, GoodputWindowSpec, HandoverKindSpec, InFlightSpec, MetricsSpec, TimelineSpec, UplinkSpec,
+};
 use crate::units::{fmt_duration, Duration};
 use vhsim_core::{SimDuration, SimTime};
 
@@ -227,6 +231,10 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
             return Err(err(path, "action = \"set_link\" needs `rate`, `delay` or both"));
         }
         ActionKind::SetLink => {
+            if let Some(l) = links.iter().map(|&l| &topo.links[l as usize]).find(|l| l.trace.is_some() && e.rate.is_some()) {
+                let msg = format!("link direction `{}` follows a recorded trace; set_link can change its `delay` only", l.name);
+                return Err(err(p("rate"), msg));
+            }
             Action::SetLink { links, rate: e.rate.map(|r| r.0), delay: e.delay.map(|d| d.0) }
         }
         ActionKind::Handover => unreachable!("handovers are resolved by `handover`"),
@@ -234,8 +242,8 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
     Ok(TimelineEntry { at, action })
 }
 
-/// Resolve the metrics settings.
-pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration) -> Result<MetricsModel> {
+/// Resolve the metrics settings; `mobility` is the movement, if any ("overlap" windows).
+pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration, mobility: Option<&MobilityModel>) -> Result<MetricsModel> {
     let goodput_interval = m.goodput_interval.map_or(SimDuration::from_secs(1), |d| d.0);
     if goodput_interval == SimDuration::ZERO {
         return Err(err("metrics.goodput_interval", "must be greater than 0s"));
@@ -243,9 +251,19 @@ pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration) -> Result<MetricsM
     let windows = m
         .windows
         .iter()
-        .map(|(name, [start, end])| {
+        .map(|(name, spec)| {
             let path = format!("metrics.windows.{name}");
-            let (s, e) = (start.0, end.0);
+            let (s, e) = match spec {
+                GoodputWindowSpec::Span([start, end]) => (start.0, end.0),
+                GoodputWindowSpec::Overlap => {
+                    let Some(m) = mobility else {
+                        return Err(err(path, "\"overlap\" is the movement through the cells' overlap: it needs mobile.mobility"));
+                    };
+                    // The exit may lie after the run: the window ends with the run then.
+                    let since = |t: SimTime| t.saturating_since(SimTime::ZERO);
+                    (since(m.overlap_enter), since(m.overlap_exit).min(duration))
+                }
+            };
             if s >= e {
                 let msg = format!("start {} must be before end {}", fmt_duration(s), fmt_duration(e));
                 return Err(err(path, msg));

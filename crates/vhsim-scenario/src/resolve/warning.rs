@@ -8,6 +8,11 @@
 //! signal falls below the warning level that far before the handover point), turned into a
 //! time by the speed. With `mobility` and nothing given the default is `"rtt"`; without, `0s`.
 //!
+//! `"srtt"` is what the mobile node knows: its endpoints' own current RTT estimates (a TCP
+//! receiver measures one from the timestamps its sender echoes), plus `margin`, read while the
+//! run goes (`vhsim-sim`'s `handover.rs`); resolution keeps the rule and, as the lead before any
+//! estimate, the `"rtt"` value plus the margin.
+//!
 //! `"rtt"` is computed from the topology, not measured: for every flow with an endpoint on the
 //! mobile node, the one-way delays plus the serialization of one data packet along the data
 //! path and of one acknowledgement along the way back (TCP: its ACK; SCTP: an MTU-sized packet
@@ -17,21 +22,24 @@
 use super::mobility::travel_time;
 use super::topology::Topology;
 use crate::error::{err, Result};
-use crate::model::{FlowModel, MobileModel, TransportModel};
+use crate::model::{FlowModel, MobileModel, TransportModel, WarningRule};
 use crate::schema::{MobileSpec, WarningSpec};
 use crate::units::fmt_duration;
 use vhsim_core::SimDuration;
 use vhsim_net::packet::sctp::{COMMON_HEADER_LEN, SACK_HEADER_LEN};
 
-/// The warning time of `[mobile]`; `topo`'s node routes are the initial interface's.
+/// The warning time of `[mobile]` and its rule; `topo`'s node routes are the initial
+/// interface's. With `"srtt"` the time is the lead before any estimate: the empty-path round
+/// trip plus the margin.
 pub(super) fn resolve(
     spec: &MobileSpec,
     mobile: &MobileModel,
     topo: &Topology,
     flows: &[FlowModel],
     duration: SimDuration,
-) -> Result<SimDuration> {
+) -> Result<(SimDuration, WarningRule)> {
     let distance = spec.mobility.as_ref().and_then(|m| m.warning_distance.map(|d| (d, m.speed)));
+    let mut rule = WarningRule::Fixed;
     let (warning, key) = match (spec.warning, distance) {
         (Some(_), Some(_)) => {
             let msg = "give either mobile.warning (a time) or mobile.mobility.warning_distance, not both";
@@ -40,6 +48,10 @@ pub(super) fn resolve(
         (None, Some((d, speed))) => (travel_time(d.0, speed.0), "mobile.mobility.warning_distance"),
         (Some(WarningSpec::Time(t)), None) => (t.0, "mobile.warning"),
         (Some(WarningSpec::Rtt), None) => (round_trip(mobile, topo, flows)?, "mobile.warning"),
+        (Some(WarningSpec::Srtt { margin }), None) => {
+            rule = WarningRule::Srtt { margin: margin.0 };
+            (round_trip(mobile, topo, flows)? + margin.0, "mobile.warning")
+        }
         (None, None) if spec.mobility.is_some() => (round_trip(mobile, topo, flows)?, "mobile.warning"),
         (None, None) => (SimDuration::ZERO, "mobile.warning"),
     };
@@ -51,7 +63,7 @@ pub(super) fn resolve(
         );
         return Err(err(key, msg));
     }
-    Ok(warning)
+    Ok((warning, rule))
 }
 
 /// One round trip of the mobile node's flows with empty queues (the module's rule).

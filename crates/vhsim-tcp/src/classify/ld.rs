@@ -37,6 +37,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, Duration};
 use vhsim_core::{SimDuration, SimTime, TracedVar};
+use vhsim_net::Engagement;
 
 /// Options of LD (defaults: Lim & Jang's original LD, scheme I).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -93,6 +94,10 @@ pub struct Ld {
     /// Rounds of suspension left, and the segment whose acknowledgment ends the current one.
     suspend_left: u32,
     round_end: u64,
+    /// Verdicts given at fast retransmits, by class (`LossClass` order), and how many of the
+    /// wireless ones only because LD was suspended (engagement counters).
+    verdicts: [u64; 2],
+    suspended_verdicts: u64,
 }
 
 impl Part for Ld {
@@ -115,6 +120,8 @@ impl Ld {
             awaiting_since: None,
             suspend_left: 0,
             round_end: 0,
+            verdicts: [0; 2],
+            suspended_verdicts: 0,
             cfg,
         }
     }
@@ -255,8 +262,11 @@ impl LossClassifier for Ld {
     fn on_spurious_rto(&mut self, snd_max: u64) {
         Ld::on_spurious_rto(self, snd_max);
     }
-    fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification> {
-        Some(Ld::classify(self, now, seq))
+    fn classify(&mut self, now: SimTime, seq: u64) -> Option<LossClassification> {
+        let verdict = Ld::classify(self, now, seq);
+        self.verdicts[verdict.class as usize] += 1;
+        self.suspended_verdicts += u64::from(verdict.suspended);
+        Some(verdict)
     }
     fn tavg(&self) -> Option<SimDuration> {
         Some(self.tavg_duration())
@@ -265,5 +275,14 @@ impl LossClassifier for Ld {
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {
         out.push(TracedVar::new("ld_tcur", "s", self.tcur.unwrap_or(f64::NAN)));
         out.push(TracedVar::new("ld_threshold", "s", self.threshold().unwrap_or(f64::NAN)));
+    }
+    /// `ld_verdicts`, `ld_congestion`, `ld_wireless` (`ld_wireless_suspended` of them while
+    /// suspended, the A4 default rather than inequality (1)).
+    fn engagement(&self, out: &mut Engagement) {
+        let [congestion, wireless] = self.verdicts;
+        out.insert("ld_verdicts", congestion + wireless);
+        out.insert("ld_congestion", congestion);
+        out.insert("ld_wireless", wireless);
+        out.insert("ld_wireless_suspended", self.suspended_verdicts);
     }
 }

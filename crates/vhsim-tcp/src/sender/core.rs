@@ -501,7 +501,7 @@ impl SenderCore {
         self.recover = Some(self.snd_max);
         self.sb.clear();
         self.pending.clear();
-        let ev = self.congestion_event(self.window(), None);
+        let ev = self.congestion_event(self.window(), self.sb.sent_info(self.snd_una));
         self.cc.on_rto(&mut self.window, now, &ev);
         self.ss.on_loss(true);
         self.rtt.on_timeout();

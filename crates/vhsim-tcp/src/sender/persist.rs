@@ -49,6 +49,7 @@ impl SenderCore {
         let closed = self.peer_window == 0 || self.halted;
         if closed && !self.persist.active {
             self.persist = Persist { active: true, probes: 0, probe_due: false };
+            self.stats.persist_episodes += 1;
             self.timers.clear(Timer::Rto);
             // The ACKs of what is outstanding may wait for the window to open: no RTT sample
             // from them (as Karn's rule for retransmissions).
@@ -61,6 +62,7 @@ impl SenderCore {
             self.timers.clear(Timer::Persist);
             self.restart_or_stop_timer(now);
             self.reopened = Some((self.snd_una, now));
+            self.est.on_resume(now);
             self.cc.on_resume(&mut self.window, now, self.snd_nxt);
         }
     }
@@ -100,6 +102,7 @@ impl SenderCore {
         if !std::mem::take(&mut self.persist.probe_due) {
             return None;
         }
+        self.stats.window_probes += 1;
         if let Some(queued) = self.pending.pop_front() {
             Some(queued)
         } else if self.snd_max > self.snd_una {

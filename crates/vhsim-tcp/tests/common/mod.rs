@@ -270,6 +270,23 @@ impl Script {
     }
 }
 
+/// The counters named in `names` of the sender's engagement (docs/schemes.md "Engagement
+/// counters"), in that order; a counter the sender does not report is a test failure.
+#[track_caller]
+pub fn engaged(tcp: &TcpSender, names: &[&str]) -> Vec<u64> {
+    let mut e = vhsim_net::Engagement::new();
+    tcp.engagement(&mut e);
+    names.iter().map(|n| *e.get(n).unwrap_or_else(|| panic!("no counter {n} in {e:?}"))).collect()
+}
+
+/// The same for a sink.
+#[track_caller]
+pub fn sink_engaged(sink: &TcpSink, names: &[&str]) -> Vec<u64> {
+    let mut e = vhsim_net::Engagement::new();
+    sink.engagement(&mut e);
+    names.iter().map(|n| *e.get(n).unwrap_or_else(|| panic!("no counter {n} in {e:?}"))).collect()
+}
+
 /// Sequence numbers of a list of transmissions.
 pub fn seqs(v: &[Transmit]) -> Vec<u64> {
     v.iter().map(|t| t.seq).collect()

@@ -25,6 +25,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// Where TCP-DCR's delay tau comes from.
@@ -123,13 +124,18 @@ impl JsonSchema for DupAckCount {
 pub struct Dcr {
     cfg: DcrConfig,
     limited_transmit: bool,
+    /// Engagement counters: delays armed, fast retransmits they led to (at tau, or at once
+    /// when tau is 0), and delays a new cumulative ACK cancelled (reorderings).
+    delays: u64,
+    delayed_fast_retransmits: u64,
+    reorderings: u64,
 }
 
 impl Part for Dcr {
     type Config = DcrConfig;
     type Settings = TcpConfig;
     fn new(cfg: &DcrConfig, tcp: &TcpConfig) -> Self {
-        Dcr { cfg: *cfg, limited_transmit: tcp.limited_transmit }
+        Dcr { cfg: *cfg, limited_transmit: tcp.limited_transmit, delays: 0, delayed_fast_retransmits: 0, reorderings: 0 }
     }
 }
 
@@ -153,7 +159,9 @@ impl DupAckResponse for Dcr {
             return DupAckAction::None;
         }
         c.stats_mut().dcr_delays += 1;
+        self.delays += 1;
         if tau == SimDuration::ZERO {
+            self.delayed_fast_retransmits += 1;
             return DupAckAction::FastRetransmit; // nothing to wait for (e.g. Tavg still 0)
         }
         let deadline = now + tau;
@@ -164,7 +172,9 @@ impl DupAckResponse for Dcr {
     }
 
     fn on_new_ack(&mut self, c: &mut SenderCore) -> bool {
-        c.clear_timer(Timer::DcrDelay)
+        let cancelled = c.clear_timer(Timer::DcrDelay);
+        self.reorderings += u64::from(cancelled);
+        cancelled
     }
 
     fn cancel(&mut self, c: &mut SenderCore) {
@@ -178,5 +188,16 @@ impl DupAckResponse for Dcr {
         c.timer(Timer::DcrDelay)?;
         let uncounted = if self.limited_transmit { 0 } else { self.cfg.trigger.0 - 1 };
         Some(c.dupacks().saturating_sub(uncounted) as f64)
+    }
+
+    fn on_delayed_retransmit(&mut self) {
+        self.delayed_fast_retransmits += 1;
+    }
+
+    /// `dcr_delays`, `dcr_delayed_fast_retransmits`, `dcr_reorderings`.
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("dcr_delays", self.delays);
+        out.insert("dcr_delayed_fast_retransmits", self.delayed_fast_retransmits);
+        out.insert("dcr_reorderings", self.reorderings);
     }
 }

@@ -39,6 +39,7 @@ use crate::sender::{AckInfo, SenderCore, TxCause};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// Which F-RTO detection algorithm runs (RFC 5682 §2 or §3).
@@ -97,13 +98,17 @@ pub struct Frto {
     pipe_prev: f64,
     /// `recover` / RecoveryPoint as set in step 2: one past the highest segment sent then.
     recovery_point: u64,
+    /// Engagement counters: timeouts that started F-RTO at step 1 (a restart in step 2 is the
+    /// same episode), and the episodes it found spurious.
+    episodes: u64,
+    spurious: u64,
 }
 
 impl Part for Frto {
     type Config = FrtoConfig;
     type Settings = TcpConfig;
     fn new(cfg: &FrtoConfig, _: &TcpConfig) -> Self {
-        Frto { cfg: *cfg, step: FrtoStep::Idle, pipe_prev: 0.0, recovery_point: 0 }
+        Frto { cfg: *cfg, step: FrtoStep::Idle, pipe_prev: 0.0, recovery_point: 0, episodes: 0, spurious: 0 }
     }
 }
 
@@ -201,6 +206,7 @@ impl Frto {
         c.set_window(cwnd.max(1.0), self.pipe_prev);
         c.end_rto_recovery();
         c.stats_mut().spurious_rto_detected += 1;
+        self.spurious += 1;
         self.step = FrtoStep::Idle;
         AckOutcome::Spurious
     }
@@ -230,6 +236,7 @@ impl RtoResponse for Frto {
             c.go_back_n();
         } else {
             // Step 1: retransmit the first unacknowledged segment only.
+            self.episodes += u64::from(!restart);
             self.step = FrtoStep::FirstAck;
             let una = c.snd_una();
             c.queue_retransmission(una, TxCause::Rto);
@@ -242,5 +249,11 @@ impl RtoResponse for Frto {
             FrtoStep::FirstAck => self.first_ack(c, now, ack),
             FrtoStep::SecondAck => self.second_ack(c, now, ack),
         }
+    }
+
+    /// `frto_episodes`, `frto_spurious_detected`.
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("frto_episodes", self.episodes);
+        out.insert("frto_spurious_detected", self.spurious);
     }
 }
