@@ -45,7 +45,11 @@ def check_pftk_cmd(scheme: str, seeds: int) -> None:
 @click.option("--campaign", "campaign_instants", type=click.IntRange(min=2), default=None, metavar="N",
               help="Instead: a Daniel & Kojo handover grid of N instants (200 in README), run "
                    "independently, branched, branched with early stop, and through vhsim sweep.")
-def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str, campaign_instants: int | None) -> None:
+@click.option("--scale", is_flag=True,
+              help="Instead: one shared cell with N = 1 .. 10,000 users (--quick: up to 1,000, 3 s each), two "
+                   "shapes, and a 1,000-user handover storm (vhsim.bench_scale).")
+def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str, campaign_instants: int | None,
+              scale: bool) -> None:
     """Measure simulator speed on the fixed benchmark scenarios.
 
     Runs benches/bulk-sack1.toml and benches/bulk-sack1-loss1pct.toml with
@@ -62,6 +66,11 @@ def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str, campaign_
     """
     from . import bench
 
+    if scale:
+        # One run per size unless --repeat is given: the sizes take minutes already.
+        given = click.get_current_context().get_parameter_source("repeat") != click.core.ParameterSource.DEFAULT
+        _bench_scale(quick, repeat if given else 1, as_json)
+        return
     if campaign_instants is not None:
         _bench_campaign(campaign_instants, as_json, Path(bench_dir).resolve().parent)
         return
@@ -78,6 +87,18 @@ def bench_cmd(quick: bool, repeat: int, as_json: bool, bench_dir: str, campaign_
                    f"{env['machine']} | {env['cpu_count']} CPUs | best of {repeat}"
                    + (" | quick (duration=30s)" if quick else ""))
         click.echo(bench.format_table(rows))
+
+
+def _bench_scale(quick: bool, repeat: int, as_json: bool) -> None:
+    from .bench_scale import SIZES, default_storm, format_scale_table, run_scale
+
+    sizes = [n for n in SIZES if n <= 1000] if quick else list(SIZES)
+    rows = run_scale(sizes, repeat=repeat, quick=quick, storm=default_storm(),
+                     on_run=lambda m: click.echo(f"bench: {m}", err=True))
+    if as_json:
+        click.echo(json.dumps({"quick": quick, "repeat": repeat, "results": [r.as_dict() for r in rows]}, indent=2))
+    else:
+        click.echo(format_scale_table(rows))
 
 
 def _bench_campaign(instants: int, as_json: bool, root: Path) -> None:

@@ -133,6 +133,7 @@ impl<E> Store<E> {
         }
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<&Entry<E>> {
         match self {
             Store::Few(v) => v.last(),
@@ -140,6 +141,7 @@ impl<E> Store<E> {
         }
     }
 
+    #[inline(always)]
     fn pop(&mut self) -> Option<Entry<E>> {
         match self {
             Store::Few(v) => v.pop(),
@@ -176,6 +178,23 @@ impl<E> Store<E> {
             Store::Many(h) => h.retain(keep),
         }
     }
+
+    #[inline(always)]
+    fn is_many(&self) -> bool {
+        matches!(self, Store::Many(_))
+    }
+
+    /// Remove and return the entries `out` selects.
+    fn split_off(&mut self, out: impl Fn(&Entry<E>) -> bool) -> Vec<Entry<E>> {
+        let (moved, kept): (Vec<_>, Vec<_>) = match std::mem::replace(self, Store::Few(Vec::new())) {
+            Store::Few(v) => v.into_iter().partition(&out),
+            Store::Many(h) => h.into_vec().into_iter().partition(&out),
+        };
+        for e in kept {
+            self.push(e);
+        }
+        moved
+    }
 }
 
 /// A priority queue of events in the total order described in the module docs.
@@ -188,9 +207,27 @@ impl<E> Store<E> {
 /// is not after its lane's last one (the link's delay fell) goes to the store directly. Keys are
 /// assigned exactly as by [`EventQueue::push`], so the order of events is the same whether or
 /// not lanes are used.
+///
+/// **Packet events apart.** A run of N flows has about one waiting timer per endpoint (2N)
+/// and, until they start, N flow starts, but only a few packet events (lane heads and
+/// `TxDone`s: a few per link). In one heap, the timers made every packet event's push and pop
+/// sift through log N levels, though a bulk transfer fires a timer per ~50 packet events
+/// (issue #29). So once the store outgrows a sorted `Vec` (many entries wait), events of the
+/// classes `Timeline` and `Timer` (flow starts, application writes, endpoint and agent timers,
+/// link wake-ups) move to a store of their own, `scheduled`, and go there from then on: the
+/// packet events' store stays as small as the links make it, and only the scheduled events pay
+/// for the number of flows. A pop takes the earlier of the two stores' first entries; keys are
+/// unique, so the order is the same as with one store. A run of a few flows never splits and
+/// pays nothing for it.
 #[derive(Clone)]
 pub struct EventQueue<E> {
     store: Store<E>,
+    scheduled: Store<E>,
+    /// The key of `scheduled`'s first entry (`u128::MAX` when it is empty, which no event's
+    /// key is: its class bits would be 3): one comparison tells which store holds the next event.
+    scheduled_first: u128,
+    /// Whether the queue has split (`scheduled` in use).
+    split: bool,
     lanes: Vec<VecDeque<(u128, E)>>,
     len: usize,
     next_seq: u64,
@@ -199,7 +236,16 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { store: Store::Few(Vec::new()), lanes: Vec::new(), len: 0, next_seq: 0, popped: 0 }
+        EventQueue {
+            store: Store::Few(Vec::new()),
+            scheduled: Store::Few(Vec::new()),
+            scheduled_first: u128::MAX,
+            split: false,
+            lanes: Vec::new(),
+            len: 0,
+            next_seq: 0,
+            popped: 0,
+        }
     }
 }
 
@@ -218,8 +264,74 @@ impl<E> EventQueue<E> {
     /// Schedule `event` at `time` in `class`.
     pub fn push(&mut self, time: SimTime, class: EventClass, event: E) {
         let key = self.next_key(time, class);
-        self.store.push(Entry { key, slot: Slot::Event(event) });
+        self.push_entry(class, Entry { key, slot: Slot::Event(event) });
+    }
+
+    /// Store an event entry: once split, packet events apart from the others (see the type's
+    /// docs).
+    #[inline]
+    fn push_entry(&mut self, class: EventClass, e: Entry<E>) {
+        if self.split && class != EventClass::Packet {
+            self.push_scheduled(e);
+        } else {
+            self.store.push(e);
+            self.split_if_many();
+        }
         self.len += 1;
+    }
+
+    /// Split when the store has become a heap (see the type's docs).
+    #[inline(always)]
+    fn split_if_many(&mut self) {
+        if !self.split && self.store.is_many() {
+            self.split_now();
+        }
+    }
+
+    /// The store's entries of other classes than `Packet` move to `scheduled`, and later ones
+    /// go there.
+    #[cold]
+    #[inline(never)]
+    fn split_now(&mut self) {
+        self.split = true;
+        let packet = EventClass::Packet as u64;
+        for e in self.store.split_off(|e| matches!(e.slot, Slot::Event(_)) && (e.key as u64) >> SEQ_BITS != packet) {
+            self.push_scheduled(e);
+        }
+    }
+
+    /// Out of line, so that the packet events' path stays as it was without `scheduled`.
+    #[inline(never)]
+    fn push_scheduled(&mut self, e: Entry<E>) {
+        self.scheduled_first = self.scheduled_first.min(e.key);
+        self.scheduled.push(e);
+    }
+
+    /// Out of line, as [`EventQueue::push_scheduled`].
+    #[inline(never)]
+    fn pop_scheduled(&mut self) -> (SimTime, E) {
+        let e = self.scheduled.pop().expect("scheduled_first names an entry");
+        self.scheduled_first = self.scheduled.peek().map_or(u128::MAX, |e| e.key);
+        let Slot::Event(event) = e.slot else { unreachable!("lanes stand in the packet events' store") };
+        self.len -= 1;
+        self.popped += 1;
+        (SimTime((e.key >> 64) as u64), event)
+    }
+
+    /// Whether the earliest entry is `scheduled`'s.
+    #[inline]
+    fn scheduled_due(&self) -> bool {
+        self.split && self.scheduled_first < self.store.peek().map_or(u128::MAX, |e| e.key)
+    }
+
+    /// The earliest entry of both stores.
+    #[inline]
+    fn first(&self) -> Option<&Entry<E>> {
+        if self.scheduled_due() {
+            self.scheduled.peek()
+        } else {
+            self.store.peek()
+        }
     }
 
     /// Schedule `event` at `time` in `class` on lane `lane` (see the type's docs): the same
@@ -235,15 +347,22 @@ impl<E> EventQueue<E> {
             None => {
                 q.push_back((key, event));
                 self.store.push(Entry { key, slot: Slot::Lane(lane) });
+                self.split_if_many();
             }
             Some(&(last, _)) if key > last => q.push_back((key, event)),
-            Some(_) => self.store.push(Entry { key, slot: Slot::Event(event) }),
+            Some(_) => {
+                self.store.push(Entry { key, slot: Slot::Event(event) });
+                self.split_if_many();
+            }
         }
         self.len += 1;
     }
 
     /// The earliest event, removed from the queue.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        if self.scheduled_due() {
+            return Some(self.pop_scheduled());
+        }
         let top = self.store.peek()?;
         let key = top.key;
         let event = match top.slot {
@@ -270,7 +389,7 @@ impl<E> EventQueue<E> {
 
     /// The key of the earliest event.
     pub fn peek_key(&self) -> Option<EventKey> {
-        self.store.peek().map(Entry::key)
+        self.first().map(Entry::key)
     }
 
     /// Remove every event `pick` selects, with its key (for moving an event to another time
@@ -288,13 +407,17 @@ impl<E> EventQueue<E> {
             }
         }
         let mut taken = Vec::new();
-        self.store.retain(|e| match &e.slot {
-            Slot::Event(ev) if pick(ev) => {
-                taken.push((e.key(), ev.clone()));
-                false
-            }
-            _ => true,
-        });
+        for store in [&mut self.store, &mut self.scheduled] {
+            store.retain(|e| match &e.slot {
+                Slot::Event(ev) if pick(ev) => {
+                    taken.push((e.key(), ev.clone()));
+                    false
+                }
+                _ => true,
+            });
+        }
+        taken.sort_unstable_by_key(|&(key, _)| key);
+        self.scheduled_first = self.scheduled.peek().map_or(u128::MAX, |e| e.key);
         self.len -= taken.len();
         taken
     }
@@ -302,13 +425,17 @@ impl<E> EventQueue<E> {
     /// Schedule `event` with an explicit key (its `seq` one the queue assigned before, so the
     /// total order stays what it would have been had the event been pushed with that time).
     pub fn push_keyed(&mut self, key: EventKey, event: E) {
-        self.store.push(Entry { key: pack(key), slot: Slot::Event(event) });
-        self.len += 1;
+        self.push_entry(key.1, Entry { key: pack(key), slot: Slot::Event(event) });
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.store.peek().map(|e| SimTime((e.key >> 64) as u64))
+        if !self.split {
+            return self.store.peek().map(|e| SimTime((e.key >> 64) as u64));
+        }
+        // The earlier first key of the two stores (an empty one counts as u128::MAX).
+        let key = self.scheduled_first.min(self.store.peek().map_or(u128::MAX, |e| e.key));
+        (key != u128::MAX).then_some(SimTime((key >> 64) as u64))
     }
 
     /// Number of events popped so far (the run's event count).
@@ -430,6 +557,40 @@ mod tests {
             while q.len() > (round % 3) as usize {
                 assert_eq!(q.pop().map(|(_, e)| e), reference.pop_first().map(|(_, e)| e));
             }
+        }
+        while let Some((_, e)) = reference.pop_first() {
+            assert_eq!(q.pop().map(|(_, e)| e), Some(e));
+        }
+        assert!(q.is_empty() && q.pop().is_none());
+    }
+
+    #[test]
+    fn events_apart_pop_in_the_order_of_one_store() {
+        // 10,000 timers wait (one per endpoint of a population) while packet and timeline
+        // events come and go a few at a time, with ties of time across the classes; every pop
+        // is the earliest (time, class, insertion) waiting, as a BTreeMap of the keys says.
+        let mut q = EventQueue::new();
+        let mut reference = std::collections::BTreeMap::new();
+        let mut pushed = 0u64;
+        let mut push = |q: &mut EventQueue<u64>, r: &mut std::collections::BTreeMap<_, _>, t: u64, class| {
+            q.push(SimTime(t), class, pushed);
+            r.insert((SimTime(t), class, pushed), pushed);
+            pushed += 1;
+        };
+        for i in 0..10_000u64 {
+            push(&mut q, &mut reference, 1_000 + (i * 7919) % 5_000, EventClass::Timer);
+        }
+        for i in 0..30_000u64 {
+            let t = q.peek_time().unwrap().0;
+            push(&mut q, &mut reference, t + i % 3, EventClass::Packet);
+            if i % 4 == 0 {
+                push(&mut q, &mut reference, t + i % 2, EventClass::Timeline);
+            }
+            if i % 5 == 0 {
+                push(&mut q, &mut reference, t + 1 + i % 700, EventClass::Timer);
+            }
+            assert_eq!(q.peek_key(), reference.first_key_value().map(|(k, _)| *k));
+            assert_eq!(q.pop().map(|(_, e)| e), reference.pop_first().map(|(_, e)| e));
         }
         while let Some((_, e)) = reference.pop_first() {
             assert_eq!(q.pop().map(|(_, e)| e), Some(e));

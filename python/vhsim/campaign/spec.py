@@ -56,7 +56,7 @@ class Configuration:
     values: tuple[AxisValue, ...]
 
     def overrides(self, axes: Sequence[Axis]) -> tuple[tuple[str, str], ...]:
-        return tuple((a.key, v.override) for a, v in zip(axes, self.values))
+        return tuple((a.key, v.override) for a, v in zip(axes, self.values) if v.override is not None)
 
     def labels(self, axes: Sequence[Axis]) -> dict[str, str]:
         return {a.key: v.label for a, v in zip(axes, self.values)}
@@ -326,7 +326,7 @@ class CampaignSpec:
     def _name_the_axis(self, base: Scenario) -> None:
         """A configuration failed: raise the error of the first axis value invalid on its own."""
         for axis in self.axes:
-            for value in axis.values:
+            for value in (v for v in axis.values if v.override is not None):
                 self._resolve(base.set(axis.key, value.override), f"axis {shown(axis.key, 80, quote=False)}, "
                                                                   f"value {shown(value.label)}")
 

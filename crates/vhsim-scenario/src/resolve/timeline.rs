@@ -1,6 +1,7 @@
 //! Timeline actions and metrics settings.
 
 use super::before_end;
+use super::mobile::Mobiles;
 use super::topology::Topology;
 use crate::error::list;
 use crate::error::{err, join, Result};
@@ -18,7 +19,7 @@ pub(super) fn resolve(
     entries: &[TimelineSpec],
     topo: &Topology,
     duration: SimDuration,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
 ) -> Result<Vec<TimelineEntry>> {
     let mut out = Vec::new();
     let mut handovers = Vec::new();
@@ -30,28 +31,44 @@ pub(super) fn resolve(
             out.push((i, entry(e, &path, topo, duration)?));
         }
     }
-    // Handovers in time order: each starts from the interface the previous one moved to.
+    // Handovers in time order: each of a mobile node's starts from the interface its previous
+    // one moved to.
     handovers.sort_by_key(|(_, e)| e.at.0);
-    let mut current = mobile.map(|m| m.initial);
-    let mut busy_until = SimTime::ZERO;
+    let mut current: Vec<u32> = mobiles.list.iter().map(|m| m.initial).collect();
+    let mut busy_until = vec![SimTime::ZERO; mobiles.list.len()];
     for (i, e) in handovers {
         let path = format!("timeline[{i}]");
-        let Some(m) = mobile else {
-            return Err(err(
-                join(&path, "action"),
-                "a handover needs a [mobile] section naming the mobile node and its interfaces",
-            ));
-        };
-        let from = current.unwrap_or(m.initial);
-        let h = handover(e, &path, m, from, duration, busy_until)?;
-        if let Action::Handover { to, kind, .. } = &h.action {
-            current = Some(*to);
-            busy_until = h.at + kind.outage();
+        let k = which_mobile(e, &path, topo, mobiles)?;
+        let mut h = handover(e, &path, &mobiles.list[k], current[k], duration, busy_until[k])?;
+        if let Action::Handover { to, kind, mobile, .. } = &mut h.action {
+            *mobile = k as u32;
+            current[k] = *to;
+            busy_until[k] = h.at + kind.outage();
         }
         out.push((i, h));
     }
     out.sort_by_key(|(i, e)| (e.at, *i));
     Ok(out.into_iter().map(|(_, e)| e).collect())
+}
+
+/// The mobile node handover entry `e` moves: its `mobile`, or the only one.
+fn which_mobile(e: &TimelineSpec, path: &str, topo: &Topology, mobiles: &Mobiles) -> Result<usize> {
+    let names = || list(mobiles.list.iter().map(|m| &topo.names[m.node as usize]));
+    match (&e.mobile, mobiles.list.len()) {
+        (_, 0) => Err(err(
+            join(path, "action"),
+            "a handover needs a [mobile] section naming the mobile node and its interfaces",
+        )),
+        (None, 1) => Ok(0),
+        (None, _) => Err(err(path, format!("with several mobile nodes a handover names its `mobile` (mobile nodes: {})", names()))),
+        (Some(name), _) => {
+            let node = topo.node(name, &join(path, "mobile"))?;
+            let (k, _) = mobiles.at(node).ok_or_else(|| {
+                err(join(path, "mobile"), format!("node `{name}` is not a mobile node (mobile nodes: {})", names()))
+            })?;
+            Ok(k)
+        }
+    }
 }
 
 fn handover(
@@ -70,7 +87,7 @@ fn handover(
         ("delay", e.delay.is_some()),
     ] {
         if present {
-            return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: kind, to, gap, duration, detection, notify_delay)")));
+            return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: mobile, kind, to, gap, duration, detection, in_flight, uplink, notify_delay)")));
         }
     }
     let at = before_end(e.at.0, duration, &p("at"))?;
@@ -118,7 +135,7 @@ fn handover(
         ));
     }
     let notify_delay = e.notify_delay.map_or(SimDuration::ZERO, |d| d.0);
-    Ok(TimelineEntry { at, action: Action::Handover { kind, from, to, notify_delay } })
+    Ok(TimelineEntry { at, action: Action::Handover { mobile: 0, kind, from, to, notify_delay } })
 }
 
 /// The keys of a handover table (a timeline entry or `mobile.mobility`) that shape its kind.
@@ -189,6 +206,7 @@ pub(super) fn handover_kind(kind_spec: HandoverKindSpec, keys: &KindKeys, path: 
 fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -> Result<TimelineEntry> {
     let p = |k: &str| format!("{path}.{k}");
     for (key, present) in [
+        ("mobile", e.mobile.is_some()),
         ("kind", e.kind.is_some()),
         ("to", e.to.is_some()),
         ("gap", e.gap.is_some()),

@@ -54,8 +54,20 @@ pub struct ScenarioFile {
     /// Actions at given times, in any order (they are sorted by `at`, ties keep file order).
     #[serde(default)]
     pub timeline: Vec<TimelineSpec>,
-    /// The mobile node and its interfaces (needed for handovers).
+    /// The mobile node and its interfaces (needed for handovers): the one-node form of
+    /// `[[mobiles]]`.
     pub mobile: Option<MobileSpec>,
+    /// Mobile nodes, each with its interfaces, anchor, binding, handovers and mobility (a
+    /// mobile node's index is its position; instead of `[mobile]`).
+    #[serde(default)]
+    pub mobiles: Vec<MobileSpec>,
+    /// Generated populations of mobile nodes: `count` copies of a template of a mobile node
+    /// with its links, flows, timeline entries and agents, expanded when the file is loaded
+    /// (docs/scenario-format.md "Populations"). Read by `crate::population` before the file is;
+    /// here for the JSON Schema.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub populations: Vec<crate::population::PopulationSpec>,
     /// Node agents: hooks at a node that see every packet the node handles (docs/agents.md).
     #[serde(default)]
     pub agents: Vec<AgentSpec>,
@@ -78,6 +90,11 @@ pub struct NodeSpec {
     /// automatic shortest-hop route to that destination.
     #[serde(default)]
     pub routes: IndexMap<String, String>,
+    /// A shared cell (default false): mobile nodes attach to it by interfaces with `cell =
+    /// "<this node>"` and share the queues of its one link, the cell's downlink and uplink
+    /// (docs/handover.md "Shared cells").
+    #[serde(default)]
+    pub cell: bool,
 }
 
 /// Output settings.

@@ -249,15 +249,21 @@ pub struct MobilitySpec {
     pub warning_distance: Option<Length>,
 }
 
-/// One interface of the mobile node.
+/// One interface of the mobile node: an access link (`access`, with `attach`) or a shared cell
+/// (`cell`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterfaceSpec {
     /// The access link of this interface (a link name): it goes down during a
     /// break-before-make handover and pauses during a pause handover; its rate and delay are
     /// what cross-layer notifications report.
-    pub access: String,
-    /// The MN's own link on this side (default: `access`, which must then end at the MN).
+    pub access: Option<String>,
+    /// The shared cell this interface attaches to (a node with `cell = true`), instead of
+    /// `access`: the mobile node shares the cell's link with every mobile node attached, and a
+    /// handover takes down or pauses only its own attachment.
+    pub cell: Option<String>,
+    /// The MN's own link on this side (default: `access`, which must then end at the MN): a
+    /// duplex link between the MN and one other node.
     pub attach: Option<String>,
     /// IPv4 care-of address of this interface (default 10.k.0.1 for the k-th interface,
     /// from 1); must be unique. Packets sent to it take this interface's path.
@@ -285,6 +291,9 @@ pub struct TimelineSpec {
     pub at: Duration,
     /// What happens.
     pub action: ActionKind,
+    /// handover: the mobile node that hands over (its node name; needed when the scenario has
+    /// several).
+    pub mobile: Option<String>,
     /// Name of the link it acts on (link actions).
     pub link: Option<String>,
     /// Which directions (default both).

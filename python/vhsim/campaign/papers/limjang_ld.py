@@ -114,8 +114,9 @@ def claims(fig: str, profile: str):
               f"moves to the new link's RTT and the threshold follows it within a few seconds (§4.1.2, Figure "
               f"{fig[3:]}; 'a few seconds' taken as {SETTLE_LIMIT_S:g} s).", paper="figure", over={profile: ALL},
               parts=(Level("", measure=tcur, band=near_new), Level("", measure=settle, band=Band(0, SETTLE_LIMIT_S)))),
-        AllOf("The loss differentiation identifies the cause of every loss correctly across the handover (§4.1.2: "
-              "'correctly indicates noncongestion ... and congestion'; checked against the ground truth).",
+        AllOf(f"The loss differentiation identifies the cause of every loss correctly across the handover from {old} "
+              f"to {new} (§4.1.2: 'correctly indicates noncongestion ... and congestion'; checked against the ground "
+              "truth).",
               paper="every decision right", parts=(
                   Level("", measure=Measure("ld_decisions", "sum", digits=0, name="LD decisions"), band=above(0)),
                   Level("", measure=Measure("ld_wrong", "sum", digits=0, name="wrong"), band=Band(0, 0)))),
