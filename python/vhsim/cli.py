@@ -29,6 +29,7 @@ import click
 from . import __version__
 from ._native import ScenarioError, SimulationError
 from .errors import PathError
+from .wording import counted
 
 EXIT_SIM = 1
 EXIT_INPUT = 2
@@ -286,6 +287,15 @@ def _print_aggregate(s: dict) -> None:
                    f"longest {i['max']:.3f} s")
 
 
+#: The per-flow table `vhsim run` prints (docs/cli.md explains each column).  "fast recoveries":
+#: loss-recovery episodes entered on duplicate ACKs (TCP's fast retransmits; one episode may
+#: resend several segments) or SACK gap reports (SCTP's fast recoveries; one may resend several
+#: chunks); every resent segment or chunk is in "retx".  "drops": the flow's packets dropped,
+#: data and ACKs (the time-sequence plot marks the data drops only).
+RUN_COLUMNS = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast recoveries",
+               "drops (data+ACK)"]
+
+
 def _print_run(result, out: Path) -> None:
     s = result.summary
     click.echo(
@@ -313,8 +323,7 @@ def _print_run(result, out: Path) -> None:
             f"{f.get('fast_retransmits', f.get('fast_recoveries', 0))}",
             f"{drops}",
         ])
-    header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
-    click.echo(_table(header, rows))
+    click.echo(_table(RUN_COLUMNS, rows))
     if len(s.get("flows", {})) > len(flows):
         click.echo(f"(the first {len(flows)} of {len(s['flows'])} flows)")
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
@@ -415,15 +424,26 @@ def schemes_cmd(show: str | None) -> None:
 
 
 # ---------------------------------------------------------------------- validate
+#: What `validate --show` says about the numbers of the resolved scenario.
+RESOLVED_UNITS = ("resolved scenario in the core's units: times and durations in nanoseconds (duration "
+                  "60000000000 = 60 s), rates in bit/s, sizes in bytes; nodes, links and addresses as indices")
+
+
 @cli.command("validate")
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=str))
 @_set_option
-@click.option("--show", is_flag=True, help="Also print the fully resolved scenario as JSON.")
+@click.option("--show", is_flag=True,
+              help="Also print the fully resolved scenario as JSON, in the core's units: times and durations in "
+                   "nanoseconds, rates in bit/s, sizes in bytes (a note on stderr says so).")
 def validate_cmd(scenario: str, overrides, show: bool) -> None:
     """Check SCENARIO (with any --set overrides) without running it.
 
     Prints "ok" (exit 0) or one line "error: <file>: <key>: <problem>" on
-    stderr (exit 2).
+    stderr (exit 2).  With --show, the resolved scenario follows as JSON in the
+    core's units: times and durations are integer nanoseconds ("duration":
+    60000000000 is 60 s), rates bit/s, queue and packet sizes bytes or packets as
+    named; nodes, links and addresses are indices.  A flow's [tcp] and [sink]
+    tables keep the units they are written with ("200ms").
 
     \b
     Examples:
@@ -434,6 +454,7 @@ def validate_cmd(scenario: str, overrides, show: bool) -> None:
     resolved = sc.resolved_json()
     click.echo("ok")
     if show:
+        click.echo(f"note: {RESOLVED_UNITS}", err=True)
         click.echo(json.dumps(json.loads(resolved), indent=2))
 
 
@@ -634,7 +655,7 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         click.echo(ens.counts_line() + "; " + ", ".join(str(p) for p in ens.files))
     click.echo(f"{counts_line(outcome.verdicts)}; report: {outcome.report}")
     if outcome.failed_runs:
-        _fail(ctx, f"{outcome.failed_runs} runs failed; see the campaigns' failures/ folders", EXIT_SIM)
+        _fail(ctx, f"{counted(outcome.failed_runs, 'run')} failed; see the campaigns' failures/ folders", EXIT_SIM)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

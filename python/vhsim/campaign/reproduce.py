@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from ..wording import counted
 from .axes import CampaignError
 from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, NOT_IN_QUICK, Verdict, evaluate, tally
 from .figures import FigureSpec, Paper, markdown_table, scenario_file
@@ -227,7 +228,7 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
         rel = os.path.relpath(fig.sweep.campaign.path, outcome.out)
         failed = f", {len(fig.sweep.failed)} failed" if fig.sweep.failed else ""
         lines += [f"## {fig.figure.id}: {fig.figure.title}", "",
-                  f"Campaign: {spec.describe()}; {fig.sweep.total} runs ({fig.sweep.executed} run now, "
+                  f"Campaign: {spec.describe()}; {counted(fig.sweep.total, 'run')} ({fig.sweep.executed} run now, "
                   f"{fig.sweep.already_done} reused{failed}); folder `{rel}`.", ""]
         lines += [f"![{p.stem}]({os.path.relpath(p, outcome.out)})\n" for p in fig.files if p.suffix == ".png"]
         if fig.table:

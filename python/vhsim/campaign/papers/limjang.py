@@ -267,11 +267,10 @@ CROSS = FigureSpec(
 # `--robustness N`: what a real setup would vary (the seeds move the loss, swap and cross-traffic draws).
 PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
 # `--ambiguities`: readings the paper leaves open that no figure varies (A1's two profiles are an axis).
+LD_K, LD_K_OURS = "flows.tcp.tcp.loss_classifier.k", "`k = 2` (schemes I and II; our choice, A7)"
 AMBIGUITIES = (
-    Alternative("ld-k1", "LD's exponent k = 1 (A7: the paper gives none)", {"flows.tcp.tcp.loss_classifier.k": "1"},
-                ours="`k = 2` (schemes I and II; our choice, A7)"),
-    Alternative("ld-k3", "LD's exponent k = 3 (A7)", {"flows.tcp.tcp.loss_classifier.k": "3"},
-                ours="`k = 2` (schemes I and II; our choice, A7)"),
+    Alternative("ld-k1", "LD's exponent k = 1 (A7: the paper gives none)", {LD_K: "1"}, ours=LD_K_OURS),
+    Alternative("ld-k3", "LD's exponent k = 3 (A7)", {LD_K: "3"}, ours=LD_K_OURS),
     Alternative("dcr-third-dupack", "the DCR baseline arms its delay at the third dupACK, as schemes I and II do (A5)",
                 {"flows.tcp.tcp.dupack_response.trigger": "3"},
                 ours="`trigger = 1`: DCR's delay armed at the first dupACK (A5)"),

@@ -19,7 +19,7 @@ import numpy as np
 from .. import metrics as M
 from ..claims import ALL, AllOf, Band, Level, Measure, above, below
 from ..figures import Col, FigureSpec, Grid, Table, axis
-from ..plots import PALETTE, caption, save_figure
+from ..plots import PALETTE, caption, legend_below, save_figure
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -147,7 +147,7 @@ def plot(camp, table: "pd.DataFrame", out, fig, profile: str = "") -> list:
                      f"{row[M.flow(FLOW, M.SPURIOUS_RTO_COUNT)]}), {confusion_text(table.loc[[row.name]])}",
                      fontsize="small")
         ax.grid(True, alpha=0.3, which="both")
-        ax.legend(fontsize="x-small", loc="upper right")
+        legend_below(ax)
     axes[-1].set_xlabel("time (s)")
     cap = caption(table, "n = 1 run per profile (timeseries trace)")
     figure.suptitle(fig.title + "\n" + cap, fontsize="small")
