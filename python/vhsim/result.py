@@ -97,6 +97,8 @@ class Result:
         ``{column: [name, ...]}`` mapping integer codes to names.
     captures:
         The packet captures the run wrote (:class:`vhsim.pcap.Capture`; docs/pcap.md).
+    receive_windows:
+        ``{flow: packets}``: the receive window each TCP flow's sender honours (see the property).
     """
 
     def __init__(
@@ -105,9 +107,12 @@ class Result:
         traces: Mapping[str, Mapping[str, np.ndarray]],
         codes: Mapping[str, list[str]],
         captures: Sequence[Capture] = (),
+        scenario: Any = None,
     ) -> None:
         self.summary: dict = dict(summary)
         self.captures: list[Capture] = list(captures)
+        self._scenario = scenario  # the Scenario that ran (None when read from a folder)
+        self._receive_windows: dict[str, float] | None = None
         self._traces: dict[str, dict[str, np.ndarray]] = {
             str(t): {str(c): np.asarray(a) for c, a in cols.items()} for t, cols in traces.items()
         }
@@ -121,9 +126,21 @@ class Result:
                 raise ValueError(f"trace table {table!r} has columns of different lengths: {sorted(lengths)}")
 
     @classmethod
-    def from_native(cls, raw: Mapping[str, Any]) -> "Result":
-        """Build a Result from the dict returned by ``vhsim._native.run``."""
-        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}), from_native(raw.get("captures", [])))
+    def from_native(cls, raw: Mapping[str, Any], scenario: Any = None) -> "Result":
+        """Build a Result from the dict returned by ``vhsim._native.run`` (``scenario``: the
+        :class:`vhsim.Scenario` that ran)."""
+        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}), from_native(raw.get("captures", [])),
+                   scenario)
+
+    @property
+    def receive_windows(self) -> dict[str, float]:
+        """``{flow: packets}``: the receive window each TCP flow's sender honours, min(its
+        ``tcp.window``, the sink's ``advertised_window``), read from the scenario that ran or
+        from a saved result's trace files; empty when unknown (a folder saved by an older vhsim).
+        Plots draw the effective window min(cwnd, rwnd) with it."""
+        if self._receive_windows is None:
+            self._receive_windows = receive_windows(self._scenario.resolved()) if self._scenario is not None else {}
+        return self._receive_windows
 
     # -- metadata ------------------------------------------------------------
     @property
@@ -359,7 +376,8 @@ class Result:
                 fields.append(col)
             meta = {
                 _META_KEY: json.dumps(
-                    {"table": table, "dtypes": dtypes, "codes": codes, "all_codes": self.codes}
+                    {"table": table, "dtypes": dtypes, "codes": codes, "all_codes": self.codes,
+                     "receive_window_pkts": self.receive_windows}
                 ).encode()
             }
             if arrays:
@@ -440,6 +458,7 @@ def _read(src: Path, summary_path: Path) -> Result:
     traces: dict[str, dict[str, np.ndarray]] = {}
     codes: dict[str, list[str]] = {}
     entities: dict[str, pd.DataFrame] = {}
+    windows: dict[str, float] = {}
     for path in sorted(src.glob("*.parquet")):
         table = pq.read_table(path, page_checksum_verification=True)
         raw_meta = (table.schema.metadata or {}).get(_META_KEY)
@@ -452,6 +471,7 @@ def _read(src: Path, summary_path: Path) -> Result:
         table_codes = meta.get("codes", {})
         for k, v in meta.get("all_codes", {}).items():
             codes.setdefault(k, v)
+        windows.update({str(k): float(v) for k, v in (meta.get("receive_window_pkts") or {}).items()})
         cols: dict[str, np.ndarray] = {}
         for col in table.column_names:
             chunked = table.column(col)
@@ -472,4 +492,20 @@ def _read(src: Path, summary_path: Path) -> Result:
     traces = dict(sorted(traces.items(), key=lambda kv: (order.get(kv[0], 9), kv[0])))
     result = Result(summary, traces, codes, read_index(src))
     result._entity_tables = entities
+    result._receive_windows = windows
     return result
+
+
+def receive_windows(resolved: Mapping[str, Any]) -> dict[str, float]:
+    """``{flow: packets}`` of a resolved scenario's TCP flows: min(``tcp.window``, the sink's
+    ``advertised_window``), both resolved to packets (``"20pkt"``)."""
+    out = {}
+    for flow in resolved.get("flows", []):
+        transport = flow.get("transport", {})
+        if transport.get("protocol") != "tcp":
+            continue
+        limits = [transport.get("tcp", {}).get("window"), transport.get("sink", {}).get("advertised_window")]
+        packets = [float(str(v).removesuffix("pkt")) for v in limits if str(v).endswith("pkt")]
+        if packets:
+            out[str(flow["name"])] = min(packets)
+    return out

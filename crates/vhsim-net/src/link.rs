@@ -1,7 +1,8 @@
 //! One simplex link direction: drop-tail queue -> serialization at `rate` -> error model
 //! (per attempt, with optional link-layer ARQ) -> optional reordering -> propagation `delay` ->
 //! the next node (ARCHITECTURE §4; the models are in [`crate::error`], [`crate::arq`] and
-//! [`crate::reorder`]).
+//! [`crate::reorder`]). A recorded trace ([`crate::trace_link`]) may take the rate's role: it
+//! then says when each transmission (and ARQ attempt) ends.
 //!
 //! The link is passive and is the single place that decides a packet's fate and timing: the
 //! world calls [`Link::offer`] when a packet arrives at the link, [`Link::finish_transmission`]
@@ -16,6 +17,7 @@ use crate::error::{ErrorModel, ErrorModelConfig};
 use crate::packet::{DropCause, Packet, TraceTag};
 use crate::queue::{DropTailQueue, QueueLimit};
 use crate::reorder::{Delivery, Reorder, ReorderConfig};
+use crate::trace_link::TracePacer;
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
 
 /// Rate and delay of a link direction (may change during a run).
@@ -157,6 +159,9 @@ pub struct Link {
     error: ErrorModel,
     arq: Option<Arq>,
     reorder: Option<Reorder>,
+    /// A recorded trace in the rate's role ([`crate::trace_link`]): when set, it says when a
+    /// transmission ends, and `params.rate` is only the trace's mean rate (for notices).
+    trace: Option<TracePacer>,
     /// The frame being serialized and its attempt number (1-based).
     on_wire: Option<(Packet, u32)>,
     /// Frames whose fate was decided (delivered, held or lost), each counted once.
@@ -176,6 +181,7 @@ impl Link {
             error,
             arq: None,
             reorder: None,
+            trace: None,
             on_wire: None,
             packets_sent: 0,
             attempts: 0,
@@ -209,6 +215,12 @@ impl Link {
     /// Add a reordering model.
     pub fn with_reorder(mut self, reorder: Reorder) -> Self {
         self.reorder = Some(reorder);
+        self
+    }
+
+    /// Drive the transmissions by a recorded trace instead of the rate.
+    pub fn with_trace(mut self, trace: TracePacer) -> Self {
+        self.trace = Some(trace);
         self
     }
 
@@ -256,7 +268,7 @@ impl Link {
             return None;
         }
         let next = self.queue.pop()?;
-        let done = now + self.serialization(&next);
+        let done = self.transmission_end(now, &next);
         self.on_wire = Some((next, 1));
         Some(done)
     }
@@ -276,13 +288,21 @@ impl Link {
         self.params.rate.serialization(pkt.size as u64)
     }
 
+    /// When the transmission of `pkt` starting at `start` ends: by the rate, or by the trace.
+    fn transmission_end(&mut self, start: SimTime, pkt: &Packet) -> SimTime {
+        match self.trace.as_mut() {
+            None => start + self.serialization(pkt),
+            Some(t) => t.finish(start, pkt.size),
+        }
+    }
+
     /// A packet arrives at the link at `now`.
     pub fn offer(&mut self, now: SimTime, pkt: Packet) -> Offer {
         if !self.up {
             return Offer::Dropped(pkt, DropCause::LinkDown);
         }
         if self.on_wire.is_none() && !self.paused {
-            let done = now + self.serialization(&pkt);
+            let done = self.transmission_end(now, &pkt);
             self.on_wire = Some((pkt, 1));
             return Offer::Transmitting(done);
         }
@@ -312,7 +332,7 @@ impl Link {
                 Some(AttemptResult::Delivered) => None,
                 Some(AttemptResult::GiveUp) => Some(DropCause::ErrorModel),
                 Some(AttemptResult::Retry(wait)) => {
-                    f.next_done = Some(now + wait + self.serialization(&packet));
+                    f.next_done = Some(self.transmission_end(now + wait, &packet));
                     self.on_wire = Some((packet, attempt + 1));
                     return f;
                 }
@@ -349,7 +369,7 @@ impl Link {
             return f;
         }
         f.next_done = self.queue.pop().map(|next| {
-            let done = now + self.serialization(&next);
+            let done = self.transmission_end(now, &next);
             self.on_wire = Some((next, 1));
             done
         });

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use vhsim_core::{Rate, SimDuration, SimTime};
-use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig};
+use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig, TraceConfig};
 use vhsim_sctp::SctpConfig;
 use vhsim_tcp::{SinkConfig, TcpConfig};
 
@@ -518,7 +518,7 @@ pub struct LinkModel {
     pub from: u32,
     /// Receiving node.
     pub to: u32,
-    /// Rate (> 0).
+    /// Rate (> 0); with a trace, the trace's mean rate (what a handover notice reports).
     pub rate: Rate,
     /// Propagation delay.
     pub delay: SimDuration,
@@ -533,6 +533,10 @@ pub struct LinkModel {
     /// Reordering model (`None` = none); left out of the JSON when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reorder: Option<ReorderConfig>,
+    /// A recorded delivery-opportunity trace in the rate's role (`None` = the constant
+    /// `rate`); left out of the JSON when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceConfig>,
 }
 
 /// The application feeding a sender.

@@ -1,4 +1,4 @@
-//! Daniel & Kojo's cross-layer algorithms A1-A5 (protocol-facts §11), scripted: the worked
+//! Daniel & Kojo's cross-layer algorithms A1-A5 (docs/references.md §11), scripted: the worked
 //! values of the paper (§5.2: minrto 552 ms, 1220 ms, 2.12 s; §5.3: FlightSize 39 vs BDP 11).
 
 mod common;

@@ -1,4 +1,4 @@
-//! TCP-DCR (Bhandarkar et al. 2005; protocol-facts §4, A5) as the dupACK response: a
+//! TCP-DCR (Bhandarkar et al. 2005; docs/references.md §4, A5) as the dupACK response: a
 //! reordered segment within tau costs nothing; a real loss is retransmitted when tau expires;
 //! the retransmission timer never expires before tau.
 //!

@@ -1,4 +1,4 @@
-//! DEMO-Vegas (protocol-facts §7.1, A17): no data while the mobile node's ACKs carry SIG, cwnd
+//! DEMO-Vegas (docs/references.md §7.1, A17): no data while the mobile node's ACKs carry SIG, cwnd
 //! kept, BaseRTT re-learnt on the new path when SIG clears; SIG set at the warning
 //! (`set_at = "imminent"`) or, as the original, at the care-of-address change (`"completed"`,
 //! the preset's).

@@ -1,4 +1,4 @@
-//! Freeze-TCP end to end (Goff et al. 2000; protocol-facts §6, A6): the mobile receiver's ZWA
+//! Freeze-TCP end to end (Goff et al. 2000; docs/references.md §6, A6): the mobile receiver's ZWA
 //! at the handover warning puts a standard sender in persist mode, the TR-ACKs after the
 //! handover resume it; a lost ZWA or lost TR-ACKs degrade as the paper warns, and probes still
 //! recover.

@@ -1,4 +1,4 @@
-//! F-RTO (RFC 5682 §2 basic, §3 SACK-enhanced; protocol-facts §3) as the timeout response:
+//! F-RTO (RFC 5682 §2 basic, §3 SACK-enhanced; docs/references.md §3) as the timeout response:
 //! spurious timeouts (a delay spike, nothing lost) are detected and answered with each of ns-2's
 //! responses; genuine ones fall back to conventional recovery; F-RTO is never entered during
 //! fast recovery.

@@ -1,4 +1,4 @@
-//! Freeze-TCPv2 (Park et al. 2009 §3; protocol-facts §8, A8, A9): each WAVE branch in a
+//! Freeze-TCPv2 (Park et al. 2009 §3; docs/references.md §8, A8, A9): each WAVE branch in a
 //! scripted case built for it, cwnd after the decision checked against the formula by hand.
 //!
 //! Common start (`ftv2`, initial window 44, window_ 64 so cwnd is not capped): 0..44 sent at

@@ -1,4 +1,4 @@
-//! Lim & Jang's loss differentiation (LD; EURASIP JWCN 2009 §4.1, protocol-facts §5, A3, A4,
+//! Lim & Jang's loss differentiation (LD; EURASIP JWCN 2009 §4.1, docs/references.md §5, A3, A4,
 //! A7): the estimator's per-ACK updates, inequality (1)/(2) on both sides of the threshold
 //! (arithmetic in the comments), Tmin's reset on every timeout, the handover reset after a
 //! spurious timeout and the n-round suspension; then the same inside senders (schemes I and II).
@@ -192,7 +192,7 @@ fn ld_is_suspended_for_n_rounds_and_a_loss_meanwhile_is_wireless() {
     ld.on_ack(40, 45);
     assert!(ld.suspended());
     let c = ld.classify(ms(1100), 38);
-    assert_eq!((c.class, c.suspended), (LossClass::Wireless, true), "protocol-facts A4");
+    assert_eq!((c.class, c.suspended), (LossClass::Wireless, true), "docs/references.md A4");
     ld.on_ack(41, 48);
     assert!(ld.suspended(), "round 2 ends with the ACK of segment 48");
     ld.on_ack(48, 50);
@@ -320,7 +320,7 @@ fn scheme_two_resets_ld_on_a_spurious_timeout_and_suspends_it_for_a_round() {
     assert_eq!(t.ack_sack(532, 7, &[(8, 11)]), new([16]));
     assert_eq!(t.fire_timer(544), vec![tx(7, FastRetransmit)]);
     let r = t.tcp.take_loss_classifications().next().unwrap();
-    assert_eq!((r.seq, r.class, r.suspended), (7, LossClass::Wireless, true), "protocol-facts A4");
+    assert_eq!((r.seq, r.class, r.suspended), (7, LossClass::Wireless, true), "docs/references.md A4");
     assert_eq!(t.cwnd(), 7.0, "kept");
     assert_eq!(engaged(&t.tcp, &LD_COUNTERS), [1, 0, 1, 1]);
     assert_eq!(engaged(&t.tcp, &["frto_episodes", "frto_spurious_detected", "dcr_delayed_fast_retransmits"]), [1, 1, 1]);

@@ -51,10 +51,14 @@ class CampaignError(ValueError):
 
 @dataclass(frozen=True)
 class AxisValue:
-    """One value of an axis: what is shown (``label``) and what is set (``override``)."""
+    """One value of an axis: what is shown (``label``) and what is set (``override``).
+
+    ``override=None`` sets nothing: in a zipped grid, an axis that changes some configurations
+    and leaves the others as they are (a reproduction's alternative reading of a parameter that
+    only some of a figure's schemes have, :mod:`vhsim.campaign.variants`)."""
 
     label: str
-    override: str
+    override: str | None
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ class Axis:
 
     @classmethod
     def from_json(cls, data: dict) -> "Axis":
-        return cls(str(data["key"]), tuple(AxisValue(str(a), str(b)) for a, b in data["values"]))
+        return cls(str(data["key"]), tuple(AxisValue(str(a), None if b is None else str(b)) for a, b in data["values"]))
 
 
 # Units the scenario format knows, as multipliers of one base unit per kind.  Only needed

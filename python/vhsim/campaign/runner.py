@@ -74,10 +74,11 @@ def execute_unit(unit: Unit) -> list[dict[str, Any]]:
     except Exception:  # noqa: BLE001 - not branchable, or one variant fails: run them alone
         return [execute_run(t) for t in unit]
     from ..result import Result
+    from ..scenario import Scenario
 
     out = []
     for task, raw in zip(unit, raws):
-        result = Result.from_native(raw)
+        result = Result.from_native(raw, scenario=Scenario(text, task[2], path))
         out.append({"run_id": task[0], "ok": True, "summary": result.summary,
                     "result": result if detail != "summary" else None})
     return out

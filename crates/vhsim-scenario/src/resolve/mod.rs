@@ -16,6 +16,7 @@ pub(crate) mod output;
 mod sctp;
 mod timeline;
 mod topology;
+mod trace;
 mod warning;
 
 use crate::error::{err, join, Result};

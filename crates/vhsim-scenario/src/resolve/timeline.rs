@@ -249,6 +249,10 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
             return Err(err(path, "action = \"set_link\" needs `rate`, `delay` or both"));
         }
         ActionKind::SetLink => {
+            if let Some(l) = links.iter().map(|&l| &topo.links[l as usize]).find(|l| l.trace.is_some() && e.rate.is_some()) {
+                let msg = format!("link direction `{}` follows a recorded trace; set_link can change its `delay` only", l.name);
+                return Err(err(p("rate"), msg));
+            }
             Action::SetLink { links, rate: e.rate.map(|r| r.0), delay: e.delay.map(|d| d.0) }
         }
         ActionKind::Handover => unreachable!("handovers are resolved by `handover`"),

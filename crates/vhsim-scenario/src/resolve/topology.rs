@@ -8,14 +8,15 @@
 //! leaves, reached through their interfaces (`super::mobile`); then the nodes' explicit
 //! `routes` replace the automatic entry for their destinations ([`Topology::apply_explicit`]).
 
-use super::link_models;
+use super::{link_models, trace};
 use crate::error::{err, join, list, Result};
 use crate::model::{LinkModel, NodeModel};
 use crate::schema::{DirectionSpec, LinkSpec, NodeSpec};
 use crate::units::AmountKind;
 use indexmap::IndexMap;
 use std::collections::{HashMap, VecDeque};
-use vhsim_net::{ErrorModelConfig, QueueLimit};
+use vhsim_core::Rate;
+use vhsim_net::{ErrorModelConfig, QueueLimit, TraceConfig};
 
 /// The resolved network plus the name lookups later stages need.
 pub(crate) struct Topology {
@@ -218,8 +219,8 @@ fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -
     Ok(ids)
 }
 
-/// One direction `name` (`from` -> `to`) with its rate, delay, queue, error model, ARQ and
-/// reordering: the
+/// One direction `name` (`from` -> `to`) with its rate (or trace), delay, queue, error model, ARQ
+/// and reordering: the
 /// direction table's value if given, else the link's, else the default. Errors point at the key
 /// the value came from.
 fn direction(
@@ -236,7 +237,7 @@ fn direction(
         );
         err(join(path, key), msg)
     };
-    let rate = over.and_then(|d| d.rate).or(spec.rate).ok_or_else(|| missing("rate"))?.0;
+    let (rate, trace) = pace(spec, over, path, dir_path)?;
     let delay = over.and_then(|d| d.delay).or(spec.delay).ok_or_else(|| missing("delay"))?.0;
     let (queue, queue_path) = match over.and_then(|d| d.queue) {
         Some(q) => (Some(q), join(dir_path, "queue")),
@@ -269,5 +270,36 @@ fn direction(
         Some(r) => link_models::reorder(r, &pick(over, "reorder", |d| d.reorder.is_some()))?,
         None => None,
     };
-    Ok(LinkModel { name, from, to, rate, delay, queue, error, arq, reorder })
+    Ok(LinkModel { name, from, to, rate, delay, queue, error, arq, reorder, trace })
+}
+
+/// The direction's rate, or its trace and the trace's mean rate: from the direction table if it
+/// gives either, else from the link's. A table may give one of the two, not both.
+fn pace(
+    spec: &LinkSpec,
+    over: Option<&DirectionSpec>,
+    path: &str,
+    dir_path: &str,
+) -> Result<(Rate, Option<TraceConfig>)> {
+    let both = |at: &str| err(join(at, "trace"), "give `rate` or `trace`, not both (a trace sets the rate)");
+    if spec.rate.is_some() && spec.trace.is_some() {
+        return Err(both(path));
+    }
+    let (rate, traced, at) = match over {
+        Some(d) if d.rate.is_some() && d.trace.is_some() => return Err(both(dir_path)),
+        Some(d) if d.rate.is_some() || d.trace.is_some() => (d.rate, d.trace.as_ref(), dir_path),
+        _ => (spec.rate, spec.trace.as_ref(), path),
+    };
+    match (rate, traced) {
+        (Some(r), _) => Ok((r.0, None)),
+        (None, Some(t)) => {
+            let config = trace::resolve(t, &join(at, "trace"))?;
+            Ok((config.trace.mean_rate(config.opportunity_size), Some(config)))
+        }
+        (None, None) => {
+            let msg = "missing field `rate` (give `rate` or a recorded `trace`, or on a duplex link \
+                       `forward.rate` and `reverse.rate`)";
+            Err(err(join(path, "rate"), msg))
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! `mobile.warning`: how long before each handover starts the mobile node gets the `Imminent`
 //! link event (docs/handover.md "Link events", docs/mobility.md "Link events").
 //!
-//! Freeze-TCP (Goff et al., INFOCOM 2000, protocol-facts §6) wants its zero-window
+//! Freeze-TCP (Goff et al., INFOCOM 2000, docs/references.md §6) wants its zero-window
 //! advertisement sent "about one RTT before disconnection": earlier wastes time, later loses
 //! data in flight. The warning is therefore a duration, `"rtt"`, or, with `mobility`, a
 //! distance before the handover point (`mobile.mobility.warning_distance`: the old cell's

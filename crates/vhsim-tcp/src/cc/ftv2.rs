@@ -1,4 +1,4 @@
-//! Freeze-TCPv2's window law (Park, Lee, Koo & Choo, HCII 2009, §3; protocol-facts §8, A8, A9).
+//! Freeze-TCPv2's window law (Park, Lee, Koo & Choo, HCII 2009, §3; docs/references.md §8, A8, A9).
 //! The receiver side is Freeze-TCP's (`sink/freeze.rs`), the freeze itself the sender's
 //! zero-window persist mode (`sender/persist.rs`), which calls [`CongestionControl::on_freeze`]
 //! at the ZWA and [`CongestionControl::on_resume`] at the PACK (the first window-reopening ACK).
@@ -115,7 +115,7 @@ crate::named_enum! {
     }
 }
 
-/// Options of Freeze-TCPv2 (defaults: protocol-facts §8's recommendations).
+/// Options of Freeze-TCPv2 (defaults: docs/references.md §8's recommendations).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Ftv2Config {

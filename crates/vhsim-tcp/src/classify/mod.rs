@@ -41,7 +41,7 @@ pub struct LossClassification {
     /// The verdict.
     pub class: LossClass,
     /// The classifier was suspended (Lim & Jang's n rounds after a spurious timeout) and the
-    /// verdict is the default `Wireless` (protocol-facts A4), not inequality (1).
+    /// verdict is the default `Wireless` (docs/references.md A4), not inequality (1).
     pub suspended: bool,
     /// LD's Tcur (seconds) at the decision, if it had a sample.
     pub tcur: Option<f64>,

@@ -1,5 +1,5 @@
 //! Delivery-rate (bandwidth) estimate as Westwood+ samples and filters it (Grieco & Mascolo
-//! 2004; protocol-facts §7.3).
+//! 2004; docs/references.md §7.3).
 //!
 //! - **Delivered segments**: a duplicate ACK counts one segment (it reports one arrival); a
 //!   cumulative ACK counts the segments it newly acknowledges minus the duplicate ACKs already

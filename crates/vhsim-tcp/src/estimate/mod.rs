@@ -2,7 +2,7 @@
 //! counting ([`Rounds`]), the base (minimum) RTT since the last path change and since the
 //! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s), each also
 //! since the sender last resumed from persist mode. Westwood+ reads the delivery rate and the
-//! minimum RTT since the start (protocol-facts §7.3), Freeze-TCPv2's WAVE those since the
+//! minimum RTT since the start (docs/references.md §7.3), Freeze-TCPv2's WAVE those since the
 //! resume (its option `bandwidth_since`); nothing in the wave-1 schemes reads them. The
 //! receiver's own RTT estimate from echoed timestamps is [`ReceiverRtt`].
 

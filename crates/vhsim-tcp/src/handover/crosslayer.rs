@@ -1,4 +1,4 @@
-//! Daniel & Kojo's cross-layer assisted TCP (IJCNDS 2008, §5; protocol-facts §11): algorithms
+//! Daniel & Kojo's cross-layer assisted TCP (IJCNDS 2008, §5; docs/references.md §11): algorithms
 //! A1-A5, driven by the handover notification's old/new access-link bandwidth and delay.
 //!
 //! Quantities (S = data packet bytes on the wire, A = ACK bytes; access links only):
@@ -12,7 +12,7 @@
 //!   Case 2, if in fast recovery: minrto = RTT_newlink + FlightSize/BW_old + 200 ms; the timer
 //!   restarts at once. Case 3, until `pre_HO_high` is acknowledged: on entering fast recovery,
 //!   minrto = RTT_newlink + FlightSize/BW_new + 200 ms. Case 1 uses RTT_old_newlink as the
-//!   paper's prose and worked example (552 ms) do, not its pseudocode (protocol-facts A12).
+//!   paper's prose and worked example (552 ms) do, not its pseudocode (docs/references.md A12).
 //!   When `pre_HO_high` is acknowledged minrto is restored and, if the delay grew, the RTT
 //!   variables restart as for a new connection; the next valid ACK gives the first sample.
 //! - A2 (Fig. 13; any notification, not in RTO recovery): if FlightSize > 2·BDP_newlink, cwnd =
@@ -24,7 +24,7 @@
 //! - A4 (Fig. 16; delay decrease, not in RTO recovery): when `pre_HO_high` is acknowledged, the
 //!   RTT variables restart; the next valid ACK gives the first sample.
 //! - A5 (Fig. 25, replaces A2): the threshold is 1.5·BDP_newlink when BW_old >= 8·BW_new,
-//!   else 2·BDP_newlink (the prose's reading; protocol-facts §11).
+//!   else 2·BDP_newlink (the prose's reading; docs/references.md §11).
 //!
 //! The RTO of restarted RTT variables is `reinit_rto` until the first sample (RFC 2988's 3 s;
 //! A13); "significant" delay change = a factor of at least `significant_delay_factor` (A14).
@@ -44,7 +44,7 @@ use std::collections::VecDeque;
 use vhsim_core::{Rate, SimDuration, SimTime, TracedVar};
 use vhsim_net::{Decision, Engagement};
 
-/// Which of Daniel & Kojo's algorithms run (protocol-facts §11), and their open parameters.
+/// Which of Daniel & Kojo's algorithms run (docs/references.md §11), and their open parameters.
 /// The defaults are the paper's "enhanced TCP": A1 + A2 + A3 + A4.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]

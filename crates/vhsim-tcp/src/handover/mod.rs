@@ -48,7 +48,7 @@ crate::axis! {
     /// default: "enhanced TCP", A1 + A2 + A3 + A4).
     "cross_layer" => CrossLayer(crosslayer::CrossLayer),
     /// DEMO-Vegas: stop sending while the peer's ACKs carry the SIG bit, restart the base RTT
-    /// when it clears (protocol-facts §7.1, A17).
+    /// when it clears (docs/references.md §7.1, A17).
     "demo_sig" => DemoSig(sig::DemoSig),
 }
 

@@ -1,4 +1,4 @@
-//! DEMO-Vegas's sender side (Ho, Chan & Chen 2005 via Park et al. 2009 §2.2; protocol-facts
+//! DEMO-Vegas's sender side (Ho, Chan & Chen 2005 via Park et al. 2009 §2.2; docs/references.md
 //! §7.1, A17): "having received an acknowledgement with the reserved bit named 'SIG', the
 //! sender is informed of the occurrence of the handoff and temporarily ceases transmission";
 //! when the bit is reset it "updates its RTT_base value and resumes transmission".

@@ -40,7 +40,7 @@ crate::axis! {
     state AnyRecovery;
     dispatch dispatch;
     settings TcpConfig;
-    /// ns-2 `Agent/TCP/Sack1`: pipe-based recovery over the SACK scoreboard (protocol-facts
+    /// ns-2 `Agent/TCP/Sack1`: pipe-based recovery over the SACK scoreboard (docs/references.md
     /// §1.3).
     "sack1" => Sack1(sack1::Sack1),
     /// NewReno (RFC 6582, ns-2 `Agent/TCP/Newreno`): stay in recovery until `recover` is

@@ -1,4 +1,4 @@
-//! Zero-window persist mode (RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17; protocol-facts §6).
+//! Zero-window persist mode (RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17; docs/references.md §6).
 //!
 //! - An ACK advertising a zero window puts the sender in persist mode: neither new data nor
 //!   queued retransmissions go out, and the retransmission timer stops, so it neither expires
@@ -13,13 +13,13 @@
 //!   repeat; with nothing to send, none. The interval then doubles (exponential backoff), capped at
 //!   `max_rto`. Probes do not start the retransmission timer.
 //! - A handover policy may halt the sender the same way (DEMO-Vegas while the peer's ACKs
-//!   carry SIG, protocol-facts §7.1): persist mode lasts while the window is zero *or* the
+//!   carry SIG, docs/references.md §7.1): persist mode lasts while the window is zero *or* the
 //!   sender is halted.
 //! - The window law hears of both edges ([`crate::cc::CongestionControl::on_freeze`],
 //!   `on_resume`), after the ACK that caused them was processed (Freeze-TCPv2 saves its RTT
 //!   there).
 //! - Repeats of the ACK that ended persist mode arriving within half the smallest RTT of it
-//!   are copies of that window update (Freeze-TCP's three TR-ACKs, protocol-facts A6), not
+//!   are copies of that window update (Freeze-TCP's three TR-ACKs, docs/references.md A6), not
 //!   duplicate ACKs: no segment sent at the reopening can have been acknowledged yet.
 //! - An ACK advertising a non-zero window ends persist mode: the persist timer stops, the
 //!   retransmission timer restarts if data is outstanding (RFC 6298 §5.3), and sending resumes

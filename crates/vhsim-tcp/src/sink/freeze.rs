@@ -1,4 +1,4 @@
-//! Freeze-TCP's receiver (Goff, Moronski, Phatak & Gupta, INFOCOM 2000; protocol-facts §6).
+//! Freeze-TCP's receiver (Goff, Moronski, Phatak & Gupta, INFOCOM 2000; docs/references.md §6).
 //!
 //! - At the handover warning (`Imminent`, sent `mobile.warning` before the old link is lost;
 //!   the paper prefers about one RTT) the receiver sends a Zero Window Advertisement: an ACK

@@ -74,10 +74,10 @@ crate::axis! {
     settings SinkConfig;
     /// Advertise the configured window; ignore link events (ns-2's sinks).
     "standard" => Standard(standard::Standard),
-    /// Freeze-TCP (Goff et al. 2000; protocol-facts §6): a zero-window ACK at the handover
+    /// Freeze-TCP (Goff et al. 2000; docs/references.md §6): a zero-window ACK at the handover
     /// warning, `tr_acks` copies of the ACK with the window reopened when the new link is up.
     "freeze" => Freeze(freeze::Freeze),
-    /// DEMO-Vegas (Ho, Chan & Chen 2005; protocol-facts §7.1, A17): the SIG bit in every ACK
+    /// DEMO-Vegas (Ho, Chan & Chen 2005; docs/references.md §7.1, A17): the SIG bit in every ACK
     /// while a handover is in progress.
     "sig" => Sig(sig::Sig),
 }

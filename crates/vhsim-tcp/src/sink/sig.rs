@@ -1,5 +1,5 @@
 //! DEMO-Vegas's receiver (Ho, Chan & Chen, INFOCOM 2005, as Park et al. 2009 §2.2 describe it;
-//! protocol-facts §7.1, A17): the mobile node "handles a change in the care-of-address ... by
+//! docs/references.md §7.1, A17): the mobile node "handles a change in the care-of-address ... by
 //! using a reserved bit in the header of the acknowledgement packet"; "upon the completion of
 //! the handoff, the MN resets the reserved bit".
 //!

@@ -529,7 +529,7 @@ impl Net {
 /// Invariants every sender must keep at every step of a [`Net`] run, whatever its parts:
 /// sequence order, the application's and `window_`'s limits, cwnd >= 1, ssthresh >= 2, in-order
 /// delivery without gaps, a future timer while data is outstanding, TCP-DCR's delay never
-/// outliving the RTO (protocol-facts A5) nor running in recovery, and consistent counters.
+/// outliving the RTO (docs/references.md A5) nor running in recovery, and consistent counters.
 /// `ctx` describes the case for failure messages.
 #[track_caller]
 pub fn check_sender_invariants(net: &Net, app_segments: u64, window: u32, ctx: &dyn Fn() -> String) {

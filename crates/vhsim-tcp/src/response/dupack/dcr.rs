@@ -1,8 +1,8 @@
 //! TCP-DCR, delayed congestion response (Bhandarkar, Sadry, Reddy & Vaidya, IEEE TMC 4(5), 2005;
-//! protocol-facts §4).
+//! docs/references.md §4).
 //!
 //! - **Trigger**: the `trigger`-th counted duplicate ACK arms a delay tau (TCP-DCR: the first
-//!   dupACK and one RTT; Lim & Jang §4.2-4.3: the third dupACK and tau = Tavg; protocol-facts
+//!   dupACK and one RTT; Lim & Jang §4.2-4.3: the third dupACK and tau = Tavg; docs/references.md
 //!   A5). It is armed only if `recover` allows a new fast retransmit (RFC 6582 §3.2 step 1).
 //! - **During the delay**: no retransmission and no cwnd change; each duplicate ACK lets one
 //!   more new segment out (limited transmit, RFC 3042, extended over the whole delay).
@@ -10,7 +10,7 @@
 //!   is left alone; the sender counts a reordering (Lim & Jang Fig. 5).
 //! - **tau expires**: fast retransmit and the base recovery (Lim & Jang Figs. 6-7: after the
 //!   loss classifier).
-//! - **RTO timer**: kept from expiring before tau (protocol-facts A5): arming moves an earlier
+//! - **RTO timer**: kept from expiring before tau (docs/references.md A5): arming moves an earlier
 //!   deadline to tau's, and at equal times the delay is handled first, so the fast retransmit
 //!   restarts the timer. A timeout that does run cancels the delay.
 //! - **tau** (`tau`): one RTT (`srtt`: [`crate::rtt::RttEstimator::round_trip`], never the
@@ -44,7 +44,7 @@ crate::named_enum! {
 #[serde(default, deny_unknown_fields)]
 pub struct DcrConfig {
     /// The counted duplicate ACK that arms the delay: an integer >= 1 or `first`, `second`,
-    /// `third` (TCP-DCR: 1; Lim & Jang's schemes: 3; protocol-facts A5).
+    /// `third` (TCP-DCR: 1; Lim & Jang's schemes: 3; docs/references.md A5).
     pub trigger: DupAckCount,
     /// The delay: `srtt` (one RTT) or `tavg` (LD's Tavg).
     pub tau: DcrTau,

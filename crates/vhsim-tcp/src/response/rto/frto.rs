@@ -1,6 +1,6 @@
 //! F-RTO, forward RTO recovery (RFC 5682; Sarolahti, Kojo & Raatikainen, CCR 33(2) 2003;
-//! protocol-facts §3), basic (§2) and SACK-enhanced (§3), with ns-2's responses to a spurious
-//! timeout (`spurious_response_`, protocol-facts §3.3).
+//! docs/references.md §3), basic (§2) and SACK-enhanced (§3), with ns-2's responses to a spurious
+//! timeout (`spurious_response_`, docs/references.md §3.3).
 //!
 //! Step 1 (timeout): the common timeout steps (ssthresh halved, cwnd = 1, backoff) and the
 //! retransmission of the first unacknowledged segment, but no go-back-N. The window at the
@@ -53,7 +53,7 @@ crate::named_enum! {
 
 crate::named_enum! {
     /// What the sender does after F-RTO declares a timeout spurious (ns-2 `spurious_response_`,
-    /// protocol-facts §3.3). In all three, ssthresh returns to max(window, ssthresh) at the
+    /// docs/references.md §3.3). In all three, ssthresh returns to max(window, ssthresh) at the
     /// timeout (RFC 4015 §3.2 `pipe_prev`, ns-2 `spurious_timeout`).
     pub enum SpuriousResponse {
         /// `spurious_response_` = 1 (ns-2 default): cwnd = the FlightSize before the detecting ACK.
