@@ -12,12 +12,21 @@
 # The package is built by pip through maturin (PEP 517), which compiles the Rust core in
 # release mode; that needs cargo.  The CLI is called as `$(PYTHON) -m vhsim` (the same
 # program as the `vhsim` script), so nothing depends on PATH.
+#
+# pip shows a build backend's output only when verbose: with PIP_FLAGS = --verbose the Rust
+# build prints cargo's "Compiling <crate>" lines as it goes (a fresh build takes minutes, the
+# last crate, vhsim-py with link-time optimisation, a minute or two alone), instead of
+# pip's silent "Building wheel for vhsim ... still running".  `make demo PIP_FLAGS=` is quiet.
 
 VENV             ?= .venv
 BOOTSTRAP_PYTHON ?= python3
 VENV_PYTHON      := $(VENV)/bin/python
 PYTHON           ?= $(VENV_PYTHON)
 PIP              ?= $(PYTHON) -m pip
+PIP_FLAGS        ?= --verbose
+# pytest runs its test files on every core (pytest-xdist, a test extra), one file per worker so
+# that a file's shared fixtures are built once; `make test PYTEST_FLAGS=` runs them one by one.
+PYTEST_FLAGS     ?= -n auto --dist loadfile
 VHSIM            ?= $(PYTHON) -m vhsim
 DEMO_SCENARIO    ?= scenarios/examples/handover-3g-wlan.toml
 DEMO_OUT         ?= out/quickstart
@@ -66,10 +75,10 @@ $(VENV)/.created:
 	@touch $@
 
 install: check-tools $(ENVIRONMENT)
-	$(PIP) install .
+	$(PIP) install $(PIP_FLAGS) .
 
 install-test: check-tools $(ENVIRONMENT)
-	$(PIP) install '.[test]'
+	$(PIP) install $(PIP_FLAGS) '.[test]'
 
 demo: install
 	@test -f $(DEMO_SCENARIO) || { echo "error: $(DEMO_SCENARIO) not found" >&2; exit 1; }
@@ -82,7 +91,7 @@ demo: install
 
 test: install-test
 	cargo test --workspace
-	$(PYTHON) -m pytest -q tests
+	$(PYTHON) -m pytest -q $(PYTEST_FLAGS) tests
 
 bench: install
 	$(VHSIM) bench

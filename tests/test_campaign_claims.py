@@ -1,10 +1,12 @@
 """The claim vocabulary (vhsim.campaign.claims): every rule on synthetic results, on both sides
-of its threshold, the paired-CI annotation, the categories and their counts."""
+of its threshold, the statistics behind comparisons (a CI crossing zero never holds; identical
+replications count once), ceilings, engagement, quick mode, the categories and their counts."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -12,7 +14,7 @@ from vhsim.campaign import claims as C
 from vhsim.campaign.claims import ALL, Measure
 
 
-def _runs(values: dict, reps: int = 4, spread: float = 0.0) -> pd.DataFrame:
+def _runs(values: dict, reps: int = 4, spread: float = 0.01) -> pd.DataFrame:
     """One row per run: (scheme, x) -> value, ``reps`` paired seeds around it."""
     rows = []
     for (scheme, x), v in values.items():
@@ -74,13 +76,13 @@ def test_gain_with_several_sides_measure_b_and_reduction():
     claim = C.Gain("a, c over b, d", measure=Y, a=({"scheme": "a"}, {"scheme": "c"}),
                    b=({"scheme": "b"}, {"scheme": "d"}), band=C.factor(0.26))
     v = C.evaluate(claim, df)
-    assert v.status == "holds" and v.ours.count(" vs ") == 4 and "paired" not in v.ours  # 4 pairs: no CIs
+    assert v.status == "holds" and v.ours.count(" vs ") == 4 and v.ours.count("[") == 4  # every pair has its CI
     df["z"] = df["y"] * 0.5  # "falls by half": one column against another of the same runs
     half = C.Gain("falls by 50%", measure=Measure("z"), measure_b=Y, where={"scheme": "a"}, band=C.factor(-0.5))
     assert _status(half, df) == "holds"
     assert _status(C.Gain("rises", measure=Measure("z"), measure_b=Y, where={"scheme": "a"}, band=C.factor(0.5)),
                    df) == "does not hold"
-    times = pd.DataFrame({"sender": ["reg"] * 3 + ["enh"] * 3, "k": 1, "t": [10.0, 10, 10, 4, 4, 4]})
+    times = pd.DataFrame({"sender": ["reg"] * 3 + ["enh"] * 3, "k": 1, "t": [10.0, 10.2, 9.8, 4, 4.1, 3.9]})
     cut = C.Gain("a 60% cut", measure=Measure("t", "median"), a={"sender": "enh"}, b={"sender": "reg"},
                  band=C.Band(0.5, 0.7), reduction=True)
     v = C.evaluate(cut, times)
@@ -130,7 +132,7 @@ def test_monotone(ys, tolerance, overall, expected):
 
 @pytest.mark.parametrize("ys, expected", [((10, 12, 12.5), "holds"), ((10, 12, 12.6), "does not hold")])
 def test_spread(ys, expected):
-    df = _runs({("a", x): y for x, y in zip((1, 2, 3), ys)})
+    df = _runs({("a", x): y for x, y in zip((1, 2, 3), ys)}, spread=0.0)
     v = C.evaluate(C.Spread("flat", measure=Measure("y"), along="x", over={"x": (1, 2, 3)}, limit=0.25), df)
     assert v.status == expected and "spread" in v.ours
 
@@ -178,7 +180,7 @@ def test_categories_calibration_and_consistency_are_never_claims_that_hold():
     broken = C.evaluate(C.Check("broken", fn=lambda ctx: 1 / 0), df)
     assert broken.status == "not checkable" and "ZeroDivisionError" in broken.ours
     counts = C.tally([v, C.evaluate(test, df), broken])
-    assert counts["claim"] == {"holds": 0, "does not hold": 0, "not checkable": 1}
+    assert counts["claim"] == {"holds": 0, "does not hold": 0, "not checkable": 1, "not checked in quick mode": 0}
     assert counts["calibration"] == {"calibration": 1}
     assert counts["consistency test"]["passes"] == 1
 
@@ -217,3 +219,173 @@ def test_ordering_lowest():
     assert _status(C.Ordering("b fewest", measure=Y, axis="scheme", top=("b",), lowest=True), df) == "does not hold"
     assert _status(C.Ordering("b below c", measure=Y, axis="scheme", top=("b",), lowest=True, among=("b", "c")),
                    df) == "holds"
+
+
+# -- statistics behind comparisons ----------------------------------------------------------------
+def _noisy(values: dict, noise: dict, reps: int = 6) -> pd.DataFrame:
+    """(scheme, x) -> mean, with per-seed deviations ``noise[scheme]`` (a list of ``reps``)."""
+    return pd.DataFrame([{"seed": 1 + r, "scheme": s, "x": x, "y": v + noise[s][r]}
+                         for (s, x), v in values.items() for r in range(reps)])
+
+
+NOISE = {"a": [9, -7, 4, -8, 6, -4], "b": [-6, 8, -5, 7, -3, -1]}  # each sums to 0
+
+
+def test_a_gain_whose_ci_crosses_zero_does_not_hold():
+    df = _noisy({("a", 1): 104, ("b", 1): 100}, NOISE)  # +4% on average, the paired CI crosses 0
+    claim = C.Gain("a is better than b", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, band=C.above(0))
+    v = C.evaluate(claim, df)
+    assert v.status == "does not hold" and "+4.0%" in v.ours and "the 95% CI includes 0" in v.ours
+    calm = _runs({("a", 1): 104, ("b", 1): 100}, reps=6)  # the same +4% with little noise: shown
+    assert _status(claim, calm) == "holds"
+    # "improves by 5%" (factor 2: 2.5% .. 10%) with the same noisy runs: the value is in the band, the CI is not
+    assert _status(replace_band(claim, C.factor(0.05)), df) == "does not hold"
+
+
+def replace_band(claim, band):
+    from dataclasses import replace
+    return replace(claim, band=band)
+
+
+def test_negligible_needs_the_whole_ci_inside_the_tolerance():
+    noisy = _noisy({("a", 1): 101, ("b", 1): 100}, NOISE)     # +1%, CI about +-15%
+    claim = C.Negligible("a and b similar", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, tolerance=0.05)
+    v = C.evaluate(claim, noisy)
+    assert v.status == "does not hold" and "reaches outside the band" in v.ours
+    assert _status(claim, _runs({("a", 1): 101, ("b", 1): 100}, reps=6)) == "holds"
+
+
+def test_ordering_and_monotone_need_shown_differences():
+    df = _noisy({("a", 1): 104, ("b", 1): 100}, NOISE)
+    v = C.evaluate(C.Ordering("a highest", measure=Y, axis="scheme", top=("a",)), df)
+    assert v.status == "does not hold" and "not shown" in v.ours
+    assert _status(C.Ordering("a highest", measure=Y, axis="scheme", top=("a",)),
+                   _runs({("a", 1): 104, ("b", 1): 100})) == "holds"
+    series = pd.DataFrame([{"seed": 1 + r, "scheme": "a", "x": x, "y": y + 3 * NOISE["a"][(r + x) % 6]}
+                           for x, y in ((1, 100), (2, 102), (3, 104)) for r in range(6)])
+    rises = C.Monotone("rises", measure=Y, along="x", order=(1, 2, 3), overall=True, where={"scheme": "a"},
+                       over={"x": (1, 2, 3)})
+    assert _status(rises, series) == "does not hold"  # every step rises, the rise is within the noise
+    clear = _runs({("a", 1): 100, ("a", 2): 102, ("a", 3): 104})
+    assert _status(rises, clear) == "holds"
+
+
+def test_identical_replications_count_once():
+    same = _runs({("a", 1): 120, ("b", 1): 100}, reps=10, spread=0.0)
+    same["events"] = 5000  # bit-identical runs: same event count, same value
+    gain = C.Gain("a over b", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, band=C.above(0))
+    v = C.evaluate(gain, same)
+    assert v.status == "not checkable" and "no randomness" in v.ours and "10 replications" in v.ours and "n = 1" in v.ours
+    for rule in (C.Negligible("same", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}),
+                 C.Ordering("a highest", measure=Y, axis="scheme", top=("a",))):
+        assert "no randomness" in C.evaluate(rule, same).ours
+    # a figure deterministic by design (one run per configuration) compares exact values
+    exact = C.evaluate(gain, same, ctx=C.Context(same, deterministic=True))
+    assert exact.status == "holds" and "n = 1, deterministic: exact values" in exact.ours
+    # the same values but different runs (event counts differ): a real sample, n = 10
+    varied = same.assign(events=range(len(same)))
+    assert C.evaluate(gain, varied).status == "holds"
+
+
+def test_one_run_per_configuration_needs_replications_and_quick_mode_says_so():
+    one = _runs({("a", 1): 120, ("b", 1): 100}, reps=1)
+    gain = C.Gain("a over b", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, band=C.above(0))
+    v = C.evaluate(gain, one)
+    assert v.status == "not checkable" and "one run per configuration" in v.ours
+    quick = C.evaluate(gain, one, ctx=C.Context(one, quick=True))
+    assert quick.status == "not checked in quick mode" and "needs the replications" in quick.ours
+    missing = C.Gain("a over c", measure=Y, a={"scheme": "a"}, b={"scheme": "c"}, band=C.above(0))
+    q = C.evaluate(missing, one, ctx=C.Context(one, quick=True))
+    assert q.status == "not checked in quick mode" and "configurations of the full grid" in q.ours
+    assert C.evaluate(missing, one).status == "not checkable"
+    counts = C.tally([quick, q, v])
+    assert counts["claim"]["not checked in quick mode"] == 2 and counts["claim"]["not checkable"] == 1
+
+
+def test_median_comparisons_pair_by_the_sample_column_with_a_reproducible_bootstrap():
+    # Daniel & Kojo style: one run per (sender, instant); the instants are the sample.
+    rows = []
+    for k, at in enumerate(np.linspace(1, 20, 20)):
+        base = 10 + 5 * np.sin(k)
+        rows += [{"seed": 1, "at": at, "sender": "regular", "t": base},
+                 {"seed": 1, "at": at, "sender": "enhanced", "t": base * 0.6 + 0.1 * np.cos(3 * k)}]
+    df = pd.DataFrame(rows)
+    df.attrs["axes"] = ["sender", "at"]
+    cut = C.Gain("enhanced cuts the median by 30-50%", measure=Measure("t", "median"), a={"sender": "enhanced"},
+                 b={"sender": "regular"}, reduction=True, band=C.Band(0.3, 0.5))
+    ctx = C.Context(df, samples=("at",))
+    v = C.evaluate(cut, df, ctx=ctx)
+    assert v.status == "holds" and "paired bootstrap" in v.ours and "n = 20" in v.ours
+    assert C.evaluate(cut, df, ctx=C.Context(df, samples=("at",))).ours == v.ours  # fixed bootstrap seed
+    # without the instants declared as samples, each (sender, instant) is a configuration of one run
+    assert "one run per configuration" in C.evaluate(cut, df).ours
+    # no difference at all: the reduction's CI includes 0
+    flat = df.copy()
+    flat.loc[flat.sender == "enhanced", "t"] = flat.loc[flat.sender == "regular", "t"].to_numpy()
+    assert C.evaluate(replace_band(cut, C.above(0)), flat, ctx=C.Context(flat, samples=("at",))).status == "does not hold"
+
+
+def test_unpaired_runs_get_welchs_interval():
+    df = _noisy({("a", 1): 130, ("b", 1): 100}, NOISE)
+    df.loc[df.scheme == "b", "seed"] += 100  # no seed in common
+    v = C.evaluate(C.Gain("a over b", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, band=C.above(0)), df)
+    assert v.status == "holds" and "Welch t" in v.ours
+
+
+# -- ceilings -------------------------------------------------------------------------------------
+def test_a_gain_the_ceiling_forbids_is_not_checkable_as_set_up():
+    df = _runs({("a", 1): 980, ("b", 1): 970})
+    df["capacity"] = 1000.0
+    capped = Measure("y", unit=" kb/s", digits=0, ceiling=C.Bound("capacity", "the link's capacity over the run"))
+    claim = C.Gain("a beats b by 40%", measure=capped, a={"scheme": "a"}, b={"scheme": "b"}, band=C.factor(0.40))
+    v = C.evaluate(claim, df)
+    assert v.status == "not checkable" and v.ours.startswith("not checkable as set up")
+    assert "the link's capacity over the run (1000 kb/s)" in v.ours and "+3.1%" in v.ours and "970 kb/s" in v.ours
+    # a gain the ceiling allows is judged as usual
+    assert _status(replace_band(claim, C.factor(0.01)), df) == "holds"
+    # a number as the bound, in the measure's units
+    fixed = C.Gain("x", measure=Measure("y", ceiling=C.Bound(990.0, "the CBR rate")), a={"scheme": "a"},
+                   b={"scheme": "b"}, band=C.factor(0.40))
+    assert "the CBR rate" in C.evaluate(fixed, df).ours
+    # a reduction beyond 100% (below the floor of 0) is out of reach too
+    cut = C.Gain("a 150% cut", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, reduction=True, band=C.Band(1.2, 2.0))
+    assert "not checkable as set up" in C.evaluate(cut, df).ours
+
+
+# -- engagement -----------------------------------------------------------------------------------
+def test_a_mechanism_that_never_engaged_makes_its_claim_not_checkable():
+    df = _runs({("a", 1): 80, ("b", 1): 100})
+    df["a.engagement.wave_decisions"] = np.where(df.scheme == "a", 0.0, np.nan)  # configured in a, never acted
+    wave = C.Engagement("FTv2's WAVE", ("a.engagement.wave_decisions",), where={"scheme": "a"})
+    claim = C.Gain("a beats b", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, band=C.above(0), engages=(wave,))
+    v = C.evaluate(claim, df)
+    assert v.status == "not checkable" and "FTv2's WAVE never engaged" in v.ours  # never "does not hold"
+    df.loc[(df.scheme == "a") & (df.seed == 2), "a.engagement.wave_decisions"] = 3
+    v = C.evaluate(claim, df)
+    assert v.status == "does not hold" and "FTv2's WAVE engaged in 1 of 4 runs" in v.ours
+    absent = df.assign(**{"a.engagement.wave_decisions": np.nan})
+    assert "is not in the scheme" in C.evaluate(claim, absent).ours
+    assert "is not in the scheme" in C.evaluate(claim, df.drop(columns=["a.engagement.wave_decisions"])).ours
+    # inside AllOf: an unengaged part leaves the claim not checkable unless another part fails
+    level = C.Level("", measure=Y, where={"scheme": "b"}, band=C.above(90))
+    df.loc[:, "a.engagement.wave_decisions"] = np.where(df.scheme == "a", 0.0, np.nan)
+    both = C.AllOf("both", parts=(claim, level))
+    assert C.evaluate(both, df).status == "not checkable"
+    assert C.evaluate(C.AllOf("both", parts=(claim, replace_band(level, C.above(200)))), df).status == "does not hold"
+
+
+def test_event_tolerance_is_at_most_half_the_minimum_timeout():
+    with pytest.raises(ValueError, match="more than half"):
+        C.Events("x", times="t", expected=((1.0, None),), tolerance_s=0.25)
+    C.Events("x", times="t", expected=((1.0, None),), tolerance_s=0.5, min_timeout_s=1.0)  # SCTP's 1 s RTO.min
+
+
+def test_a_level_above_the_ceiling_is_not_checkable_as_set_up():
+    df = _runs({("a", 1): 31, ("a", 2): 35})
+    df["cap"] = 39.0
+    m = Measure("y", unit="%", ceiling=C.Bound("cap", "the window's limit"))
+    claim = C.Level("reaches up to 60%", measure=m, where={"scheme": "a"}, over={"x": (1, 2)}, band=C.around(60),
+                    aggregate="max")
+    v = C.evaluate(claim, df)
+    assert v.status == "not checkable" and "the window's limit (39.0%)" in v.ours and "as set up" in v.ours
+    assert _status(replace_band(claim, C.around(36)), df) == "holds"

@@ -55,3 +55,36 @@ def test_rack_absorbs_the_3g_swaps_that_cost_dupthresh_spurious_retransmissions(
     # At depth 1 (one duplicate ACK per swap) the swaps cost neither anything: what remains
     # is the spurious retransmissions of the link's losses and the handover (31 and 26).
     assert _spurious("rack", 1) <= _spurious("sack", 1)
+
+
+def test_todays_tcp_parts_report_how_often_they_acted_on_a_lossy_scenario():
+    # scenarios/examples/loss-sweep.toml: 1 % Bernoulli loss on the data direction for 120 s.
+    # Each configured part of `linux` reports its engagement counters (docs/schemes.md
+    # "Engagement counters"); the random losses make RACK mark segments lost, PRR recover,
+    # CUBIC reduce below W_max (fast convergence) and grow in the Reno-friendly region.
+    from vhsim.campaign.store import flatten_summary
+
+    sc = vhsim.load(REPO / "scenarios/examples/loss-sweep.toml").set("flows.bulk.scheme", '"linux"')
+    summary = sc.run().summary
+    e = summary["flows"]["bulk"]["engagement"]
+    for name in ("rack_marked_lost", "prr_episodes", "prr_reduction_bound_acks", "cubic_fast_convergences",
+                 "cubic_reno_friendly_acks", "quick_acks"):
+        assert e[name] > 0, (name, e)
+    # Configured, so reported even where they did not act.
+    assert {"hystart_exits", "tlp_probes", "tlp_repairs", "rack_reo_wnd_raises", "dsacks_sent"} <= set(e)
+    # With RACK-TLP only RACK's marks start recovery: an episode needs at least one mark.
+    assert e["prr_episodes"] <= e["rack_marked_lost"]
+    assert flatten_summary(summary)["bulk.engagement.rack_marked_lost"] == e["rack_marked_lost"]
+    # A part that is not configured reports nothing.
+    sack = vhsim.load(REPO / "scenarios/examples/loss-sweep.toml").run().summary["flows"]["bulk"]["engagement"]
+    assert not {n for n in sack if n.startswith(("rack_", "tlp_", "prr_", "cubic_", "hystart"))}, sack
+
+
+def test_rack_widens_its_reordering_window_on_the_3g_links_dsacks():
+    # Lim & Jang's 3G link reorders: a spurious retransmission comes back as a D-SACK from the
+    # `rack` preset's sink, and RACK raises reo_wnd_mult (RFC 8985 §6.2 step 4). A raise needs
+    # a D-SACK, so there are no more raises than D-SACKs sent.
+    sc = vhsim.load(REPO / "scenarios/limjang/3g-to-wlan.toml").set("flows.tcp.scheme", '"rack"')
+    e = sc.run().summary["flows"]["tcp"]["engagement"]
+    assert 0 < e["rack_reo_wnd_raises"] <= e["dsacks_sent"], e
+    assert e["rack_reorder_timeouts"] > 0, e

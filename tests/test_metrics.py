@@ -16,10 +16,13 @@ def test_every_campaign_column_of_a_handover_run_is_a_schema_metric():
     res = sc.run(seed=1)
     s = res.summary
     cols = set(flatten_summary(s))
-    known = set(metrics.columns(s["flows"], s["links"], handovers=len(s["handovers"]),
-                                windows=next(iter(s["flows"].values()))["windows"]))
+    flow = next(iter(s["flows"].values()))
+    known = set(metrics.columns(s["flows"], s["links"], handovers=len(s["handovers"]), windows=flow["windows"],
+                                engagement=flow["engagement"]))
     assert cols <= known, sorted(cols - known)
     assert "tcp.ho0.time_to_n_acked_s" in cols and "tcp.fast_retransmits" in cols and "tcp.ld_accuracy" in cols
+    # Scheme II's mechanisms report how often they acted (docs/schemes.md "Engagement counters").
+    assert {"tcp.engagement.ld_verdicts", "tcp.engagement.frto_episodes", "tcp.engagement.dcr_delays"} <= cols
 
 
 def test_metric_names_carry_the_schema_descriptions():
@@ -121,8 +124,9 @@ def test_node_agent_counters_become_result_columns():
                                                                               agents__1__active_mode="2s")
     s = sc.run().summary
     cols = flatten_summary(s)
-    known = set(metrics.columns(s["flows"], s["links"], handovers=len(s["handovers"]),
-                                windows=next(iter(s["flows"].values()))["windows"], agents=len(s["agents"])))
+    flow = next(iter(s["flows"].values()))
+    known = set(metrics.columns(s["flows"], s["links"], handovers=len(s["handovers"]), windows=flow["windows"],
+                                agents=len(s["agents"]), engagement=flow["engagement"]))
     assert set(cols) <= known, sorted(set(cols) - known)
     assert (cols["agent0.kind"], cols["agent0.node"], cols["agent1.node"]) == ("delivery_service", "hnac", "mn")
     assert cols["agent0.failures"] == 1 and cols["agent0.resent"] > 0

@@ -26,7 +26,7 @@ def test_time_sequence_marks_sends_retransmissions_and_drops(result):
     if bulk["spurious_retransmissions"] > 0:
         assert any(label.startswith("spurious") for label in labels)
     if sum(bulk["drops"].values()) > 0:
-        assert any(label.startswith("dropped") for label in labels)
+        assert any(label.startswith("data segments dropped") for label in labels)
 
 
 def test_cwnd_draws_cwnd_and_ssthresh(result):

@@ -56,7 +56,18 @@ def test_python_still_overrides_the_environment():
     lines = _dry_run("demo", "PYTHON=/opt/py/bin/python")
     text = "\n".join(lines)
     assert "-m venv" not in text
-    assert "/opt/py/bin/python -m pip install ." in text and "/opt/py/bin/python -m vhsim run" in text
+    assert "/opt/py/bin/python -m pip install --verbose ." in text and "/opt/py/bin/python -m vhsim run" in text
+
+
+@needs_make
+@pytest.mark.parametrize("target", ["demo", "test"])
+def test_the_rust_build_shows_its_progress(target):
+    """pip shows the build backend's output (cargo's "Compiling <crate>" lines) only when
+    verbose: the Makefile asks for it (issue #31 item 8)."""
+    pip = [line for line in _dry_run(target) if " -m pip install" in line and "." in line.split()[-1]]
+    assert pip and all("--verbose" in line for line in pip), pip
+    quiet = [line for line in _dry_run(target, "PIP_FLAGS=") if " -m pip install" in line]
+    assert quiet and not any("--verbose" in line for line in quiet)
 
 
 def _externally_managed_pythons() -> list[str]:

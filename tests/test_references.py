@@ -151,7 +151,6 @@ def test_the_citation_patterns_catch_bad_anchors():
                    for _, a, t in found), (path, text, found)
 
 
-@pytest.mark.xfail(reason="citations rewritten at the end of wave 3", strict=False)
 def test_no_file_cites_the_developers_notes():
     offenders = [f"{path}:{text.count(OLD)}" for path, text in repository_texts() if OLD in text]
     assert not offenders, "still cited (run tools/rewrite_citations.py): " + ", ".join(offenders)

@@ -183,7 +183,7 @@ def _synthetic(shares: dict[tuple[int, int], float], n: int = 20) -> pd.DataFram
 
 def _verdict(fid: str, index: int, table: pd.DataFrame) -> C.Verdict:
     fig = PAPER.figure(fid)
-    return C.evaluate(fig.claims[index], table, fig.names)
+    return C.evaluate(fig.claims[index], table, ctx=fig.context(table))
 
 
 def test_spurious_rto_claim_on_synthetic_results():

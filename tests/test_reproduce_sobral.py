@@ -18,6 +18,7 @@ import vhsim
 from vhsim.campaign import claims as C
 from vhsim.campaign.papers import sobral as S
 from vhsim.campaign.papers import sobral_claims as SC
+from vhsim.campaign.papers import sobral_to3g as T
 from vhsim.campaign.papers.sobral_runs import run_columns
 from vhsim.campaign.reproduce import papers
 
@@ -107,7 +108,9 @@ def _row(**kw) -> dict:
             "reading": "500kbps", "rto300_s": [300.23, 301.5], "rto300_spurious": [True, True],
             "rto300_ssthresh": [20.0, 10.0], "rto300_seq": [100, 121], "rto300_highest": [120, 142],
             "rto300_rto": [0.4, 0.8], "dup300_s": [301.13, 302.3], "dup300_ack": [121, 143],
-            "dup300_highest": [140, 154], "fr300": 0, "rto300": 2}
+            "dup300_highest": [140, 154], "fr300": 0, "rto300": 2,
+            # the Delivery Service's counters of a forced handover (agent0: the anchor's)
+            SC.DS_FAILOVER.columns[0]: 1, SC.DS_RESENT.columns[0]: 10}
     return {**base, **kw}
 
 
@@ -133,11 +136,46 @@ def test_event_and_segment_claims_hold_near_the_paper_and_not_away_from_it():
                     [_row(fr300=2)]).status == "holds"
 
 
-def test_the_third_timeout_claim_needs_exactly_three():
-    rows = [_row(case=c, active=SC.ACTIVE, rto300=n) for c, n in (("UH", 3), ("FH", 3))]
-    assert _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows).status == "holds"
+def test_forced_handover_claims_need_the_delivery_service_to_have_completed_it():
+    # The claims about the forced handover at 300 s are about the DS's timeout: if the DS never declared
+    # the WLAN failed (the mobile node's own detection would have completed the handover), they test nothing.
+    failures = SC.DS_FAILOVER.columns[0]
+    # the anchor's DS first, the mobile node's second, as sobral.py lists them
+    assert failures == "agent0.failures" and SC.DS_DESTROYED == "agent1.dropped"
+    v = _verdict(SC.FIG4, "At 300 s a spurious timeout", [_row()])
+    assert v.status == "holds" and "failure declaration engaged in 1 of 1 runs" in v.ours
+    v = _verdict(SC.FIG4, "At 300 s a spurious timeout", [_row(**{failures: 0})])
+    assert v.status == "not checkable" and "failure declaration never engaged" in v.ours
+    uh = _row(case="UH", ack3g300_s=300.24, ack3g_leave300_s=300.01, **{failures: 0})
+    fh = _row(ack3g300_s=300.33, ack3g_leave300_s=300.10)
+    (later,) = [c for c in T.CLAIMS if c.text.startswith("'The 90 ms timeout")]
+    assert C.evaluate(later, pd.DataFrame([uh, fh])).status == "holds"
+    assert C.evaluate(later, pd.DataFrame([uh, {**fh, failures: 0}])).status == "not checkable"
+
+
+def test_every_sobral_figure_is_one_deterministic_run_per_configuration():
+    assert all(f.deterministic for f in S.PAPER.figures)
+
+
+def test_the_third_timeout_claim_needs_exactly_three_and_the_filter_engaged():
+    rows = [_row(case=c, active=SC.ACTIVE, rto300=n, **{SC.DS_DESTROYED: 4}) for c, n in (("UH", 3), ("FH", 3))]
+    v = _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows)
+    assert v.status == "holds" and "duplicate-ACK filter engaged in 2 of 2 runs" in v.ours
     rows[1]["rto300"] = 2
     assert _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", rows).status == "does not hold"
+    idle = [{**r, SC.DS_DESTROYED: 0} for r in rows]  # the filter never destroyed an ACK: nothing was tested
+    v = _verdict(SC.FIG7, "At 300 s, without the repeated ACKs", idle)
+    assert v.status == "not checkable" and "never engaged" in v.ours
+
+
+def test_no_claim_restates_another_or_cannot_differ_by_construction():
+    texts = [c.text for f in S.PAPER.figures for c in f.claims]
+    assert not any("Slow-but-Steady" in t and "same" in t for t in texts)   # the timer variant is an ambiguity
+    assert not any("user and the forced handover at 100 s" in t for t in texts)  # identical before 300 s
+    assert not any(t.startswith("With the 2 ms reading too") for t in texts)
+    spike = [c for c in SC.FIG6 if c.text.startswith("A spike after 100 s")]
+    assert spike and spike[0].category == C.CONSISTENCY
+    assert all(c.category == C.CALIBRATION for c in SC.READING)
 
 
 def test_calibrations_are_counted_apart():
@@ -207,7 +245,8 @@ def _to3g(start: str, rows) -> C.Verdict:
 def _runs(**per_case) -> list[dict]:
     base = {"scheme": "newreno", "timer": "impatient", "active": "off", "rto300": 2, "fr300": 0,
             "ack3g300_s": 300.238, "ack3g_leave300_s": 300.007, "cwnd_back300_s": 1.0, "recover300_s": 8.0}
-    return [{**base, "case": c, **kw} for c, kw in per_case.items()]
+    # the DS declared the WLAN failed in the forced handover only (agent0 = the anchor's DS)
+    return [{**base, "case": c, SC.DS_FAILOVER.columns[0]: float(c == "FH"), **kw} for c, kw in per_case.items()]
 
 
 def test_the_return_to_3g_claims_hold_near_the_paper_and_not_away_from_it():

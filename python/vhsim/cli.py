@@ -29,6 +29,7 @@ import click
 from . import __version__
 from ._native import ScenarioError, SimulationError
 from .errors import PathError
+from .wording import counted
 
 EXIT_SIM = 1
 EXIT_INPUT = 2
@@ -273,6 +274,28 @@ def run_cmd(scenario: str, overrides, seed, detail, out_dir, trace_window, trace
     _print_run(result, out)
 
 
+def _print_aggregate(s: dict) -> None:
+    """Figures over all flows (summary.json's `aggregate`), for runs with many."""
+    a = s.get("aggregate") or {}
+    g = a.get("goodput_kbps") or {}
+    click.echo(f"{a.get('flows', 0)} flows: {float(a.get('total_goodput_kbps', 0)) / 1000:.3f} Mb/s in all, "
+               f"Jain's index {float(a.get('jain_index', 1)):.3f}, goodput per flow median {float(g.get('p50', 0)):.1f} "
+               f"kb/s (5% {float(g.get('p5', 0)):.1f}, 95% {float(g.get('p95', 0)):.1f})")
+    i = a.get("interruption_s")
+    if i:
+        click.echo(f"{i['n']} handover interruptions: median {i['p50']:.3f} s, 95% {i['p95']:.3f} s, "
+                   f"longest {i['max']:.3f} s")
+
+
+#: The per-flow table `vhsim run` prints (docs/cli.md explains each column).  "fast recoveries":
+#: loss-recovery episodes entered on duplicate ACKs (TCP's fast retransmits; one episode may
+#: resend several segments) or SACK gap reports (SCTP's fast recoveries; one may resend several
+#: chunks); every resent segment or chunk is in "retx".  "drops": the flow's packets dropped,
+#: data and ACKs (the time-sequence plot marks the data drops only).
+RUN_COLUMNS = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast recoveries",
+               "drops (data+ACK)"]
+
+
 def _print_run(result, out: Path) -> None:
     s = result.summary
     click.echo(
@@ -280,10 +303,14 @@ def _print_run(result, out: Path) -> None:
         f"{float(s.get('sim_s', 0)):.1f} s simulated in {_duration(float(s.get('wall_s', 0)))} "
         f"({int(s.get('events', 0)):,} events)"
     )
-    from .result import flow_figures
+    from .result import ENTITY_TABLES, TABLE_LIMIT, flow_figures
 
+    flows = s.get("flows", {})
+    if len(flows) > 20:
+        _print_aggregate(s)
+        flows = dict(list(flows.items())[:10])
     rows = []
-    for name, f in s.get("flows", {}).items():
+    for name, f in flows.items():
         f = flow_figures(f)
         drops = sum(int(v) for v in (f.get("drops") or {}).values())
         rows.append([
@@ -296,9 +323,11 @@ def _print_run(result, out: Path) -> None:
             f"{f.get('fast_retransmits', f.get('fast_recoveries', 0))}",
             f"{drops}",
         ])
-    header = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spurious RTOs", "fast retx", "drops"]
-    click.echo(_table(header, rows))
+    click.echo(_table(RUN_COLUMNS, rows))
+    if len(s.get("flows", {})) > len(flows):
+        click.echo(f"(the first {len(flows)} of {len(s['flows'])} flows)")
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
+    files += [f"{t}.parquet" for t in ENTITY_TABLES if len(s.get(t) or ()) > TABLE_LIMIT]
     files += [f"{c.path.name} ({c.packets:,} packets)" for c in result.captures]
     click.echo(f"wrote {out}/ ({', '.join(files)})")
 
@@ -312,7 +341,10 @@ def _print_run(result, out: Path) -> None:
               help="PNG file to write (default: RESULT_DIR/overview.png, with several results the first's).")
 @click.option("--title", "titles", multiple=True,
               help="Column title, once per RESULT_DIR (default: the flow's scheme and figures).")
-def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
+@click.option("--population", is_flag=True,
+              help="Plot all flows instead: goodput of all flows over time, CDFs of per-flow goodput and of "
+                   "handover interruptions (default file RESULT_DIR/population.png).")
+def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles, population) -> None:
     """Plot saved results: time-sequence graph and cwnd/ssthresh, one PNG.
 
     The upper panel shows the sequence number of each sent segment over time,
@@ -328,11 +360,21 @@ def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles) -> None:
       vhsim plot out/q
       vhsim plot out/q --flow bulk --out figures/bulk.png
       vhsim plot out/sack out/enhanced --out out/compare.png
+      vhsim plot out/storm --population
     """
     from . import plots
     from .result import read_result
 
     results = [read_result(d) for d in result_dirs]
+    if population:
+        from .plots_population import population as plot_population
+
+        if len(results) > 1 or flow or titles:
+            raise click.UsageError("--population plots one result, all its flows (no --flow or --title)")
+        out = Path(out_file) if out_file else Path(result_dirs[0]) / "population.png"
+        plot_population(results[0], out)
+        click.echo(f"wrote {out}")
+        return
     try:
         flow = plots.pick_flow(results[0], flow)
         for r in results[1:]:
@@ -382,15 +424,26 @@ def schemes_cmd(show: str | None) -> None:
 
 
 # ---------------------------------------------------------------------- validate
+#: What `validate --show` says about the numbers of the resolved scenario.
+RESOLVED_UNITS = ("resolved scenario in the core's units: times and durations in nanoseconds (duration "
+                  "60000000000 = 60 s), rates in bit/s, sizes in bytes; nodes, links and addresses as indices")
+
+
 @cli.command("validate")
 @click.argument("scenario", type=click.Path(dir_okay=False, path_type=str))
 @_set_option
-@click.option("--show", is_flag=True, help="Also print the fully resolved scenario as JSON.")
+@click.option("--show", is_flag=True,
+              help="Also print the fully resolved scenario as JSON, in the core's units: times and durations in "
+                   "nanoseconds, rates in bit/s, sizes in bytes (a note on stderr says so).")
 def validate_cmd(scenario: str, overrides, show: bool) -> None:
     """Check SCENARIO (with any --set overrides) without running it.
 
     Prints "ok" (exit 0) or one line "error: <file>: <key>: <problem>" on
-    stderr (exit 2).
+    stderr (exit 2).  With --show, the resolved scenario follows as JSON in the
+    core's units: times and durations are integer nanoseconds ("duration":
+    60000000000 is 60 s), rates bit/s, queue and packet sizes bytes or packets as
+    named; nodes, links and addresses are indices.  A flow's [tcp] and [sink]
+    tables keep the units they are written with ("200ms").
 
     \b
     Examples:
@@ -401,6 +454,7 @@ def validate_cmd(scenario: str, overrides, show: bool) -> None:
     resolved = sc.resolved_json()
     click.echo("ok")
     if show:
+        click.echo(f"note: {RESOLVED_UNITS}", err=True)
         click.echo(json.dumps(json.loads(resolved), indent=2))
 
 
@@ -485,6 +539,9 @@ from .cli_measure import bench_cmd, check_group  # noqa: E402 - the measuring co
 
 cli.add_command(check_group)
 cli.add_command(bench_cmd)
+from .cli_matrix import matrix_cmd  # noqa: E402 - the scheme x scenario matrix, in its own file
+
+cli.add_command(matrix_cmd)
 
 
 # ------------------------------------------------------------------------- sweep
@@ -528,9 +585,15 @@ def _check_reproduce_names(paper: str, figure: str | None) -> None:
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars (same as --no-progress).")
 @click.option("--list", "list_papers", is_flag=True, help="List registered papers and their figures.")
+@click.option("--robustness", "robustness", metavar="N", type=click.IntRange(min=1), default=None,
+              help="Also run every figure as N perturbed variants (the paper's declared perturbation) and label "
+                   "each verdict robust / fragile / flips.")
+@click.option("--ambiguities", is_flag=True,
+              help="Also judge every claim under each alternative reading the paper leaves open (one at a time) "
+                   "and mark the verdicts that depend on one.")
 @click.pass_context
 def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, dask_address, rerun_other_versions,
-                  progress, quiet, list_papers) -> None:
+                  progress, quiet, list_papers, robustness, ambiguities) -> None:
     """Reproduce a paper's figures: run their campaigns, plot, and write report.md.
 
     The report sets each of the paper's claims beside our numbers, with a
@@ -538,11 +601,24 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
     calibrations and consistency tests apart.  Campaign folders are kept under
     OUT/<figure>/campaign and resumed on the next call.
 
+    --robustness N reruns each figure on N variants (variant k: every link
+    delay within +-5%, flow starts shifted, a seed of its own, as the paper
+    module declares; drawn from a named seed, so always the same) into
+    OUT/robustness/variant-k/, and labels each verdict "robust" (the same in
+    >= 90% of the variants), "fragile" (k of N) or "flips" (fewer than half).
+    --ambiguities reruns each figure under each alternative reading the
+    paper leaves open (OUT/ambiguities/NAME/) and marks the verdicts that
+    change. Both add columns and sections to report.md and write
+    OUT/robustness.csv|md and OUT/ambiguities.csv|md. Opt-in: a plain run
+    is unchanged; with --robustness N the campaigns cost N+1 times as much.
+
     \b
     Examples:
       vhsim reproduce --list
       vhsim reproduce demo --quick            # about 10 s; out/reproduce/demo-quick/report.md
       vhsim reproduce demo --workers 2 --out out/demo
+      vhsim reproduce sobral --quick --robustness 3 --ambiguities
+      vhsim reproduce kimkoh --robustness 5 --figure fig12   # one figure, 5 variants
     """
     from .campaign import CampaignError
     from .campaign.reproduce import counts_line, papers, reproduce
@@ -561,19 +637,25 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         _check_reproduce_names(paper, figure)
         outcome = reproduce(paper, figure, quick=quick, out=out_dir, workers=workers, dask=dask_address,
                             progress=progress, rerun_other_versions=rerun_other_versions,
-                            on_figure=lambda f: click.echo(f"figure {f.id}: {f.title}", err=True))
+                            on_figure=lambda f: click.echo(f"figure {f.id}: {f.title}", err=True),
+                            robustness=robustness or 0, ambiguities=ambiguities,
+                            on_variant=lambda text: click.echo(text, err=True))
     except CampaignError as err:
         _campaign_fail(ctx, err)
         return
+    ens = outcome.ensemble
     for fig in outcome.figures:
         click.echo(f"{fig.figure.id}: {fig.sweep.line()}")
-        for verdict in fig.verdicts:
-            click.echo(f"  {verdict.status}: {verdict.claim.text}")
+        notes = ens.summaries(fig.figure.id) if ens is not None else []
+        for i, verdict in enumerate(fig.verdicts):
+            click.echo(f"  {verdict.status}: {verdict.claim.text}" + (f"  [{notes[i]}]" if notes and notes[i] else ""))
         for path in fig.files:
             click.echo(f"  wrote {path}")
+    if ens is not None:
+        click.echo(ens.counts_line() + "; " + ", ".join(str(p) for p in ens.files))
     click.echo(f"{counts_line(outcome.verdicts)}; report: {outcome.report}")
     if outcome.failed_runs:
-        _fail(ctx, f"{outcome.failed_runs} runs failed; see the campaigns' failures/ folders", EXIT_SIM)
+        _fail(ctx, f"{counted(outcome.failed_runs, 'run')} failed; see the campaigns' failures/ folders", EXIT_SIM)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

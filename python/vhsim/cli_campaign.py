@@ -13,6 +13,7 @@ import click
 from .atomic import replacing
 from .campaign.spec import MAX_RUNS
 from .cli import EXIT_SIM, _campaign_fail, _fail, _interrupted, _one_line, _set_option
+from .wording import counted
 
 
 @click.command("sweep")
@@ -121,7 +122,8 @@ def sweep_cmd(ctx: click.Context, scenario, campaign_file, params, overrides, zi
             if (Path(folder) / "campaign.json").is_file():
                 done_ids = Campaign(folder).done_ids(__version__)
                 done = sum(1 for r in plan if r.run_id in done_ids)
-            click.echo(f"{spec.describe()}: {len(spec.configurations())} configurations, {len(plan)} runs, "
+            click.echo(f"{spec.describe()}: {counted(len(spec.configurations()), 'configuration')}, "
+                       f"{counted(len(plan), 'run')}, "
                        f"{done} already in {folder}")
             return
         click.echo(f"sweep {spec.describe()} -> {folder}", err=True)
@@ -191,12 +193,12 @@ def export_cmd(ctx: click.Context, campaign_dir: str, csv_file, parquet_file, ve
         Path(csv_file).parent.mkdir(parents=True, exist_ok=True)
         with replacing(csv_file) as tmp:
             df.to_csv(tmp, index=False)
-        click.echo(f"wrote {csv_file} ({len(df)} runs, {len(df.columns)} columns)", err=True)
+        click.echo(f"wrote {csv_file} ({counted(len(df), 'run')}, {len(df.columns)} columns)", err=True)
     if parquet_file:
         Path(parquet_file).parent.mkdir(parents=True, exist_ok=True)
         with replacing(parquet_file) as tmp:
             df.to_parquet(tmp, index=False)
-        click.echo(f"wrote {parquet_file} ({len(df)} runs, {len(df.columns)} columns)", err=True)
+        click.echo(f"wrote {parquet_file} ({counted(len(df), 'run')}, {len(df.columns)} columns)", err=True)
 
 
 def _check_folder(ctx: click.Context, folder: str) -> None:

@@ -51,8 +51,11 @@ def check_pftk_cmd(scheme: str, seeds: int) -> None:
                    "both builds alternately, run by run.")
 @click.option("--same-settings", is_flag=True,
               help="With --compare: build REV with this revision's LTO and codegen-unit settings.")
+@click.option("--scale", is_flag=True,
+              help="Instead: one shared cell with N = 1 .. 10,000 users (--quick: up to 1,000, 3 s each), two "
+                   "shapes, and a 1,000-user handover storm (vhsim.bench_scale).")
 def bench_cmd(quick: bool, repeat: int, as_json: bool, root: str, campaign_instants: int | None, scenarios: bool,
-              compare_rev: str | None, same_settings: bool) -> None:
+              compare_rev: str | None, same_settings: bool, scale: bool) -> None:
     """Measure simulator speed: fixed scenarios and a handover campaign.
 
     Scenarios (each in a worker process of its own, --repeat runs, the fastest
@@ -65,6 +68,9 @@ def bench_cmd(quick: bool, repeat: int, as_json: bool, root: str, campaign_insta
     Campaign: Daniel & Kojo's handover grid of N instants run independently,
     branched, branched with early stop, and through vhsim sweep (this build only).
 
+    --scale, instead: one shared cell with N = 1 .. 10,000 users, two shapes, and a
+    1,000-user handover storm (vhsim.bench_scale).
+
     Wall-clock figures depend on the machine's load (printed with them); events
     per segment do not. The native module must be a release build
     (`maturin develop --release`) for the figures to mean anything.
@@ -76,9 +82,15 @@ def bench_cmd(quick: bool, repeat: int, as_json: bool, root: str, campaign_insta
       vhsim bench --json > bench.json
       vhsim bench --no-scenarios --campaign 200
       vhsim bench --compare c7ebd4a --repeat 10 --campaign 0
+      vhsim bench --scale --quick
     """
     from . import bench
 
+    if scale:
+        # One run per size unless --repeat is given: the sizes take minutes already.
+        given = click.get_current_context().get_parameter_source("repeat") != click.core.ParameterSource.DEFAULT
+        _bench_scale(quick, repeat if given else 1, as_json)
+        return
     root_path = Path(root).resolve()
     if campaign_instants is None:
         campaign_instants = 20 if quick else 200
@@ -112,6 +124,18 @@ def bench_cmd(quick: bool, repeat: int, as_json: bool, root: str, campaign_insta
     if as_json:
         payload["environment"]["load_average_after"] = bench.environment()["load_average"]
         click.echo(json.dumps(payload, indent=2))
+
+
+def _bench_scale(quick: bool, repeat: int, as_json: bool) -> None:
+    from .bench_scale import SIZES, default_storm, format_scale_table, run_scale
+
+    sizes = [n for n in SIZES if n <= 1000] if quick else list(SIZES)
+    rows = run_scale(sizes, repeat=repeat, quick=quick, storm=default_storm(),
+                     on_run=lambda m: click.echo(f"bench: {m}", err=True))
+    if as_json:
+        click.echo(json.dumps({"quick": quick, "repeat": repeat, "results": [r.as_dict() for r in rows]}, indent=2))
+    else:
+        click.echo(format_scale_table(rows))
 
 
 def _bench_campaign(instants: int, as_json: bool, root: Path) -> dict:

@@ -45,6 +45,10 @@ PRESET_SCENARIOS: dict[str, tuple[tuple[str, tuple[tuple[str, str], ...]], ...]]
         ("scenarios/examples/bulk-sctp.toml", (("links.access.forward.error", '{ kind = "bernoulli", p = 0.01 }'),)),
     ),
 }
+#: bulk-sack1's 6.4 Mb/s access link, both ways, as a constant trace read as a rate per ms.
+CONSTANT_TRACE_SETS: tuple[tuple[str, str], ...] = tuple(
+    (f"links.access.{d}.trace", '{ shipped = "constant", opportunity_size = "800B", delivery = "spread" }')
+    for d in ("forward", "reverse"))
 #: Options no shipped scenario or preset sets by default, each on a scenario where it acts.
 OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/sobral/cbr-user-handover.toml", (("flows.cbr.tcp.recovery.timer", "slow_but_steady"),)),
@@ -77,6 +81,12 @@ OPTION_CASES: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("scenarios/limjang/3g-to-wlan.toml", (("flows.*.scheme", "rack"),
                                             ("flows.*.tcp.recovery.bound", "crb"),
                                             ("links.umts.forward.reorder.depth", "3"))),
+    # Recorded link traces (issue #30): a constant trace read as a rate per millisecond is the
+    # constant-rate link (tests/test_link_traces.py: the same fingerprint as bulk-sack1 itself), and
+    # Mahimahi's burst reading of it.
+    ("benches/bulk-sack1.toml", CONSTANT_TRACE_SETS),
+    ("benches/bulk-sack1.toml", (("duration", "30s"),
+                                 ("links.access.forward.trace", '{ shipped = "constant", opportunity_size = "800B" }'))),
     # The mSCTP schemes on Kim & Koh's scenarios (shipped with the normal scheme).
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "mt-msctp"),)),
     ("scenarios/kimkoh/3g-wlan-3g.toml", (("flows.*.scheme", "hr-msctp"),)),

@@ -21,8 +21,8 @@ from typing import Any, Iterable
 from . import _native
 from .result import DROP_CAUSES, PATHS_KEY, TRANSPORT_PARTS
 
-__all__ = ["schema", "run_metrics", "flow_metrics", "path_metrics", "handover_metrics", "link_metrics", "columns",
-           "names_module"]
+__all__ = ["schema", "run_metrics", "flow_metrics", "path_metrics", "handover_metrics", "link_metrics",
+           "aggregate_metrics", "columns", "names_module"]
 
 #: Run-level figures that describe the engine, not the simulation (left out of campaign tables).
 ENGINE_FIGURES = ("vhsim_version", "wall_s", "events_per_s")
@@ -108,18 +108,34 @@ def agent_metrics() -> dict[str, str]:
     return _scalars(_definition("AgentSummary")["properties"])
 
 
+def aggregate_metrics() -> dict[str, str]:
+    """Figures over all flows and handovers (``aggregate.<name>``; a distribution's
+    ``aggregate.<name>.<stat>``, drops ``aggregate.drops_<cause>``): name -> description."""
+    props = _definition("AggregateSummary")["properties"]
+    out = _scalars(props)
+    stats = _scalars(_definition("Distribution")["properties"])
+    for key, spec in props.items():
+        if _part(spec):
+            out.update({f"{key}.{s}": f"{spec.get('description', '')} ({d})" for s, d in stats.items()})
+    out.update({f"drops_{cause}": f"packets of all flows dropped with cause {cause}" for cause in DROP_CAUSES})
+    return out
+
+
 def columns(flows: Iterable[str], links: Iterable[str] = (), handovers: int = 0,
-            windows: Iterable[str] = (), paths: int = 0, agents: int = 0) -> list[str]:
+            windows: Iterable[str] = (), paths: int = 0, agents: int = 0,
+            engagement: Iterable[str] = ()) -> list[str]:
     """Every column a campaign table can have for these flows, links, handover count, goodput
-    windows, paths per flow and node agents (a flow's optional figures, e.g. ``ld_accuracy``,
-    included)."""
+    windows, paths per flow, node agents and engagement counters (docs/schemes.md; a flow's
+    optional figures, e.g. ``ld_accuracy``, included)."""
     out = list(run_metrics())
+    out += [f"aggregate.{m}" for m in aggregate_metrics()]
     out += [f"agent{i}.{m}" for i in range(agents) for m in agent_metrics()]
-    windows = list(windows)
+    windows, engagement = list(windows), list(engagement)
     for f in flows:
         out += [f"{f}.{m}" for m in flow_metrics()]
         out += [f"{f}.path{i}.{m}" for i in range(paths) for m in path_metrics()]
         out += [f"{f}.goodput_kbps_{w}" for w in windows]
+        out += [f"{f}.engagement.{c}" for c in engagement]
         out += [f"{f}.ho{k}.{m}" for k in range(handovers) for m in handover_metrics()]
     for link in links:
         out += [f"{link}.{m}" for m in link_metrics()]

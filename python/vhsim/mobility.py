@@ -29,7 +29,9 @@ class EventTimes:
 
 
 def event_times(path: str | os.PathLike[str], speed_kmh: float) -> EventTimes:
-    """Link-event times of the scenario at ``path`` with the MN moving at ``speed_kmh``."""
+    """Link-event times of the scenario at ``path`` with the MN moving at ``speed_kmh``
+    (``imminent_s`` as resolved: with ``mobile.warning = "srtt"``, the lead before the MN has an
+    estimate; the run's own is in its summary, ``mobility.imminent_s``)."""
     resolved = load(path, {"mobile.mobility.speed": f"{speed_kmh:g}km/h"}).resolved()
     mobile = resolved["mobile"]
     m = mobile["mobility"]

@@ -4,7 +4,7 @@
 * PFTK, Padhye, Firoiu, Towsley & Kurose (SIGCOMM 1998), approximate model (their eq. 33),
   in packets per second:
   B(p) = min(Wmax/RTT, 1 / (RTT*sqrt(2bp/3) + T0*min(1, 3*sqrt(3bp/8))*p*(1+32p^2))).
-(protocol-facts §13.)
+(docs/references.md §13.)
 """
 
 from __future__ import annotations

@@ -23,13 +23,16 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from .figstyle import HANDOVER_GID, RTO_GID, clip_note, count_in_view, legend_below, top_of, view_title
+from .wording import counted
+
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from .result import Result
 
 __all__ = ["time_sequence", "cwnd", "overview", "compare", "mark_handovers", "mark_rtos", "rto_times",
-           "MissingTraceError", "pick_flow"]
+           "MissingTraceError", "pick_flow", "finish_panel"]
 
 # Colours: colour-blind friendly (Okabe-Ito).
 _C_SEND = "#0072B2"
@@ -39,6 +42,7 @@ _C_DROP = "#000000"
 _C_CWND = "#0072B2"
 _C_SSTHRESH = "#E69F00"
 _C_RTO = "#C0392B"
+_C_EFFECTIVE = "#009E73"
 
 # ssthresh starts "infinite" in most stacks; above this many packets it is not drawn.
 _SSTHRESH_CAP_PKTS = 1e6
@@ -87,12 +91,15 @@ def _code(result: "Result", column: str, name: str, default: int) -> int:
     return default
 
 
-def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" = None) -> "Axes":
-    """Draw the time-sequence graph of ``flow`` (default: the first flow).
+def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" = None,
+                  window: tuple[float, float] | None = None) -> "Axes":
+    """Draw the time-sequence graph of ``flow`` (default: the first flow), over ``window``
+    (``(start_s, end_s)``; default the whole run), with the run's handovers marked.
 
     First transmissions are small dots, retransmissions open diamonds (pink
     when the core judged them spurious), drops of data segments black crosses
-    (ACK drops are left out: their numbers are not data sequence numbers).  Needs a result
+    (ACK drops are left out, and the legend says so: their numbers are not data sequence
+    numbers).  The legend, below the panel, counts what is in view.  Needs a result
     run with ``detail="packets"``; raises :class:`MissingTraceError` if not.
     """
     flow = pick_flow(result, flow)
@@ -128,18 +135,45 @@ def time_sequence(result: "Result", flow: str | None = None, ax: "Axes | None" =
                 label=f"spurious retransmission ({int(retx_spur.sum())})")
     if drop.any():
         ax.plot(t[drop], seq[drop], linestyle="none", marker="x", markersize=6,
-                markeredgewidth=1.4, color=_C_DROP, label=f"dropped ({int(drop.sum())})")
+                markeredgewidth=1.4, color=_C_DROP, label=f"data segments dropped ({int(drop.sum())})")
     if result.has_trace("timeseries"):
         mark_rtos(result, flow, ax)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("sequence number (segments)")
     ax.set_title(f"time-sequence graph, flow {flow}", fontsize="medium")
     ax.grid(True, alpha=0.3)
-    if len(t):
-        ax.legend(loc="upper left", fontsize="small", markerscale=1.5)
-    else:
+    mark_handovers(result, ax)
+    if window is not None:
+        ax.set_xlim(*window)
+        fit_sequence_range(ax, result, flow)
+    if not len(t):
         _note(ax, f"flow {flow} sent no segments")
+    finish_panel(ax)
     return ax
+
+
+def sequence_range(result: "Result", flow: str, lo: float, hi: float) -> tuple[float, float] | None:
+    """Lowest and highest sequence number ``flow`` sent (or resent) in ``[lo, hi]`` s, if any."""
+    rows = _flow_rows(result, "packets", flow)
+    ev = rows["event"]
+    sent = np.isin(ev, [_code(result, "event", "send", 0), _code(result, "event", "retransmit", 1)])
+    sel = sent & (rows["time_s"] >= lo) & (rows["time_s"] <= hi)
+    return (float(rows["seq"][sel].min()), float(rows["seq"][sel].max())) if sel.any() else None
+
+
+def fit_sequence_range(ax: "Axes", result: "Result", flow: str) -> None:
+    """Y-limits of a time-sequence panel from the segments sent in its x-range."""
+    lo, hi = sorted(ax.get_xlim())
+    span = sequence_range(result, flow, lo, hi)
+    if span is not None:
+        pad = max(2.0, 0.03 * (span[1] - span[0]))
+        ax.set_ylim(span[0] - pad, span[1] + pad)
+
+
+def finish_panel(ax: "Axes", columns: int = 2) -> None:
+    """Apply the convention's last steps to a panel whose limits are set (vhsim.figstyle): legend
+    counts for the view, the legend below the panel.  Call it again after changing the limits."""
+    legend_below(ax, title=view_title(ax, count_in_view(ax)), columns=columns, markerscale=1.5)
 
 
 def rto_times(result: "Result", flow: str | None = None) -> np.ndarray:
@@ -167,7 +201,7 @@ def mark_rtos(result: "Result", flow: str, ax: "Axes") -> int:
     if len(times):
         ax.plot(times, np.zeros(len(times)), transform=ax.get_xaxis_transform(), linestyle="none",
                 marker="^", markersize=8, color=_C_RTO, clip_on=False, zorder=5,
-                label=f"RTO ({len(times)})", gid="rto")
+                label=f"RTO ({len(times)})", gid=RTO_GID)
     return len(times)
 
 
@@ -194,13 +228,17 @@ def _ack_links(result: "Result", rows: dict[str, np.ndarray], ev: np.ndarray) ->
     return np.array(sorted(acks - data), dtype=link.dtype)
 
 
-def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None) -> "Axes":
-    """Draw cwnd and ssthresh (in packets) of ``flow`` over time; for an SCTP association, the
-    cwnd of each destination (in bytes, one line per path).
+def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None,
+         window: tuple[float, float] | None = None) -> "Axes":
+    """Draw cwnd and ssthresh (in packets) of ``flow`` over ``window`` (default: the whole run);
+    for an SCTP association, the cwnd of each destination (in bytes, one line per path).
 
-    Needs ``detail="timeseries"`` or ``"packets"``; raises
-    :class:`MissingTraceError` otherwise.  An unset ("infinite") ssthresh
-    is left out rather than squashing the plot.
+    The y-axis fits cwnd (and the effective window): an ssthresh far above it (the initial
+    "infinite" value, or a receive window that never binds) is left above the axis and the
+    axis label says so.  Where the receive window binds (floor(cwnd) > rwnd: it stops a segment
+    cwnd would allow), the effective window min(cwnd, rwnd), what the sender may have in
+    flight, is drawn too (rwnd: :attr:`Result.receive_windows`).
+    Needs ``detail="timeseries"`` or ``"packets"``; raises :class:`MissingTraceError` otherwise.
     """
     flow = pick_flow(result, flow)
     rows = _flow_rows(result, "timeseries", flow)
@@ -208,6 +246,8 @@ def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None) ->
     t = rows["time_s"]
     order = np.argsort(t, kind="stable")
     t = t[order]
+    lo, hi = window if window is not None else (-np.inf, np.inf)
+    view = (t >= lo) & (t <= hi)
     per_path = "cwnd_bytes" in rows and np.isfinite(rows["cwnd_bytes"]).any()
     if per_path:
         paths = rows["path"][order]
@@ -216,23 +256,37 @@ def cwnd(result: "Result", flow: str | None = None, ax: "Axes | None" = None) ->
             sel = paths == p
             ax.step(t[sel], cw_all[sel], where="post", linewidth=1.2, label=f"cwnd path {int(p)}")
         ax.set_ylabel("bytes")
+        top, clipped = top_of(cw_all[view])
     else:
-        cw = rows["cwnd_pkts"][order]
+        cw = rows["cwnd_pkts"][order].astype(np.float64)
         ss = rows["ssthresh_pkts"][order].astype(np.float64)
         ss = np.where(np.isfinite(ss) & (ss < _SSTHRESH_CAP_PKTS), ss, np.nan)
+        rwnd = result.receive_windows.get(flow)
+        # The receive window binds when it stops a segment cwnd would allow: floor(cwnd) > rwnd.
+        above = np.floor(cw) > rwnd if rwnd is not None else np.zeros(len(cw), dtype=bool)
         ax.step(t, cw, where="post", color=_C_CWND, linewidth=1.2, label="cwnd")
+        if (above & view).any():
+            # Drawn where the receive window binds, and down to cwnd where it stops binding.
+            shown = above | np.concatenate([[False], above[:-1]])
+            ax.step(t, np.where(shown, np.minimum(cw, rwnd), np.nan), where="post", color=_C_EFFECTIVE,
+                    linewidth=2.2, zorder=3, label=f"effective window (rwnd = {rwnd:g} binds)",
+                    gid="effective")
         if np.isfinite(ss).any():
             ax.step(t, ss, where="post", color=_C_SSTHRESH, linewidth=1.2, linestyle="--", label="ssthresh")
         mark_rtos(result, flow, ax)
         ax.set_ylabel("packets")
+        top, clipped = top_of(cw[view], ss[view])
+        clip_note(ax, "ssthresh", clipped)
+    ax.set_ylim(0, top)
     ax.set_xlabel("time (s)")
-    ax.set_ylim(bottom=0)
     ax.set_title(f"congestion window, flow {flow}", fontsize="medium")
     ax.grid(True, alpha=0.3)
-    if len(t):
-        ax.legend(loc="upper left", fontsize="small")
-    else:
+    mark_handovers(result, ax)
+    if window is not None:
+        ax.set_xlim(*window)
+    if not len(t):
         _note(ax, f"no samples for flow {flow}")
+    finish_panel(ax)
     return ax
 
 
@@ -247,13 +301,14 @@ def mark_handovers(result: "Result", ax: "Axes", label: bool = True) -> list[str
     plot: outside the plotting area, where no legend can hide it, and below the title, which
     matplotlib moves up to make room.  Returns the labels."""
     handovers = result.summary.get("handovers", [])
-    names = []
+    names = [f"{h['from']}→{h['to']} ({h['kind'].replace('_', ' ')})" for h in handovers]
+    if any(line.get_gid() == HANDOVER_GID for line in ax.get_lines()):
+        return names  # already marked (the panel's drawing function marks them)
     for h in handovers:
         start, done = float(h["start_s"]), float(h["done_s"])
         if done > start:
             ax.axvspan(start, done, color="0.85", zorder=0, lw=0)
-        ax.axvline(start, color="0.35", ls=":", lw=1, zorder=1)
-        names.append(f"{h['from']}→{h['to']} ({h['kind'].replace('_', ' ')})")
+        ax.axvline(start, color="0.35", ls=":", lw=1, zorder=1, gid=HANDOVER_GID)
     if label and handovers:
         top = ax.secondary_xaxis("top")
         top.set_xticks([float(h["start_s"]) for h in handovers], labels=names)
@@ -297,9 +352,9 @@ def overview(
                 "detail=summary); rerun with --detail packets to plot it"
             )
     n = len(results)
-    fig = Figure(figsize=(9 if n == 1 else 6.2 * n, 7.5), layout="constrained")
+    fig = Figure(figsize=(9 if n == 1 else 6.2 * n, 8.5), layout="constrained")
     FigureCanvasAgg(fig)
-    grid = fig.subplots(2, n, squeeze=False, sharex=True, sharey="row", height_ratios=[3, 2])
+    grid = fig.subplots(2, n, squeeze=False, sharex=True, height_ratios=[3, 2])
     for col, res in enumerate(results):
         ax_seq, ax_cw = grid[0][col], grid[1][col]
         try:
@@ -314,10 +369,10 @@ def overview(
         ax_seq.tick_params(labelbottom=True)
         ax_cw.tick_params(labelleft=True)
         ax_seq.tick_params(labelleft=True)
-        for ax in (ax_seq, ax_cw):
-            mark_handovers(res, ax)
         heading = titles[col] if titles and col < len(titles) else (_column_title(res, flow) if n > 1 else None)
         ax_seq.set_title(heading or f"time-sequence graph, flow {flow}", fontsize="medium")
+    for row in grid:
+        same_y_range(row)
     fig.suptitle(caption(results[0], flow) if n == 1 else _compare_caption(results, flow), fontsize="medium")
     dest = Path(path)
     if dest.parent and not dest.parent.exists():
@@ -332,10 +387,19 @@ def compare(results: "Sequence[Result]", path: str | os.PathLike[str], flow: str
     return overview(list(results), path, flow=flow, dpi=dpi, titles=titles)
 
 
+def same_y_range(axes: "Sequence[Axes]") -> None:
+    """Give panels side by side one y-range, the union of theirs (each panel fitted its data)."""
+    ranges = [ax.get_ylim() for ax in axes]
+    low, high = min(lo for lo, _ in ranges), max(hi for _, hi in ranges)
+    for ax in axes:
+        ax.set_ylim(low, high)
+
+
 def _column_title(result: "Result", flow: str) -> str:
     f = result.summary.get("flows", {}).get(flow, {})
     return (f"{f.get('scheme', '?')}: {float(f.get('goodput_kbps', 0)):.0f} kb/s, "
-            f"{f.get('rto_count', 0)} RTOs, {f.get('retransmissions', 0)} retransmissions "
+            f"{counted(int(f.get('rto_count', 0)), 'RTO')} ({f.get('spurious_rto_count', 0)} spurious), "
+            f"{counted(int(f.get('retransmissions', 0)), 'retransmission')} "
             f"({f.get('spurious_retransmissions', 0)} spurious)")
 
 

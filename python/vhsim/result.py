@@ -68,6 +68,16 @@ CODED_COLUMNS = ("flow", "state", "event", "cause", "link")
 SUMMARY_FILE = "summary.json"
 _META_KEY = b"vhsim"
 
+#: Above this many flows (mobile nodes, handovers) a saved result keeps its per-flow
+#: (per-mobile-node, per-handover) figures in ``flows.parquet`` (``mobiles.parquet``,
+#: ``handovers.parquet``) instead of ``summary.json``, which then names the file
+#: (``flows_table``, ...) and keeps the run's figures and its ``aggregate``
+#: (docs/scenario-format.md "Results of many flows").
+TABLE_LIMIT = 100
+
+#: The per-entity tables a saved result may have, with the summary key they replace.
+ENTITY_TABLES = {"flows": "flows_table", "mobiles": "mobiles_table", "handovers": "handovers_table"}
+
 
 class MissingTableError(ScenarioError, KeyError):
     """The result has no such trace table (it was run at a lower ``detail``)."""
@@ -87,6 +97,8 @@ class Result:
         ``{column: [name, ...]}`` mapping integer codes to names.
     captures:
         The packet captures the run wrote (:class:`vhsim.pcap.Capture`; docs/pcap.md).
+    receive_windows:
+        ``{flow: packets}``: the receive window each TCP flow's sender honours (see the property).
     """
 
     def __init__(
@@ -95,22 +107,40 @@ class Result:
         traces: Mapping[str, Mapping[str, np.ndarray]],
         codes: Mapping[str, list[str]],
         captures: Sequence[Capture] = (),
+        scenario: Any = None,
     ) -> None:
         self.summary: dict = dict(summary)
         self.captures: list[Capture] = list(captures)
+        self._scenario = scenario  # the Scenario that ran (None when read from a folder)
+        self._receive_windows: dict[str, float] | None = None
         self._traces: dict[str, dict[str, np.ndarray]] = {
             str(t): {str(c): np.asarray(a) for c, a in cols.items()} for t, cols in traces.items()
         }
         self.codes: dict[str, list[str]] = {str(k): [str(x) for x in v] for k, v in codes.items()}
+        #: Per-flow and per-mobile-node tables read from a saved result (when summary.json
+        #: does not hold them).
+        self._entity_tables: dict[str, pd.DataFrame] = {}
         for table, cols in self._traces.items():
             lengths = {len(a) for a in cols.values()}
             if len(lengths) > 1:
                 raise ValueError(f"trace table {table!r} has columns of different lengths: {sorted(lengths)}")
 
     @classmethod
-    def from_native(cls, raw: Mapping[str, Any]) -> "Result":
-        """Build a Result from the dict returned by ``vhsim._native.run``."""
-        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}), from_native(raw.get("captures", [])))
+    def from_native(cls, raw: Mapping[str, Any], scenario: Any = None) -> "Result":
+        """Build a Result from the dict returned by ``vhsim._native.run`` (``scenario``: the
+        :class:`vhsim.Scenario` that ran)."""
+        return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}), from_native(raw.get("captures", [])),
+                   scenario)
+
+    @property
+    def receive_windows(self) -> dict[str, float]:
+        """``{flow: packets}``: the receive window each TCP flow's sender honours, min(its
+        ``tcp.window``, the sink's ``advertised_window``), read from the scenario that ran or
+        from a saved result's trace files; empty when unknown (a folder saved by an older vhsim).
+        Plots draw the effective window min(cwnd, rwnd) with it."""
+        if self._receive_windows is None:
+            self._receive_windows = receive_windows(self._scenario.resolved()) if self._scenario is not None else {}
+        return self._receive_windows
 
     # -- metadata ------------------------------------------------------------
     @property
@@ -150,11 +180,14 @@ class Result:
     def flows(self) -> pd.DataFrame:
         """One row per flow (index = flow name), scalar metrics as columns.
 
-        Drop counters are flattened to ``drops_<cause>`` and per-window
-        goodputs to ``goodput_kbps_<window>``.
+        Drop counters are flattened to ``drops_<cause>``, per-window goodputs to
+        ``goodput_kbps_<window>`` and the figures of the k-th handover the flow measures to
+        ``ho<k>.<metric>`` (``ho0.interruption_s``).
         """
         import pandas as pd
 
+        if "flows" in self._entity_tables:
+            return self._entity_tables["flows"].copy()
         rows = []
         names = []
         for name, metrics in self.summary.get("flows", {}).items():
@@ -168,6 +201,9 @@ class Result:
                 elif key == "windows" and isinstance(value, Mapping):
                     for window, kbps in value.items():
                         row[f"goodput_kbps_{window}"] = kbps
+                elif key == "handovers" and isinstance(value, list):
+                    for k, stats in enumerate(value):
+                        row.update({f"ho{k}.{m}": v for m, v in stats.items() if not isinstance(v, (Mapping, list))})
                 elif not isinstance(value, (Mapping, list, tuple)):
                     row[key] = value
             names.append(name)
@@ -178,6 +214,29 @@ class Result:
             if col not in df.columns:
                 df[col] = pd.Series(0, index=df.index, dtype="int64")
         return df
+
+    @property
+    def mobiles(self) -> pd.DataFrame:
+        """One row per mobile node (index = its node's name) when the scenario has several:
+        handovers, binding drops and forwards, time in handovers, longest interruption of its
+        flows; empty otherwise."""
+        import pandas as pd
+
+        if "mobiles" in self._entity_tables:
+            return self._entity_tables["mobiles"].copy()
+        rows = list(self.summary.get("mobiles") or [])
+        return pd.DataFrame(rows, index=pd.Index([r["name"] for r in rows], name="mobile")).drop(
+            columns=["name"], errors="ignore")
+
+    @property
+    def handovers(self) -> pd.DataFrame:
+        """One row per handover of the run, in time order: its mobile node (when the scenario
+        has several), kind, interfaces, start and completion (s)."""
+        import pandas as pd
+
+        if "handovers" in self._entity_tables:
+            return self._entity_tables["handovers"].reset_index(drop=True)
+        return pd.DataFrame(list(self.summary.get("handovers") or []))
 
     @property
     def links(self) -> pd.DataFrame:
@@ -290,9 +349,20 @@ class Result:
 
         out.mkdir(parents=True, exist_ok=True)
         (out / SUMMARY_FILE).unlink(missing_ok=True)
+        summary = dict(self.summary)
+        entities = {name: getattr(self, name) for name in ENTITY_TABLES
+                    if len(summary.get(name) or ()) > TABLE_LIMIT or name in self._entity_tables}
         for stale in out.glob("*.parquet"):
-            if stale.stem not in self._traces:
+            if stale.stem not in self._traces and stale.stem not in entities:
                 stale.unlink()
+        for name, df in entities.items():
+            table = pa.Table.from_pandas(df if name == "handovers" else df.reset_index(), preserve_index=False)
+            meta = {_META_KEY: json.dumps({"table": name, "entity": True}).encode()}
+            table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
+            with atomic.replacing(out / f"{name}.parquet") as tmp:
+                pq.write_table(table, tmp, write_page_checksum=True)  # a damaged file fails to read
+            summary.pop(name, None)
+            summary[ENTITY_TABLES[name]] = f"{name}.parquet"
         for table, cols in self._traces.items():
             arrays, fields, dtypes, codes = [], [], {}, {}
             for col, arr in cols.items():
@@ -307,7 +377,8 @@ class Result:
                 fields.append(col)
             meta = {
                 _META_KEY: json.dumps(
-                    {"table": table, "dtypes": dtypes, "codes": codes, "all_codes": self.codes}
+                    {"table": table, "dtypes": dtypes, "codes": codes, "all_codes": self.codes,
+                     "receive_window_pkts": self.receive_windows}
                 ).encode()
             }
             if arrays:
@@ -318,7 +389,7 @@ class Result:
             with atomic.replacing(out / f"{table}.parquet") as tmp:
                 pq.write_table(pa_table, tmp, write_page_checksum=True)  # a damaged file fails to read
         write_index(out, self.captures)
-        atomic.write_text(out / SUMMARY_FILE, json.dumps(self.summary, indent=2, sort_keys=False) + "\n")
+        atomic.write_text(out / SUMMARY_FILE, json.dumps(summary, indent=2, sort_keys=False) + "\n")
 
     def __repr__(self) -> str:
         return (
@@ -387,14 +458,21 @@ def _read(src: Path, summary_path: Path) -> Result:
         raise ValueError(f"{SUMMARY_FILE} is not a JSON object")
     traces: dict[str, dict[str, np.ndarray]] = {}
     codes: dict[str, list[str]] = {}
+    entities: dict[str, pd.DataFrame] = {}
+    windows: dict[str, float] = {}
     for path in sorted(src.glob("*.parquet")):
         table = pq.read_table(path, page_checksum_verification=True)
         raw_meta = (table.schema.metadata or {}).get(_META_KEY)
         meta = json.loads(raw_meta) if raw_meta else {}
+        if meta.get("entity"):
+            df = table.to_pandas()
+            entities[meta["table"]] = df if meta["table"] == "handovers" else df.set_index(df.columns[0])
+            continue
         dtypes = meta.get("dtypes", {})
         table_codes = meta.get("codes", {})
         for k, v in meta.get("all_codes", {}).items():
             codes.setdefault(k, v)
+        windows.update({str(k): float(v) for k, v in (meta.get("receive_window_pkts") or {}).items()})
         cols: dict[str, np.ndarray] = {}
         for col in table.column_names:
             chunked = table.column(col)
@@ -413,4 +491,22 @@ def _read(src: Path, summary_path: Path) -> Result:
         traces[meta.get("table", path.stem)] = cols
     order = {"goodput": 0, "timeseries": 1, "packets": 2}
     traces = dict(sorted(traces.items(), key=lambda kv: (order.get(kv[0], 9), kv[0])))
-    return Result(summary, traces, codes, read_index(src))
+    result = Result(summary, traces, codes, read_index(src))
+    result._entity_tables = entities
+    result._receive_windows = windows
+    return result
+
+
+def receive_windows(resolved: Mapping[str, Any]) -> dict[str, float]:
+    """``{flow: packets}`` of a resolved scenario's TCP flows: min(``tcp.window``, the sink's
+    ``advertised_window``), both resolved to packets (``"20pkt"``)."""
+    out = {}
+    for flow in resolved.get("flows", []):
+        transport = flow.get("transport", {})
+        if transport.get("protocol") != "tcp":
+            continue
+        limits = [transport.get("tcp", {}).get("window"), transport.get("sink", {}).get("advertised_window")]
+        packets = [float(str(v).removesuffix("pkt")) for v in limits if str(v).endswith("pkt")]
+        if packets:
+            out[str(flow["name"])] = min(packets)
+    return out

@@ -320,7 +320,7 @@ class Scenario:
                 raise _with_origin(err, self._path) from None
             except OSError as err:  # the captures could not be written (the core names the key)
                 raise PathError(str(err).replace(os.fspath(staging or ""), folder or "")) from None
-            result = Result.from_native(raw)
+            result = Result.from_native(raw, scenario=self)
             if staging is not None:
                 result.captures = _publish_captures(result.captures, staging, folder)
         return result
@@ -361,7 +361,7 @@ class Scenario:
             raise _with_origin(err, self._path) from None
         except ValueError as err:  # not branchable: the variants differ in more than one instant
             raise ScenarioError(f"branch: {err}") from None
-        return [Result.from_native(raw) for raw in raws]
+        return [Result.from_native(raw, scenario=self) for raw in raws]  # variants differ only in time
 
     # -- dunder ------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

@@ -81,6 +81,8 @@ class Flow:
     LD_WIRELESS_AS_CONGESTION = "ld_wireless_as_congestion"
     #: Verdicts `wireless` on units whose truth is `wireless`.
     LD_WIRELESS_AS_WIRELESS = "ld_wireless_as_wireless"
+    #: The mobile node the flow has an endpoint on (its receiver's, else its sender's); only when the scenario has...
+    MOBILE = "mobile"
     #: Primary destination (path index). (sctp)
     PRIMARY_PATH = "primary_path"
     #: Set-Primary requests the sender applied (mSCTP). (sctp)

@@ -115,17 +115,71 @@ def format_size(n: float) -> str:
     return f"{int(n)} B"
 
 
-def _path_links(routes: Sequence[Sequence[int | None]], link_end: Sequence[int], src: int, dst: int) -> list[int]:
-    """Link ids from ``src`` to ``dst`` through a routing table (empty if none)."""
+#: At most this many of the flows' start and stop times cut the run into intervals (a
+#: population of 10,000 flows would otherwise make the estimate quadratic in flows).
+FLOW_CUTS = 64
+
+
+def _path_links(routes: Sequence[Sequence[Any]], link_end: Sequence[int], src: int, dst: int) -> list[int]:
+    """Link ids from ``src`` to ``dst`` through a routing table (empty if none); an entry
+    ``("attach", node)`` crosses an attachment to a shared cell, which is no link."""
     links, node, seen = [], src, set()
     while node != dst and node not in seen:
         seen.add(node)
         link = routes[node][dst]
         if link is None:
             return []
+        if isinstance(link, tuple):
+            node = link[1]
+            continue
         links.append(link)
         node = link_end[link]
     return links if node == dst else []
+
+
+def _mobiles(r: dict) -> list[dict]:
+    """The resolved mobile nodes (``mobile``: one object, or a list of several)."""
+    m = r.get("mobile")
+    return [] if m is None else [m] if isinstance(m, dict) else list(m)
+
+
+class _OneWay:
+    """A mobile node's row of a routing table: one first hop towards every other node (a row
+    per mobile node, not a list of every node: the tables stay linear in mobile nodes)."""
+
+    __slots__ = ("node", "up")
+
+    def __init__(self, node: int, up: Any) -> None:
+        self.node, self.up = node, up
+
+    def __getitem__(self, dst: int) -> Any:
+        return None if dst == self.node else self.up
+
+
+def _route_tables(r: dict) -> list[list[list[Any]]]:
+    """One routing table per interface index: every node's first hop towards every node while
+    each mobile node uses that interface (the nodes' own routes, the mobile nodes' own links or
+    attachments, and the anchors following the interface)."""
+    base = [list(n["routes"]) for n in r["nodes"]]
+    mobiles = _mobiles(r)
+    if not mobiles:
+        return [base]
+    tables = []
+    for i in range(max(len(m["interfaces"]) for m in mobiles)):
+        table = [list(row) for row in base]
+        for m in mobiles:
+            ifaces = m["interfaces"]
+            for iface in ifaces:  # a cell reaches the mobile node by its attachment
+                if iface.get("attach") is None:
+                    table[iface["attach_node"]][m["node"]] = ("attach", m["node"])
+            iface = ifaces[min(i, len(ifaces) - 1)]
+            own = iface.get("attach")
+            up = own[1] if own else ("attach", iface["attach_node"])
+            table[m["node"]] = _OneWay(m["node"], up)
+            anchor, at = m["anchor"], iface["attach_node"]
+            table[anchor][m["node"]] = (own[0] if own else ("attach", m["node"])) if anchor == at else base[anchor][at]
+        tables.append(table)
+    return tables
 
 
 def _world_phases(r: dict, duration_ns: int) -> list[tuple[int, int, int | None, frozenset[int]]]:
@@ -133,20 +187,20 @@ def _world_phases(r: dict, duration_ns: int) -> list[tuple[int, int, int | None,
     index into the mobile node's interfaces, 0 without one; ``None`` while a pause or a
     break-before-make gap lets nothing through) and which links are down (``link_down`` until
     ``link_up``).  Mobility-driven handovers are not followed: the caller takes the fastest
-    interface for them."""
-    mobile = r.get("mobile")
+    interface for them.  With several mobile nodes, the first one's handovers stand for all."""
+    mobiles = _mobiles(r)
     changes: list[tuple[int, int, Any]] = []  # (time, order, change)
     for entry in r.get("timeline", []):
         at, action = min(int(entry["at"]), duration_ns), entry["action"]
         kind = action.get("action")
-        if kind == "handover":
+        if kind == "handover" and action.get("mobile", 0) == 0:  # the first mobile node's
             stall = int(action.get("gap") or action.get("duration") or 0)
             changes.append((at, 0, ("table", None if stall > 0 else int(action["to"]))))
             if stall > 0:
                 changes.append((min(at + stall, duration_ns), 1, ("table", int(action["to"]))))
         elif kind in ("link_down", "link_up"):
             changes.append((at, 0, (kind, frozenset(int(link) for link in action.get("links", [])))))
-    table: int | None = int(mobile["initial"]) if mobile else 0
+    table: int | None = int(mobiles[0]["initial"]) if mobiles else 0
     down: frozenset[int] = frozenset()
     out, t = [], 0
     for at, _, (what, value) in sorted(changes, key=lambda c: (c[0], c[1])):
@@ -283,20 +337,22 @@ def _flow_caps(r: dict, routes: Sequence, link_end: Sequence[int],
 
 
 def _share_links(streams: list[tuple[int, float, list[int], list[int]]], bits: Sequence[int],
-                 rate: Sequence[int]) -> list[float]:
-    """Segments per second of each stream ``(flow, cap, path)`` when streams that share a link
-    split its rate (proportional scaling, a few rounds: close to max-min sharing for these
-    topologies)."""
+                 rate: Sequence[int], weights: Sequence[int] | None = None) -> list[float]:
+    """Segments per second of each stream ``(flow, cap, path)`` (standing for ``weights[k]``
+    alike ones, 1 without weights) when streams that share a link split its rate (proportional scaling, a few rounds: close to max-min sharing for these
+    topologies). A stream is scaled by its most loaded link alone in each round: scaled by every
+    overloaded link of its path at once, many flows through two such links (a core link and a
+    cell) came out far below either link's share."""
     per_s = [stream[1] for stream in streams]
+    weights = weights or [1] * len(streams)
     for _ in range(4):
         load: dict[int, float] = {}
         for k, (i, _, path, _) in enumerate(streams):
             for link in path:
-                load[link] = load.get(link, 0.0) + per_s[k] * bits[i]
+                load[link] = load.get(link, 0.0) + per_s[k] * bits[i] * weights[k]
         for k, (_, _, path, _) in enumerate(streams):
-            for link in path:
-                if load[link] > rate[link] > 0:
-                    per_s[k] *= rate[link] / load[link]
+            factor = min((rate[link] / load[link] for link in path if load[link] > rate[link] > 0), default=1.0)
+            per_s[k] *= factor
     return per_s
 
 
@@ -319,45 +375,67 @@ def estimate(
         if action.get("action") == "set_link" and action.get("rate"):
             for link in action["links"]:
                 rate[link] = max(rate[link], int(action["rate"]))
-    mobile = r.get("mobile")
-    tables = [i["routes"] for i in mobile["interfaces"]] if mobile else [[n["routes"] for n in r["nodes"]]]
+    mobiles = _mobiles(r)
+    tables = _route_tables(r)
     caps = [_flow_caps(r, routes, link_end, rate) for routes in tables]
     phases = _world_phases(r, duration_ns)
-    if mobile and mobile.get("mobility"):  # handovers follow the movement: take the best
+    if any(m.get("mobility") for m in mobiles):  # handovers follow the movement: take the best
         fastest = max(range(len(tables)), key=lambda k: sum(c[0] for c in caps[k]))
         phases = [(a, b, None if t is None else fastest, down) for a, b, t, down in phases]
 
     flows = r["flows"]
-    bits = [_transport(f)[0] for f in flows]
-    acks_per_segment = [_transport(f)[2] for f in flows]
+    transports = [_transport(f) for f in flows]
+    bits = [t[0] for t in transports]
+    acks_per_segment = [t[2] for t in transports]
     ack_bytes = [_ack_bytes(f) for f in flows]
     wire: dict[int, tuple[float, float]] = {}
     moves = [_sctp_moves(r, f) for f in flows]
     # Every instant something changes: the phases, flows starting or stopping, and the scripted
     # address changes of SCTP associations (issue #27: a switch to a faster path counts).
+    # Of many flows' starts and stops (a population), FLOW_CUTS spread over them: a flow active
+    # over part of an interval counts for that part, sharing with every flow active in it.
     cuts = {0, duration_ns} | {t for p in phases for t in p[:2]}
+    flow_times: set[int] = set()
     for flow, m in zip(flows, moves):
-        cuts |= {min(int(flow["start"]), duration_ns), _stop(flow, duration_ns)}
+        flow_times |= {min(int(flow["start"]), duration_ns), _stop(flow, duration_ns)}
         cuts |= {min(when, duration_ns) for when, _, _ in (m or [])}
-    bounds = sorted(cuts)
+    if len(flow_times) > FLOW_CUTS:
+        ordered = sorted(flow_times)
+        flow_times = {ordered[k * len(ordered) // FLOW_CUTS] for k in range(FLOW_CUTS)}
+    bounds = sorted(cuts | flow_times)
+    # Flows alike (the same capacity, paths and packet sizes: a population's) share the links
+    # as one stream standing for all of them: an interval costs O(flows) and the sharing of a
+    # few kinds of stream.
+    kinds_of: dict[tuple, int] = {}
+    kind_id = [[kinds_of.setdefault((cap, tuple(path), tuple(back), bits[i], acks_per_segment[i], ack_bytes[i]),
+                                    len(kinds_of))
+                for i, (cap, path, back) in enumerate(per_table)] for per_table in caps]
+    lifetimes = [(int(f["start"]), _stop(f, duration_ns)) for f in flows]
     segments = [0.0] * len(flows)
     hop_segments = [0.0] * len(flows)
     for start, end in zip(bounds, bounds[1:]):
         _, _, table, down = next(p for p in phases if p[0] <= start < p[1])
-        streams = []
-        for i, flow in enumerate(flows):
-            if not int(flow["start"]) <= start < _stop(flow, duration_ns):
+        groups: dict[int, tuple[int, int, list[tuple[int, float]]]] = {}  # kind -> (flow, table, members)
+        for i, (flow, (f_start, f_stop)) in enumerate(zip(flows, lifetimes)):
+            active_ns = min(end, f_stop) - max(start, f_start)
+            if active_ns <= 0:
                 continue
-            for k in _flow_tables(r, flow, moves[i], start, table, _blocked(caps, i, down)):
-                cap, path, back = caps[k][i]
-                if cap > 0 and not down & set(path):
-                    streams.append((i, cap, path, back))
-        span = (end - start) / 1e9
-        for (i, _, path, back), per_s in zip(streams, _share_links(streams, bits, rate)):
-            segments[i] += per_s * span
-            hop_segments[i] += per_s * span * len(path)
-            _on_wire(wire, path, per_s * span, bits[i] // 8)
-            _on_wire(wire, back, per_s * span * acks_per_segment[i], ack_bytes[i])
+            in_use = [] if table is None else [table]
+            if moves[i] is not None:
+                in_use = _flow_tables(r, flow, moves[i], start, table, _blocked(caps, i, down))
+            for k in in_use:
+                cap, path, _ = caps[k][i]
+                if cap > 0 and not (down and down & set(path)):
+                    groups.setdefault(kind_id[k][i], (i, k, []))[2].append((i, active_ns / 1e9))
+        streams = [(i, *caps[k][i]) for i, k, _ in groups.values()]
+        shares = _share_links(streams, bits, rate, [len(g[2]) for g in groups.values()])
+        for (rep, _, path, back), per_s, (_, _, members) in zip(streams, shares, groups.values()):
+            for i, span in members:
+                segments[i] += per_s * span
+                hop_segments[i] += per_s * span * len(path)  # per flow: its own ACKs per segment
+            sent = per_s * sum(span for _, span in members)
+            _on_wire(wire, path, sent, bits[rep] // 8)
+            _on_wire(wire, back, sent * acks_per_segment[rep], ack_bytes[rep])
 
     window_share = 1.0
     if trace_window:
@@ -433,6 +511,8 @@ def _stop(flow: dict, duration_ns: int) -> int:
 
 def _blocked(caps: list, flow: int, down: frozenset[int]) -> set[int]:
     """Tables whose path for ``flow`` crosses a link that is down."""
+    if not down:
+        return set()
     return {k for k, per_table in enumerate(caps) if down & set(per_table[flow][1])}
 
 

@@ -86,6 +86,13 @@ pub const SPEED: UnitKind = UnitKind {
 pub const LENGTH: UnitKind =
     UnitKind { what: "length", example_unit: "m", units: &[("m", 1_000), ("km", 1_000_000)], whole: None };
 
+/// The sizes in their kind's base unit of units `a` and `b`, if one kind of value (durations,
+/// rates, sizes, speeds, lengths) has both: how to convert between them.
+pub fn common_scale(a: &str, b: &str) -> Option<(u128, u128)> {
+    let mult = |k: &UnitKind, u: &str| k.units.iter().find(|x| x.0 == u).map(|x| x.1);
+    [&DURATION, &RATE, &SIZE, &SPEED, &LENGTH].into_iter().find_map(|k| Some((mult(k, a)?, mult(k, b)?)))
+}
+
 impl UnitKind {
     fn unit_names(&self) -> String {
         self.units.iter().map(|u| u.0).collect::<Vec<_>>().join(", ")

@@ -177,6 +177,12 @@ pub trait Endpoint {
     /// How often each of the endpoint's mechanisms acted (see [`Engagement`]); asked once,
     /// when the run's summary is written.
     fn engagement(&self, _out: &mut Engagement) {}
+    /// The endpoint's own current estimate of its flow's round-trip time, if it measures one
+    /// (a TCP receiver from the timestamps its peer echoes): what a mobile node knows when it
+    /// times its handover warning (`mobile.warning = "srtt"`).
+    fn rtt_estimate(&self) -> Option<SimDuration> {
+        None
+    }
 }
 
 /// Engagement counters: for each mechanism of a scheme that is *configured*, how often it acted

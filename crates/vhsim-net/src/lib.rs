@@ -12,6 +12,8 @@
 //!   time-window loss, drop-list), one file each.
 //! * [`arq`]: link-layer ARQ (802.11 stop-and-wait).
 //! * [`reorder`]: reordering models ("swap with the next packet(s)").
+//! * [`trace_link`]: a recorded delivery-opportunity trace (Mahimahi's format) in the link's
+//!   rate role.
 //!
 //! `docs/link-models.md` describes each model with its parameters and analytic values.
 
@@ -23,6 +25,7 @@ pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod reorder;
+pub mod trace_link;
 
 pub use addr::Addr;
 pub use arq::{Arq, ArqConfig};
@@ -37,3 +40,4 @@ pub use packet::{
 };
 pub use queue::{DropTailQueue, QueueLimit};
 pub use reorder::{Delivery, Reorder, ReorderConfig};
+pub use trace_link::{DeliveryTrace, TraceConfig, TraceDelivery, TraceError, TracePacer};

@@ -1,7 +1,8 @@
 //! One simplex link direction: drop-tail queue -> serialization at `rate` -> error model
 //! (per attempt, with optional link-layer ARQ) -> optional reordering -> propagation `delay` ->
 //! the next node (ARCHITECTURE §4; the models are in [`crate::error`], [`crate::arq`] and
-//! [`crate::reorder`]).
+//! [`crate::reorder`]). A recorded trace ([`crate::trace_link`]) may take the rate's role: it
+//! then says when each transmission (and ARQ attempt) ends.
 //!
 //! The link is passive and is the single place that decides a packet's fate and timing: the
 //! world calls [`Link::offer`] when a packet arrives at the link, [`Link::finish_transmission`]
@@ -13,7 +14,7 @@
 //!
 //! **Leaving early.** When a serialization starts with nothing waiting behind it on a link
 //! that can lose a frame only by going down (no error model, no ARQ, no reordering), its fate
-//! is known at once: it arrives `serialization + delay` later. The world may then take it off
+//! is known at once: it arrives `delay` after its transmission ends (by the rate or the trace). The world may then take it off
 //! the link at once ([`Link::leave_early`]) instead of scheduling a `TxDone`: the link stays
 //! busy, and the world ends the serialization ([`Link::end_early`]) when a `TxDone` would have
 //! come, or gives the frame back ([`Link::call_back`]) if the link goes down or changes before
@@ -24,6 +25,7 @@ use crate::error::{ErrorModel, ErrorModelConfig};
 use crate::packet::{DropCause, Packet, TraceTag};
 use crate::queue::{DropTailQueue, QueueLimit};
 use crate::reorder::{Delivery, Reorder, ReorderConfig};
+use crate::trace_link::TracePacer;
 use vhsim_core::{Rate, RngStreams, SimDuration, SimTime};
 
 /// Rate and delay of a link direction (may change during a run).
@@ -176,6 +178,9 @@ pub struct Link {
     error: ErrorModel,
     arq: Option<Arq>,
     reorder: Option<Reorder>,
+    /// A recorded trace in the rate's role ([`crate::trace_link`]): when set, it says when a
+    /// transmission ends, and `params.rate` is only the trace's mean rate (for notices).
+    trace: Option<TracePacer>,
     /// What is being serialized: nothing, the head of `queue` (attempt number, 1-based), or a
     /// frame that left early.
     wire: Wire,
@@ -198,6 +203,7 @@ impl Link {
             error,
             arq: None,
             reorder: None,
+            trace: None,
             wire: Wire::Idle,
             serialization_of: [(0, SimDuration::ZERO); 2],
             packets_sent: 0,
@@ -232,6 +238,12 @@ impl Link {
     /// Add a reordering model.
     pub fn with_reorder(mut self, reorder: Reorder) -> Self {
         self.reorder = Some(reorder);
+        self
+    }
+
+    /// Drive the transmissions by a recorded trace instead of the rate.
+    pub fn with_trace(mut self, trace: TracePacer) -> Self {
+        self.trace = Some(trace);
         self
     }
 
@@ -286,7 +298,7 @@ impl Link {
     fn start_next(&mut self, now: SimTime) -> Option<SimTime> {
         let size = self.queue.serve()?.size;
         self.wire = Wire::Frame(1);
-        Some(now + self.serialization(size))
+        Some(self.transmission_end(now, size))
     }
 
     /// Whether only the link going down can lose a frame (no error model, no ARQ, no
@@ -310,7 +322,7 @@ impl Link {
             return None;
         }
         debug_assert!(self.queue.is_empty(), "an idle link has nothing waiting");
-        let done = now + self.serialization(size);
+        let done = self.transmission_end(now, size);
         self.wire = Wire::Departed;
         self.attempts += 1;
         self.packets_sent += 1;
@@ -379,13 +391,24 @@ impl Link {
         d
     }
 
+    /// When a transmission of `size` bytes starting at `start` ends: by the rate, or by the
+    /// trace. A trace moves on with each call: exactly one per transmission (or ARQ attempt)
+    /// that starts, whether its frame leaves early or waits for its `TxDone`.
+    #[inline]
+    fn transmission_end(&mut self, start: SimTime, size: u32) -> SimTime {
+        match self.trace.as_mut() {
+            None => start + self.serialization(size),
+            Some(t) => t.finish(start, size),
+        }
+    }
+
     /// A packet arrives at the link at `now`.
     pub fn offer(&mut self, now: SimTime, pkt: Packet) -> Offer {
         if !self.up {
             return Offer::Dropped(pkt, DropCause::LinkDown);
         }
         if self.wire == Wire::Idle && !self.paused {
-            let done = now + self.serialization(pkt.size);
+            let done = self.transmission_end(now, pkt.size);
             self.queue.serve_first(pkt);
             self.wire = Wire::Frame(1);
             return Offer::Transmitting(done);
@@ -418,7 +441,7 @@ impl Link {
                 Some(AttemptResult::GiveUp) => Some(DropCause::ErrorModel),
                 Some(AttemptResult::Retry(wait)) => {
                     let size = head.size;
-                    f.next_done = Some(now + wait + self.serialization(size));
+                    f.next_done = Some(self.transmission_end(now + wait, size));
                     self.wire = Wire::Frame(attempt + 1);
                     return f;
                 }

@@ -1,4 +1,4 @@
-//! 802.11 stop-and-wait ARQ on a link (protocol-facts §12): residual loss p^N, in-order
+//! 802.11 stop-and-wait ARQ on a link (docs/references.md §12): residual loss p^N, in-order
 //! delivery, and the time each frame holds the link.
 
 mod common;

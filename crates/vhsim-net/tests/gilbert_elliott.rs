@@ -1,5 +1,5 @@
 //! Gilbert–Elliott, both forms, driven directly with synthetic packets and times: long-run loss
-//! rate and mean bad-burst length against the analytic values (protocol-facts §12).
+//! rate and mean bad-burst length against the analytic values (docs/references.md §12).
 
 mod common;
 

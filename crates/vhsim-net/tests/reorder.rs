@@ -1,4 +1,4 @@
-//! "Swap with the next packet(s)" reordering (Lim & Jang §5.1; protocol-facts §12, ambiguity
+//! "Swap with the next packet(s)" reordering (Lim & Jang §5.1; docs/references.md §12, ambiguity
 //! A10): the arrival pattern, the hold timeout, and the duplicate ACKs a TCP sink sends.
 
 mod common;

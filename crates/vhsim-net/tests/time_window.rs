@@ -1,5 +1,5 @@
 //! Time-window loss: nothing lost outside the windows, rate p inside (Kim & Koh: 3 % during
-//! 48–50 s; protocol-facts §14).
+//! 48–50 s; docs/references.md §14).
 
 mod common;
 

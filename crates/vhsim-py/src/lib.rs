@@ -21,7 +21,12 @@ create_exception!(_native, ScenarioError, PyValueError, "A scenario is invalid; 
 create_exception!(_native, SimulationError, PyRuntimeError, "The simulation failed (an internal error).");
 
 fn load(toml_text: &str, overrides: Vec<(String, String)>) -> PyResult<Scenario> {
-    vhsim_scenario::load(toml_text, &overrides).map_err(|e| ScenarioError::new_err(e.to_string()))
+    seeded(toml_text, overrides, None)
+}
+
+/// [`load`] with the run's seed (set before populations draw their random values).
+fn seeded(toml_text: &str, overrides: Vec<(String, String)>, seed: Option<u64>) -> PyResult<Scenario> {
+    vhsim_scenario::load_seeded(toml_text, &overrides, seed).map_err(|e| ScenarioError::new_err(e.to_string()))
 }
 
 fn parse_detail(detail: Option<&str>) -> PyResult<Option<Detail>> {
@@ -245,10 +250,7 @@ fn run<'py>(
     pcap: Vec<String>,
     pcap_key: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut sc = load(toml_text, overrides)?;
-    if let Some(s) = seed {
-        sc.seed = s;
-    }
+    let sc = seeded(toml_text, overrides, seed)?;
     let detail = parse_detail(detail)?;
     check_goodput_rows(&sc)?;
     let spec = TraceFilterSpec {
@@ -316,10 +318,7 @@ fn run_branches<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let mut scenarios = Vec::with_capacity(variants.len());
     for overrides in variants {
-        let mut sc = load(toml_text, overrides)?;
-        if let Some(s) = seed {
-            sc.seed = s;
-        }
+        let sc = seeded(toml_text, overrides, seed)?;
         check_goodput_rows(&sc)?;
         scenarios.push(sc);
     }
@@ -345,10 +344,7 @@ fn fingerprint(
     overrides: Vec<(String, String)>,
     seed: Option<u64>,
 ) -> PyResult<(String, String, String, u64)> {
-    let mut sc = load(toml_text, overrides)?;
-    if let Some(s) = seed {
-        sc.seed = s;
-    }
+    let sc = seeded(toml_text, overrides, seed)?;
     let output = py
         .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run(&sc, Some(Detail::Packets)))))
         .map_err(panic_error)?;

@@ -25,6 +25,7 @@
 mod error;
 pub mod model;
 mod overrides;
+mod population;
 mod resolve;
 mod schema;
 mod units;
@@ -44,16 +45,28 @@ use schema::ScenarioFile;
 ///
 /// Values an error message quotes are cut to a readable length (`error::MAX_QUOTED` characters).
 pub fn load(toml_text: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
-    load_untidy(toml_text, overrides).map_err(ScenarioError::tidy)
+    load_seeded(toml_text, overrides, None)
 }
 
-fn load_untidy(toml_text: &str, overrides: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+/// [`load`] with the run's seed in place of the file's (`None`: the file's). The seed is set
+/// before populations are expanded, so their random values are the run's.
+pub fn load_seeded(toml_text: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Scenario, ScenarioError> {
+    load_untidy(toml_text, overrides, seed).map_err(ScenarioError::tidy)
+}
+
+fn load_untidy(toml_text: &str, overrides: &[(String, String)], seed: Option<u64>) -> Result<Scenario, ScenarioError> {
     let mut doc: toml::Table =
         toml::from_str(toml_text).map_err(|e| ScenarioError::new("", e.to_string().trim_end()))?;
     overrides::apply(&mut doc, overrides)?;
-    let file: ScenarioFile =
-        serde_path_to_error::deserialize(toml::Value::Table(doc)).map_err(deserialize_error)?;
-    resolve::resolve(file)
+    let rewrites = population::expand(&mut doc, seed)?;
+    let file: ScenarioFile = serde_path_to_error::deserialize(toml::Value::Table(doc))
+        .map_err(deserialize_error)
+        .map_err(|e| rewrites.apply(e))?;
+    let mut scenario = resolve::resolve(file).map_err(|e| rewrites.apply(e))?;
+    if let Some(s) = seed {
+        scenario.seed = s;
+    }
+    Ok(scenario)
 }
 
 /// Resolve capture point names (as in `output.pcap`: `"<link>/<direction>"`, `"<link>"`,
@@ -74,7 +87,7 @@ pub fn to_canonical_json(s: &Scenario) -> String {
 }
 
 /// Turn a deserialization error into a [`ScenarioError`] with a `a.b[2].c` path.
-fn deserialize_error(e: serde_path_to_error::Error<toml::de::Error>) -> ScenarioError {
+pub(crate) fn deserialize_error(e: serde_path_to_error::Error<toml::de::Error>) -> ScenarioError {
     use serde_path_to_error::Segment;
     let mut path = String::new();
     for seg in e.path() {

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 use vhsim_core::{Rate, SimDuration, SimTime};
-use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig};
+use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig, TraceConfig};
 use vhsim_sctp::SctpConfig;
 use vhsim_tcp::{SinkConfig, TcpConfig};
 
@@ -43,11 +43,14 @@ pub struct Scenario {
     pub detail: Detail,
     /// What metrics to compute.
     pub metrics: MetricsModel,
-    /// The mobile node, if the scenario has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mobile: Option<MobileModel>,
+    /// The mobile nodes (`[mobile]`, `[[mobiles]]`, populations), in that order; a mobile
+    /// node's index is its position here. In the JSON under `mobile`: one object when there is
+    /// one, a list when there are several, absent when there is none.
+    #[serde(rename = "mobile", default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
+    pub mobiles: Vec<MobileModel>,
     /// The address table: `addresses[i]` is `vhsim_net::Addr(i)`. Node `n` has address `n`;
-    /// with a mobile node, its interface `k` has address `nodes.len() + k` (a care-of address).
+    /// then come the care-of addresses of the mobile nodes' interfaces, mobile node by mobile
+    /// node (`InterfaceModel::address`).
     pub addresses: Vec<AddressModel>,
     /// Node agents, in file order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -56,6 +59,41 @@ pub struct Scenario {
     /// file asks for none, so scenarios without captures keep their canonical JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcap: Option<PcapModel>,
+}
+
+impl Scenario {
+    /// The mobile node that is node `node`, if it is one.
+    pub fn mobile_at(&self, node: u32) -> Option<(u32, &MobileModel)> {
+        self.mobiles.iter().enumerate().find(|(_, m)| m.node == node).map(|(i, m)| (i as u32, m))
+    }
+}
+
+/// `Vec<MobileModel>` as one object (one mobile node, the JSON of scenarios from before there
+/// could be several) or a list.
+mod one_or_many {
+    use super::MobileModel;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[MobileModel], s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            [one] => one.serialize(s),
+            many => many.serialize(s),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(Box<MobileModel>),
+        Many(Vec<MobileModel>),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<MobileModel>, D::Error> {
+        Ok(match OneOrMany::deserialize(d)? {
+            OneOrMany::One(m) => vec![*m],
+            OneOrMany::Many(v) => v,
+        })
+    }
 }
 
 /// Packet captures of link directions (docs/pcap.md).
@@ -131,21 +169,32 @@ pub enum AgentKind {
     DeliveryServiceMobile(DsMobileModel),
 }
 
-/// The anchor side of the Delivery Service: an acknowledged service on one interface's path.
+/// The anchor side of the Delivery Service: an acknowledged service on one interface's path
+/// of every mobile node it serves (each with its own copies and timer).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DsAnchorModel {
-    /// The mobile node's interface given the acknowledged service.
-    pub interface: u32,
     /// No acknowledgement for this long while copies are kept: the interface is declared failed.
     pub timeout: SimDuration,
-    /// The anchor's first hop onto that interface's path (the link direction it guards).
-    pub guarded_link: u32,
-    /// The mobile node's addresses (home and care-of), indices into the address table.
-    pub mobile_addresses: Vec<u32>,
-    /// Bound on the bytes of the kept copies (`None` = unbounded).
+    /// Bound on the bytes of the kept copies of one mobile node (`None` = unbounded).
     pub buffer: Option<u64>,
     /// How the timeout is timed.
     pub timer: DsTimer,
+    /// The mobile nodes it serves: those anchored at its node with a Delivery Service of their
+    /// own for the interface, in mobile node order.
+    pub served: Vec<DsServed>,
+}
+
+/// One mobile node the anchor's Delivery Service serves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DsServed {
+    /// The mobile node (index into [`Scenario::mobiles`]).
+    pub mobile: u32,
+    /// Its interface given the acknowledged service.
+    pub interface: u32,
+    /// The anchor's first hop onto that interface's path (the link direction it guards).
+    pub guarded_link: u32,
+    /// The mobile node's addresses (home and care-of), indices into the address table.
+    pub addresses: Vec<u32>,
 }
 
 /// How the anchor's Delivery Service times its timeout.
@@ -163,6 +212,9 @@ pub enum DsTimer {
 /// The mobile node's side of the Delivery Service.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DsMobileModel {
+    /// The mobile node it runs at (index into [`Scenario::mobiles`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mobile: u32,
     /// The interface whose arrivals it acknowledges.
     pub interface: u32,
     /// That interface's care-of address (acknowledgements leave from it, so by that interface).
@@ -225,8 +277,36 @@ pub struct MobileModel {
     pub mobility: Option<MobilityModel>,
     /// How the anchor's binding follows a handover.
     pub binding: BindingModel,
-    /// Warning time of the `Imminent` link event before each handover.
+    /// Warning time of the `Imminent` link event before each handover (with the `srtt` rule:
+    /// the lead used before the mobile node has an RTT estimate).
     pub warning: SimDuration,
+    /// How the warning time is found: fixed (`warning`), or from the mobile node's own RTT
+    /// estimate while the run goes; left out of the JSON when fixed.
+    #[serde(default, skip_serializing_if = "WarningRule::is_fixed")]
+    pub warning_rule: WarningRule,
+}
+
+/// How the mobile node times its handover warning (`mobile.warning`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WarningRule {
+    /// `warning` before each handover (a duration, or `"rtt"` computed from the topology).
+    #[default]
+    Fixed,
+    /// `"srtt"`: the `Imminent` event comes when the time left before the handover falls to
+    /// the largest current RTT estimate of the mobile node's endpoints plus `margin` (before
+    /// any estimate: to `warning`, the empty-path round trip plus `margin`).
+    Srtt {
+        /// Added to the estimate (ns).
+        margin: SimDuration,
+    },
+}
+
+impl WarningRule {
+    /// Whether this is the fixed rule (the default).
+    pub fn is_fixed(&self) -> bool {
+        *self == WarningRule::Fixed
+    }
 }
 
 /// Fate of packets for the old care-of address during the binding latency.
@@ -296,6 +376,14 @@ fn is_time_zero(t: &SimTime) -> bool {
     *t == SimTime::ZERO
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 /// Handoff length from the speed: `band_m / speed + latency` (docs/mobility.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BandCrossing {
@@ -305,21 +393,29 @@ pub struct BandCrossing {
     pub latency: SimDuration,
 }
 
-/// One interface of the mobile node.
+/// One interface of a mobile node.
+///
+/// A mobile node is a leaf of the network: on each interface it has one neighbour, the
+/// `attach_node` (the other end of its own link, or the shared cell it is attached to), and
+/// every route to or from it through that interface passes there (docs/handover.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InterfaceModel {
     /// Name from the file.
     pub name: String,
-    /// Direction ids of the access link.
+    /// Direction ids of the access link (what a handover takes down or pauses); empty for an
+    /// interface attached to a shared cell, whose attachment goes down instead.
     pub access: Vec<u32>,
-    /// The access link's direction towards the MN (its rate and delay are what notifications
-    /// report).
+    /// The access link's direction towards the MN, or the cell's shared downlink (its rate and
+    /// delay are what notifications report).
     pub downlink: u32,
-    /// `routes[node][dst]`: every node's first hops while this interface is in use.
-    pub routes: Vec<Vec<Option<u32>>>,
-    /// `address_routes[node]`: every node's first hop towards this interface's care-of
-    /// address (the path through this interface, whatever interface is in use).
-    pub address_routes: Vec<Option<u32>>,
+    /// The mobile node's neighbour on this interface.
+    pub attach_node: u32,
+    /// The mobile node's own link on this side, `[towards the MN, from the MN]`; `None` when
+    /// the interface is attached to the shared cell `attach_node`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attach: Option<[u32; 2]>,
+    /// Its care-of address (index into [`Scenario::addresses`]).
+    pub address: u32,
 }
 
 /// How a handover happens.
@@ -403,8 +499,14 @@ pub struct NodeModel {
     /// Name from the file.
     pub name: String,
     /// `routes[d]` = the link direction a packet for node `d` leaves on (`None` for the node
-    /// itself or an unreachable node).
+    /// itself, an unreachable node, or a mobile node attached to this node as a shared cell).
+    /// Towards a mobile node: through the interface whose path from here is the shortest
+    /// (docs/handover.md). Empty for a mobile node, which leaves by the interface in use.
     pub routes: Vec<Option<u32>>,
+    /// Whether the node is a shared cell: mobile nodes attach to it by interfaces with `cell`
+    /// and share the queues of its link (docs/handover.md "Shared cells").
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cell: bool,
 }
 
 /// One simplex link direction.
@@ -416,7 +518,7 @@ pub struct LinkModel {
     pub from: u32,
     /// Receiving node.
     pub to: u32,
-    /// Rate (> 0).
+    /// Rate (> 0); with a trace, the trace's mean rate (what a handover notice reports).
     pub rate: Rate,
     /// Propagation delay.
     pub delay: SimDuration,
@@ -431,6 +533,10 @@ pub struct LinkModel {
     /// Reordering model (`None` = none); left out of the JSON when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reorder: Option<ReorderConfig>,
+    /// A recorded delivery-opportunity trace in the rate's role (`None` = the constant
+    /// `rate`); left out of the JSON when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceConfig>,
 }
 
 /// The application feeding a sender.
@@ -644,8 +750,11 @@ pub enum Action {
         /// New delay, if given.
         delay: Option<SimDuration>,
     },
-    /// Move the mobile node from interface `from` to interface `to`.
+    /// Move mobile node `mobile` from interface `from` to interface `to`.
     Handover {
+        /// Which mobile node (index into [`Scenario::mobiles`]).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        mobile: u32,
         /// How.
         #[serde(flatten)]
         kind: HandoverKind,

@@ -62,8 +62,10 @@ fn a_delivery_service_pair_resolves_its_side_from_its_node() {
     // four nodes, then the care-of addresses of utran (4) and wlan (5).
     match &sc.agents[0].kind {
         AgentKind::DeliveryServiceAnchor(d) => {
-            assert_eq!((d.interface, d.timeout.as_nanos(), d.guarded_link), (1, 90_000_000, 6));
-            assert_eq!(d.mobile_addresses, [3, 4, 5]);
+            assert_eq!(d.timeout.as_nanos(), 90_000_000);
+            let [s] = d.served.as_slice() else { panic!("{:?}", d.served) };
+            assert_eq!((s.mobile, s.interface, s.guarded_link), (0, 1, 6));
+            assert_eq!(s.addresses, [3, 4, 5]);
         }
         k => panic!("{k:?}"),
     }

@@ -1,5 +1,5 @@
 //! Error models, link-layer ARQ and reordering resolve per direction with their defaults
-//! (docs/link-models.md; protocol-facts §12, §14).
+//! (docs/link-models.md; docs/references.md §12, §14).
 
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_net::{ArqConfig, ErrorModelConfig, LossWindow, ReorderConfig};

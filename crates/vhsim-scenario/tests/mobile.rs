@@ -59,20 +59,24 @@ fn handover(at: &str, rest: &str) -> String {
 #[test]
 fn routes_follow_the_active_interface_at_the_anchor_and_the_mn_only() {
     let s = load(BASE, &[]).unwrap();
-    let m = s.mobile.as_ref().unwrap();
+    let m = s.mobiles.first().unwrap();
     let node = |n: &str| s.nodes.iter().position(|x| x.name == n).unwrap();
     let dir = |n: &str| s.links.iter().position(|l| l.name == n).unwrap() as u32;
     let (umts, wlan) = (&m.interfaces[0], &m.interfaces[1]);
-    assert_eq!(umts.routes[node("r")][node("mn")], Some(dir("r1/forward")));
-    assert_eq!(wlan.routes[node("r")][node("mn")], Some(dir("r2/forward")));
-    assert_eq!(umts.routes[node("mn")][node("cn")], Some(dir("umts/reverse")));
-    assert_eq!(wlan.routes[node("mn")][node("cn")], Some(dir("wlan/reverse")));
-    // A base station keeps its own side's route whatever is active.
-    assert_eq!(umts.routes[node("bs2")][node("mn")], Some(dir("wlan/forward")));
-    assert_eq!(wlan.routes[node("bs1")][node("mn")], Some(dir("umts/forward")));
+    // Each interface: its neighbour and own link, [towards the MN, from it].
+    assert_eq!((umts.attach_node, umts.attach), (node("bs1") as u32, Some([dir("umts/forward"), dir("umts/reverse")])));
+    assert_eq!((wlan.attach_node, wlan.attach), (node("bs2") as u32, Some([dir("wlan/forward"), dir("wlan/reverse")])));
     assert_eq!(umts.downlink, dir("umts/forward"));
-    // The scenario's node routes are the initial interface's.
-    assert_eq!(s.nodes[node("r")].routes, umts.routes[node("r")]);
+    // The anchor reaches the MN through the initial interface (the world follows its binding).
+    assert_eq!(s.nodes[node("r")].routes[node("mn")], Some(dir("r1/forward")));
+    assert_eq!(s.nodes[node("cn")].routes[node("mn")], Some(dir("wired/forward")));
+    // A base station keeps its own side's route whatever is active.
+    assert_eq!(s.nodes[node("bs2")].routes[node("mn")], Some(dir("wlan/forward")));
+    assert_eq!(s.nodes[node("bs1")].routes[node("mn")], Some(dir("umts/forward")));
+    // The MN has no routes: it leaves by the interface in use.
+    assert!(s.nodes[node("mn")].routes.is_empty());
+    // Care-of addresses follow the node addresses.
+    assert_eq!((umts.address, wlan.address), (5, 6));
 }
 
 #[test]
@@ -90,7 +94,7 @@ fn handovers_resolve_in_time_order_from_the_interface_in_use() {
     assert_eq!(hs.len(), 2);
     assert_eq!(hs[0].0, 5_000_000_000);
     match &hs[0].1 {
-        Action::Handover { kind, from, to, notify_delay } => {
+        Action::Handover { kind, from, to, notify_delay, .. } => {
             assert_eq!(
                 *kind,
                 HandoverKind::BreakBeforeMake { gap: vhsim_core::SimDuration::from_millis(500) }
@@ -224,10 +228,22 @@ fn malformed_mobile_and_handover_entries_name_the_key() {
             "does not end at the mobile node",
         ),
         (
-            "one interface",
+            "a link at the mn that is no interface's",
             BASE.replace("[mobile.interfaces.wlan]\naccess = \"wlan\"", ""),
+            "links.wlan",
+            "a mobile node is a leaf of the network",
+        ),
+        (
+            "no interfaces",
+            BASE.replace("[mobile.interfaces.umts]\naccess = \"umts\"\n[mobile.interfaces.wlan]\naccess = \"wlan\"", ""),
+            "mobile",
+            "missing field `interfaces`",
+        ),
+        (
+            "an empty interface table",
+            BASE.replace("[mobile.interfaces.umts]\naccess = \"umts\"\n[mobile.interfaces.wlan]\naccess = \"wlan\"", "interfaces = {}"),
             "mobile.interfaces",
-            "at least two",
+            "at least one interface",
         ),
         (
             "unknown mobile key",

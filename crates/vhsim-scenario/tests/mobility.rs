@@ -23,14 +23,14 @@ fn hand_computed_times_at_36_kmh_across_500m_cells() {
     // 36 km/h = 10 m/s; R = 500 m, default spacing d = 1.5 R = 750 m; the MN starts at x = 0.
     // Overlap [d - R, R] = [250 m, 500 m] -> 25 s and 50 s; midpoint d/2 = 375 m -> 37.5 s.
     let s = load(&with("speed = \"36km/h\"\ncell_radius = \"500m\""), &[]).unwrap();
-    let m = s.mobile.as_ref().unwrap().mobility.as_ref().unwrap();
+    let m = s.mobiles.first().unwrap().mobility.as_ref().unwrap();
     assert_eq!((m.speed_mps, m.cell_radius_m, m.spacing_m, m.start_position_m), (10.0, 500.0, 750.0, 0.0));
     assert_eq!(m.trigger, Trigger::Midpoint);
     assert_eq!((secs(m.overlap_enter), secs(m.handover), secs(m.overlap_exit)), (25.0, 37.5, 50.0));
     assert_eq!(s.timeline.len(), 1);
     assert_eq!(s.timeline[0].at, SimTime(37_500_000_000));
     match &s.timeline[0].action {
-        Action::Handover { kind, from, to, notify_delay } => {
+        Action::Handover { kind, from, to, notify_delay, .. } => {
             assert_eq!(
                 (*kind, *from, *to, *notify_delay),
                 (HandoverKind::MakeBeforeBreak, 0, 1, SimDuration::ZERO)
@@ -46,7 +46,7 @@ fn units_spacing_start_position_and_triggers_move_the_times() {
     let base = "speed = \"10m/s\"\ncell_radius = \"0.5km\"\nspacing = \"0.8km\"";
     let times = |extra: &str| {
         let s = load(&with(&format!("{base}\n{extra}")), &[]).unwrap();
-        let m = s.mobile.unwrap().mobility.unwrap();
+        let m = s.mobiles.into_iter().next().unwrap().mobility.unwrap();
         assert_eq!(s.timeline[0].at, m.handover);
         (secs(m.overlap_enter), secs(m.handover), secs(m.overlap_exit))
     };
@@ -56,7 +56,7 @@ fn units_spacing_start_position_and_triggers_move_the_times() {
     assert_eq!(times("start_position = \"100m\""), (20.0, 30.0, 40.0));
     // 50 km/h across Park's 500 m cells: 250 m / (50/3.6 m/s) = 18 s, 375 m -> 27 s, 500 m -> 36 s.
     let s = load(&with("speed = \"50km/h\"\ncell_radius = \"500m\""), &[]).unwrap();
-    let m = s.mobile.unwrap().mobility.unwrap();
+    let m = s.mobiles.into_iter().next().unwrap().mobility.unwrap();
     assert_eq!((secs(m.overlap_enter), secs(m.handover), secs(m.overlap_exit)), (18.0, 27.0, 36.0));
 }
 
@@ -195,5 +195,26 @@ fn malformed_mobility_names_the_key() {
         };
         assert_eq!(e.path, path, "{name}: message {:?}", e.message);
         assert!(e.message.contains(phrase), "{name}: message {:?} lacks {phrase:?}", e.message);
+    }
+}
+
+#[test]
+fn an_overlap_goodput_window_spans_the_movement_through_the_overlap() {
+    // 36 km/h, 500 m cells 750 m apart: the MN is in the overlap from 25 s to 50 s.
+    let metrics = "[metrics.windows]\nmovement = \"overlap\"\nfixed = [\"10s\", \"20s\"]\n";
+    let s = load(&format!("{}{metrics}", with("speed = \"36km/h\"\ncell_radius = \"500m\"")), &[]).unwrap();
+    let w: Vec<_> = s.metrics.windows.iter().map(|w| (w.name.as_str(), secs(w.start), secs(w.end))).collect();
+    assert_eq!(w, [("movement", 25.0, 50.0), ("fixed", 10.0, 20.0)]);
+    // At 4 m/s the MN enters at 62.5 s and would leave at 125 s, after the 100 s run: the
+    // window ends with the run.
+    let s = load(&format!("{}{metrics}", with("speed = \"4m/s\"\ncell_radius = \"500m\"")), &[]).unwrap();
+    assert_eq!((secs(s.metrics.windows[0].start), secs(s.metrics.windows[0].end)), (62.5, 100.0));
+    // Without a movement there is no overlap; a word other than "overlap" is no window.
+    for (text, phrase) in [
+        (format!("{}{metrics}", base()), "needs mobile.mobility"),
+        (format!("{}[metrics.windows]\nw = \"movement\"\n", with("speed = \"36km/h\"\ncell_radius = \"500m\"")), "\"overlap\""),
+    ] {
+        let e = load(&text, &[]).unwrap_err();
+        assert!(e.path.starts_with("metrics.windows.") && e.message.contains(phrase), "{:?} {:?}", e.path, e.message);
     }
 }

@@ -41,7 +41,7 @@ fn band_crossing_handoff_lasts_band_over_speed_plus_latency() {
     let s = scenario("100s", "", BBM).unwrap();
     assert_eq!(s.timeline[0].at, SimTime(37_500_000_000));
     assert_eq!(gap(&s), ms(1200));
-    let m = s.mobile.as_ref().unwrap().mobility.as_ref().unwrap();
+    let m = s.mobiles.first().unwrap().mobility.as_ref().unwrap();
     assert_eq!(m.handoff, ms(1200));
     let b = m.band_crossing.as_ref().unwrap();
     assert_eq!((b.band_m, b.latency), (10.0, ms(200)));
@@ -70,23 +70,50 @@ fn the_default_warning_with_mobility_is_one_empty_path_round_trip() {
     // (ceil 1 386 666.7 = 1 386 667 ns); ACK back: 10 ms + 40 B at 6 Mb/s (ceil 53 333.3 =
     // 53 334 ns) + 10 ms + 40 B at 100 Mb/s (3 200 ns): 41 526 401 ns.
     let s = scenario("100s", "", BBM).unwrap();
-    assert_eq!(s.mobile.as_ref().unwrap().warning, SimDuration::from_nanos(41_526_401));
+    assert_eq!(s.mobiles.first().unwrap().warning, SimDuration::from_nanos(41_526_401));
     let explicit = scenario("100s", "warning = \"rtt\"", BBM).unwrap();
-    assert_eq!(explicit.mobile.unwrap().warning, SimDuration::from_nanos(41_526_401));
+    assert_eq!(explicit.mobiles.into_iter().next().unwrap().warning, SimDuration::from_nanos(41_526_401));
     // A time, or a distance before the handover point: 5 m at 10 m/s = 500 ms.
     let time = scenario("100s", "warning = \"150ms\"", BBM).unwrap();
-    assert_eq!(time.mobile.unwrap().warning, ms(150));
+    assert_eq!(time.mobiles.into_iter().next().unwrap().warning, ms(150));
     let distance = scenario("100s", "", &format!("{BBM}\nwarning_distance = \"5m\"")).unwrap();
-    let m = distance.mobile.unwrap();
+    let m = distance.mobiles.into_iter().next().unwrap();
     assert_eq!(m.warning, ms(500));
     assert_eq!(m.mobility.unwrap().warning_distance_m, Some(5.0));
+}
+
+#[test]
+fn the_srtt_warning_keeps_its_rule_and_the_empty_path_round_trip_plus_margin_as_its_start() {
+    use vhsim_scenario::WarningRule;
+    // "srtt" is decided while the run goes (the MN's own estimate); resolution keeps the rule
+    // and, as the lead before any estimate, the empty-path round trip plus the margin.
+    let bare = scenario("100s", "warning = \"srtt\"", BBM).unwrap().mobiles.into_iter().next().unwrap();
+    assert_eq!(bare.warning_rule, WarningRule::Srtt { margin: SimDuration::ZERO });
+    assert_eq!(bare.warning, SimDuration::from_nanos(41_526_401));
+    let table = scenario("100s", "warning = { kind = \"srtt\", margin = \"10ms\" }", BBM).unwrap().mobiles.into_iter().next().unwrap();
+    assert_eq!(table.warning_rule, WarningRule::Srtt { margin: ms(10) });
+    assert_eq!(table.warning, SimDuration::from_nanos(51_526_401));
+    // A fixed warning keeps the resolved JSON as it was (no rule written).
+    let fixed = scenario("100s", "warning = \"rtt\"", BBM).unwrap();
+    assert_eq!(fixed.mobiles[0].warning_rule, WarningRule::Fixed);
+    assert!(!serde_json::to_string(&fixed).unwrap().contains("warning_rule"));
+    // Bad tables name the key.
+    for (warning, path, phrase) in [
+        ("warning = { kind = \"rtt\" }", "mobile.warning", "the table form is { kind = \"srtt\""),
+        ("warning = { kind = \"srtt\", margin = \"5kg\" }", "mobile.warning.margin", "unit"),
+        ("warning = { kind = \"srtt\", lead = \"5ms\" }", "mobile.warning", "lead"),
+        ("warning = \"sometimes\"", "mobile.warning", "\"srtt\""),
+    ] {
+        let e = scenario("100s", warning, BBM).unwrap_err();
+        assert!(e.path.starts_with(path) && e.message.contains(phrase), "{warning}: {:?} {:?}", e.path, e.message);
+    }
 }
 
 #[test]
 fn timeline_handovers_keep_their_default_warning_of_zero() {
     let text = common::two_cells("10s", "")
         + "[[timeline]]\nat = \"5s\"\naction = \"handover\"\nkind = \"make_before_break\"\nto = \"new\"\n";
-    assert_eq!(load(&text, &[]).unwrap().mobile.unwrap().warning, SimDuration::ZERO);
+    assert_eq!(load(&text, &[]).unwrap().mobiles.into_iter().next().unwrap().warning, SimDuration::ZERO);
 }
 
 #[test]
@@ -211,7 +238,7 @@ fn handover_at_makes_the_mn_wait_then_arrive_on_time() {
     // (500 m) at 102.5 s; the Down/Up times follow the handover point.
     let s =
         scenario("180s", "", &format!("{BBM}\nstart_position = \"250m\"\nhandover_at = \"90s\"")).unwrap();
-    let m = s.mobile.as_ref().unwrap().mobility.as_ref().unwrap();
+    let m = s.mobiles.first().unwrap().mobility.as_ref().unwrap();
     let secs = |t: SimTime| t.as_secs_f64();
     assert_eq!(
         (secs(m.depart), secs(m.overlap_enter), secs(m.handover), secs(m.overlap_exit)),
@@ -225,7 +252,7 @@ fn handover_at_makes_the_mn_wait_then_arrive_on_time() {
         &format!("{}\nstart_position = \"250m\"\nhandover_at = \"90s\"", BBM.replace("36km/h", "100km/h")),
     )
     .unwrap();
-    let m = fast.mobile.unwrap().mobility.unwrap();
+    let m = fast.mobiles.into_iter().next().unwrap().mobility.unwrap();
     assert_eq!((secs(m.depart), secs(m.handover)), (85.5, 90.0));
     // Too early to get there: 375 m at 10 km/h take 135 s.
     let e = scenario("180s", "", &format!("{}\nhandover_at = \"90s\"", BBM.replace("36km/h", "10km/h")))

@@ -99,7 +99,7 @@ fn link(
     queue: QueueLimit,
     error: ErrorModelConfig,
 ) -> LinkModel {
-    LinkModel { name: name.to_owned(), from, to, rate, delay, queue, error, arq: None, reorder: None }
+    LinkModel { name: name.to_owned(), from, to, rate, delay, queue, error, arq: None, reorder: None, trace: None }
 }
 
 #[test]

@@ -8,7 +8,7 @@ use crate::trace::{GoodputSeries, PacketTrace, TimeSeries, Traces};
 use crate::transports;
 use crate::world::World;
 use vhsim_core::RngStreams;
-use vhsim_net::{Endpoint, Link, LinkParams};
+use vhsim_net::{Endpoint, Link, LinkParams, TracePacer};
 use vhsim_scenario::{Detail, Scenario};
 
 /// Build the world of `scenario` with its own seed and the given detail level.
@@ -21,7 +21,11 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
             // Each model draws from streams named after its link direction (`link/<name>/error`,
             // `/arq`, `/reorder`), so adding a link or a flow never changes another link's draws.
             let params = LinkParams { rate: l.rate, delay: l.delay };
-            Link::build(&l.name, params, l.queue, &l.error, l.arq.as_ref(), l.reorder.as_ref(), &streams)
+            let link = Link::build(&l.name, params, l.queue, &l.error, l.arq.as_ref(), l.reorder.as_ref(), &streams);
+            match &l.trace {
+                Some(t) => link.with_trace(TracePacer::new(t)),
+                None => link,
+            }
         })
         .collect();
     let starts = crate::starts::start_times(scenario);

@@ -11,7 +11,8 @@
 //!   and empty leaves are left out, so adding a counter that stays zero in an old scenario
 //!   (a new drop cause, say) moves nothing, while any non-zero change does. Figures that moved
 //!   within the summary keep their original path here ([`MOVED`]), so a restructuring of the
-//!   summary moves no fingerprint. A flow's `engagement` counters are left out: they count
+//!   summary moves no fingerprint. The `aggregate` figures are left out: they are functions of
+//!   the per-flow figures. A flow's `engagement` counters are left out: they count
 //!   what the mechanisms did, which the trace and the other figures already fix, so adding a
 //!   counter to a scheme moves nothing. So are the links' `window_drops` (their drops in the
 //!   handover windows, issue #28): the packet trace's drops with their times fix them.
@@ -53,8 +54,9 @@ const LEGACY_COLUMNS: [(&str, &str); 8] = [
     ("state", "code"),
 ];
 
-/// Summary keys that describe the engine, not the simulated network.
-const ENGINE_FIGURES: [&str; 4] = ["vhsim_version", "wall_s", "events", "events_per_s"];
+/// Summary keys that describe the engine, not the simulated network, and the aggregates, which
+/// are computed from the per-flow figures (`crate::aggregate`).
+const ENGINE_FIGURES: [&str; 5] = ["vhsim_version", "wall_s", "events", "events_per_s", "aggregate"];
 
 /// Fingerprint a finished run (recorded at `packets` detail for a complete packet hash).
 pub fn fingerprint(out: &RunOutput) -> Fingerprint {

@@ -1,6 +1,7 @@
-//! Handovers of the mobile node: link events at the mobile node and the binding at the anchor.
+//! Handovers of the mobile nodes: link events at the mobile node and the binding at its anchor.
 //!
-//! A handover from interface `old` to `new` is, in order:
+//! A handover of a mobile node from interface `old` to `new` is, in order (each mobile node's
+//! own; another's packets and state are not touched):
 //!
 //! 1. `Imminent { eta, old, new }` at `start - warning` (`mobile.warning`, default 0);
 //! 2. at `start`: make-before-break completes at once; break-before-make takes the old access
@@ -24,11 +25,13 @@
 //!
 //! Link events reach only the endpoints on the mobile node; remote endpoints learn of a
 //! handover only from the packets they get. Packets already past the anchor on the old path
-//! still arrive (make-before-break).
+//! still arrive (make-before-break). On an interface attached to a shared cell the "old access
+//! link" is the mobile node's attachment ([`crate::cells`]): the cell goes on serving the
+//! others.
 
 use crate::agents::NodeAgent;
 use crate::event::Event;
-use crate::world::World;
+use crate::world::{InTransit, World};
 use vhsim_core::{EventClass, SimDuration, SimTime};
 use vhsim_net::{AccessLinkInfo, Endpoint, HandoverNotice, LinkEvent};
 use vhsim_scenario::{Action, HandoverKind, InFlight, Scenario, Uplink};
@@ -38,6 +41,8 @@ use vhsim_scenario::{Action, HandoverKind, InFlight, Scenario, Uplink};
 pub struct HandoverRecord {
     /// Index of its timeline entry.
     pub timeline_index: usize,
+    /// The mobile node that hands over (index).
+    pub mobile: u32,
     /// When it starts.
     pub start: SimTime,
     /// When traffic takes the new interface (for a forced handover, the latest time until an
@@ -55,6 +60,11 @@ pub struct HandoverRecord {
     pub notify_delay: SimDuration,
     /// End of the window in which RTOs and spurious retransmissions are attributed to it.
     pub window_end: SimTime,
+    /// When its `Imminent` event was given (recorded for `mobile.warning = "srtt"`,
+    /// `srtt_warning.rs`, where it depends on the run).
+    pub warned_at: Option<SimTime>,
+    /// `"srtt"`: the earliest check of its warning that is scheduled.
+    pub warning_check: Option<SimTime>,
 }
 
 /// The handovers of `scenario`, in time order.
@@ -65,11 +75,12 @@ pub fn records(scenario: &Scenario) -> Vec<HandoverRecord> {
         .iter()
         .enumerate()
         .filter_map(|(i, e)| match e.action {
-            Action::Handover { kind, from, to, notify_delay } => {
+            Action::Handover { mobile, kind, from, to, notify_delay } => {
                 let done = e.at + kind.outage();
                 let window_end = (done + scenario.metrics.handover_window).min(end);
                 Some(HandoverRecord {
                     timeline_index: i,
+                    mobile,
                     start: e.at,
                     done,
                     completed: false,
@@ -78,6 +89,8 @@ pub fn records(scenario: &Scenario) -> Vec<HandoverRecord> {
                     to,
                     notify_delay,
                     window_end,
+                    warned_at: None,
+                    warning_check: None,
                 })
             }
             _ => None,
@@ -104,26 +117,77 @@ impl HandoverRecord {
     }
 }
 
-impl World {
-    fn handover_index(&self, timeline_index: u32) -> usize {
-        self.handovers.iter().position(|h| h.timeline_index == timeline_index as usize).unwrap_or_default()
-    }
+/// What the world looks up per mobile node.
+#[derive(Clone, Debug, Default)]
+pub struct ByMobile {
+    /// The flows with an endpoint on each mobile node, in flow order.
+    pub flows: Vec<Vec<u32>>,
+    /// The handovers of each mobile node, in time order.
+    pub handovers: Vec<Vec<u32>>,
+    /// The handover of each timeline entry (`u32::MAX` for other entries).
+    pub of_entry: Vec<u32>,
+    /// Whether a mobile node times its warnings by its RTT estimate (`mobile.warning =
+    /// "srtt"`, srtt_warning.rs): read after every endpoint input, so kept here.
+    pub srtt: bool,
+}
 
-    fn access_links(&self, interface: u32) -> Vec<u32> {
-        self.scenario.mobile.as_ref().map_or_else(Vec::new, |m| m.interfaces[interface as usize].access.clone())
-    }
-
-    /// Deliver `ev` to every agent on the mobile node (in file order), then to every endpoint
-    /// there (in flow order).
-    pub(crate) fn link_event(&mut self, ev: LinkEvent) {
-        let Some(mn) = self.routing.mobile.as_ref().map(|m| m.node) else { return };
-        for a in 0..self.agents.len() {
-            if self.scenario.agents[a].node == mn {
-                self.agents[a].on_link_event(self.now, &ev);
-                self.agent_outputs(a as u32);
+impl ByMobile {
+    /// The index of `scenario` and its `handovers`.
+    pub fn new(scenario: &Scenario, handovers: &[HandoverRecord]) -> Self {
+        let mut by = ByMobile {
+            flows: vec![Vec::new(); scenario.mobiles.len()],
+            handovers: vec![Vec::new(); scenario.mobiles.len()],
+            of_entry: vec![u32::MAX; scenario.timeline.len()],
+            srtt: scenario.mobiles.iter().any(|m| !m.warning_rule.is_fixed()),
+        };
+        let mut mobile_at = vec![None; scenario.nodes.len()];
+        for (k, m) in scenario.mobiles.iter().enumerate() {
+            mobile_at[m.node as usize] = Some(k);
+        }
+        for (f, flow) in scenario.flows.iter().enumerate() {
+            for k in [flow.src, flow.dst].into_iter().filter_map(|n| mobile_at[n as usize]) {
+                if by.flows[k].last() != Some(&(f as u32)) {
+                    by.flows[k].push(f as u32);
+                }
             }
         }
-        for f in 0..self.flows.len() {
+        for (j, h) in handovers.iter().enumerate() {
+            by.handovers[h.mobile as usize].push(j as u32);
+            by.of_entry[h.timeline_index] = j as u32;
+        }
+        by
+    }
+}
+
+impl World {
+    /// Mobile node `m`'s interface `iface` goes down (`up` false) or comes back: its access
+    /// links, or its attachment to a shared cell.
+    fn set_access_up(&mut self, m: u32, iface: u32, up: bool) {
+        match self.attachment(m, iface) {
+            Some(a) => self.cells[a as usize].up = up,
+            None => {
+                for l in self.access_links(m, iface) {
+                    self.link_mut(l).set_up(up);
+                }
+            }
+        }
+    }
+
+    fn access_links(&self, m: u32, iface: u32) -> Vec<u32> {
+        self.scenario.mobiles[m as usize].interfaces[iface as usize].access.clone()
+    }
+
+    /// Deliver `ev` to every agent on mobile node `m` (in file order), then to every endpoint
+    /// there (in flow order).
+    pub(crate) fn link_event(&mut self, m: u32, ev: LinkEvent) {
+        let mn = self.scenario.mobiles[m as usize].node;
+        for j in 0..self.agents_at[mn as usize].len() {
+            let a = self.agents_at[mn as usize][j];
+            self.agents[a as usize].on_link_event(self.now, &ev);
+            self.agent_outputs(a);
+        }
+        for j in 0..self.by_mobile.flows[m as usize].len() {
+            let f = self.by_mobile.flows[m as usize][j] as usize;
             for side in 0..2 {
                 if self.flows[f].nodes[side] == mn && self.flows[f].started {
                     self.flows[f].endpoints[side].on_link_event(self.now, &ev);
@@ -135,30 +199,32 @@ impl World {
 
     /// Timeline entry `i`, a handover, starts now.
     pub(crate) fn on_handover_start(&mut self, i: u32) {
-        let k = self.handover_index(i);
+        let k = self.by_mobile.of_entry[i as usize] as usize;
         let h = self.handovers[k].clone();
-        let sent: Vec<u64> =
-            self.flows.iter().map(|fl| fl.endpoints[0].progress().map_or(0, |p| p.sent_max)).collect();
-        self.obs.handover_started(k, |f| sent[f]);
-        let warning = self.scenario.mobile.as_ref().map_or(SimDuration::ZERO, |m| m.warning);
+        let flows = &self.flows;
+        self.obs.handover_started(k, |f| flows[f].endpoints[0].progress().map_or(0, |p| p.sent_max));
+        let warning = self.scenario.mobiles[h.mobile as usize].warning;
         if warning == SimDuration::ZERO {
-            self.link_event(h.imminent(warning));
+            self.link_event(h.mobile, h.imminent(warning));
         }
         match h.kind {
             HandoverKind::MakeBeforeBreak => self.on_handover_done(k as u32),
             HandoverKind::BreakBeforeMake { gap: outage } | HandoverKind::Forced { detection: outage, .. } => {
-                for l in self.access_links(h.from) {
-                    self.link_mut(l).set_up(false);
-                }
+                self.set_access_up(h.mobile, h.from, false);
                 if let HandoverKind::Forced { in_flight, uplink, .. } = h.kind {
                     self.forced_failure(&h, in_flight, uplink);
                 }
-                self.link_event(LinkEvent::Down(h.from));
+                self.link_event(h.mobile, LinkEvent::Down(h.from));
                 self.queue.push(self.now + outage, EventClass::Timeline, Event::HandoverDone(k as u32));
             }
             HandoverKind::Pause { duration } => {
-                for l in self.access_links(h.from) {
-                    self.link_mut(l).pause();
+                match self.attachment(h.mobile, h.from) {
+                    Some(a) => self.cells[a as usize].paused = true,
+                    None => {
+                        for l in self.access_links(h.mobile, h.from) {
+                            self.link_mut(l).pause();
+                        }
+                    }
                 }
                 self.queue.push(self.now + duration, EventClass::Timeline, Event::HandoverDone(k as u32));
             }
@@ -173,22 +239,34 @@ impl World {
     /// (`uplink = "at_failure"`; the anchor's binding waits for the completion).
     fn forced_failure(&mut self, h: &HandoverRecord, in_flight: InFlight, uplink: Uplink) {
         let delivered = in_flight == InFlight::Delivered;
-        for l in self.access_links(h.from) {
-            let until = self.now + self.links[l as usize].params().delay;
-            self.failed_in_transit[l as usize] = Some(crate::world::InTransit { until, delivered });
+        match self.attachment(h.mobile, h.from) {
+            Some(a) => {
+                let down = self.routing.attachments[a as usize].links[0];
+                let until = self.now + self.links[down as usize].params().delay;
+                self.cells[a as usize].in_transit = Some(InTransit { until, delivered });
+            }
+            None => {
+                for l in self.access_links(h.mobile, h.from) {
+                    let until = self.now + self.links[l as usize].params().delay;
+                    self.failed_in_transit[l as usize] = Some(InTransit { until, delivered });
+                }
+            }
         }
         if uplink == Uplink::AtFailure {
-            if let Some(m) = self.routing.mobile.as_mut() {
-                m.mn_iface = h.to;
-            }
+            self.routing.mobiles[h.mobile as usize].mn_iface = h.to;
         }
     }
 
-    /// The warning of handover `k` (scheduled `mobile.warning` before its start).
+    /// The warning of handover `k` (scheduled its mobile node's `warning` before its start; with
+    /// `"srtt"` a check of the mobile node's estimate, `srtt_warning.rs`).
     pub(crate) fn on_handover_warning(&mut self, k: u32) {
-        let warning = self.scenario.mobile.as_ref().map_or(SimDuration::ZERO, |m| m.warning);
-        let ev = self.handovers[k as usize].imminent(warning);
-        self.link_event(ev);
+        let m = self.handovers[k as usize].mobile;
+        if self.srtt_warning_rule(m).is_some() {
+            return self.check_srtt_warning(m);
+        }
+        let h = &self.handovers[k as usize];
+        let ev = h.imminent(self.scenario.mobiles[m as usize].warning);
+        self.link_event(m, ev);
     }
 
     /// Handover `k` completes now: restore the old link, switch the mobile node to the new
@@ -202,49 +280,54 @@ impl World {
         }
         self.handovers[k as usize].completed = true;
         let h = self.handovers[k as usize].clone();
-        let now = self.now;
-        for l in self.access_links(h.from) {
-            let link = self.link_mut(l);
-            match h.kind {
-                HandoverKind::MakeBeforeBreak => {}
-                HandoverKind::BreakBeforeMake { .. } | HandoverKind::Forced { .. } => link.set_up(true),
-                HandoverKind::Pause { .. } => {
-                    if let Some(done) = link.resume(now) {
-                        self.started_serializing(l, done);
-                    }
-                    // Packets that reached the far end during the pause arrive now, in order.
-                    for pkt in std::mem::take(&mut self.held[l as usize]) {
-                        self.schedule_arrival(l, self.now, pkt);
-                    }
-                }
-            }
+        match h.kind {
+            HandoverKind::MakeBeforeBreak => {}
+            HandoverKind::BreakBeforeMake { .. } | HandoverKind::Forced { .. } => self.set_access_up(h.mobile, h.from, true),
+            HandoverKind::Pause { .. } => self.resume_access(h.mobile, h.from),
         }
-        let latency = self.scenario.mobile.as_ref().map_or(SimDuration::ZERO, |m| m.binding.latency);
-        if let Some(m) = self.routing.mobile.as_mut() {
-            m.mn_iface = h.to;
-            if latency == SimDuration::ZERO {
-                m.bound = h.to;
-            } else {
-                m.pending = Some(crate::routing::PendingBinding { new: h.to, until: self.now + latency });
-                self.queue.push(self.now + latency, EventClass::Timeline, Event::BindingUpdate(k));
-            }
+        let latency = self.scenario.mobiles[h.mobile as usize].binding.latency;
+        let m = &mut self.routing.mobiles[h.mobile as usize];
+        m.mn_iface = h.to;
+        if latency == SimDuration::ZERO {
+            m.bound = h.to;
+        } else {
+            m.pending = Some(crate::routing::PendingBinding { new: h.to, until: self.now + latency });
+            self.queue.push(self.now + latency, EventClass::Timeline, Event::BindingUpdate(k));
         }
         if !matches!(h.kind, HandoverKind::Pause { .. }) {
-            self.link_event(LinkEvent::Up(h.to));
+            self.link_event(h.mobile, LinkEvent::Up(h.to));
         }
-        self.link_event(LinkEvent::Completed { old: h.from, new: h.to });
+        self.link_event(h.mobile, LinkEvent::Completed { old: h.from, new: h.to });
         self.queue.push(self.now + h.notify_delay, EventClass::Packet, Event::HandoverNotice(k));
     }
 
-    /// A node agent declares interface `iface` failed: the forced handover away from it that is
-    /// under way completes now; if none is, nothing happens.
-    pub(crate) fn interface_failed(&mut self, iface: u32) {
+    /// The end of a pause of mobile node `m`'s interface `iface`: what waited moves on.
+    fn resume_access(&mut self, m: u32, iface: u32) {
+        if let Some(a) = self.attachment(m, iface) {
+            return self.resume_attachment(a);
+        }
+        for l in self.access_links(m, iface) {
+            let now = self.now;
+            if let Some(done) = self.link_mut(l).resume(now) {
+                self.started_serializing(l, done);
+            }
+            // Packets that reached the far end during the pause arrive now, in order.
+            for pkt in std::mem::take(&mut self.held[l as usize]) {
+                self.schedule_arrival(l, self.now, pkt);
+            }
+        }
+    }
+
+    /// A node agent declares interface `iface` of mobile node `m` failed: the forced handover
+    /// away from it that is under way completes now; if none is, nothing happens.
+    pub(crate) fn interface_failed(&mut self, m: u32, iface: u32) {
         let now = self.now;
-        let pending = self.handovers.iter().position(|h| {
+        let pending = self.by_mobile.handovers[m as usize].iter().copied().find(|&k| {
+            let h = &self.handovers[k as usize];
             matches!(h.kind, HandoverKind::Forced { .. }) && h.from == iface && h.start <= now && !h.completed
         });
         if let Some(k) = pending {
-            self.on_handover_done(k as u32);
+            self.on_handover_done(k);
         }
     }
 
@@ -261,32 +344,29 @@ impl World {
 
     /// The binding update of handover `k` reaches the anchor now.
     pub(crate) fn on_binding_update(&mut self, k: u32) {
-        let to = self.handovers[k as usize].to;
-        if let Some(m) = self.routing.mobile.as_mut() {
-            m.bound = to;
-            if m.pending.is_some_and(|p| p.until <= self.now) {
-                m.pending = None;
-            }
+        let h = &self.handovers[k as usize];
+        let m = &mut self.routing.mobiles[h.mobile as usize];
+        m.bound = h.to;
+        if m.pending.is_some_and(|p| p.until <= self.now) {
+            m.pending = None;
         }
     }
 
-    /// The notification of handover `k` reaches the senders now.
+    /// The notification of handover `k` reaches the senders of the flows of its mobile node now.
     pub(crate) fn on_handover_notice(&mut self, k: u32) {
-        let Some(m) = &self.scenario.mobile else { return };
         let h = &self.handovers[k as usize];
+        let m = &self.scenario.mobiles[h.mobile as usize];
         let info = |i: u32| {
             let p = self.links[m.interfaces[i as usize].downlink as usize].params();
             AccessLinkInfo { bandwidth: p.rate, delay: p.delay }
         };
         let notice = HandoverNotice { old: info(h.from), new: info(h.to) };
-        let mn = m.node;
-        for f in 0..self.flows.len() {
-            if !self.flows[f].nodes.contains(&mn) {
-                continue;
-            }
-            self.obs.notified(k as usize, f as u32);
-            self.flows[f].endpoints[0].on_notice(self.now, &notice);
-            self.after_input(f as u32, 0);
+        let mobile = h.mobile as usize;
+        for j in 0..self.by_mobile.flows[mobile].len() {
+            let f = self.by_mobile.flows[mobile][j];
+            self.obs.notified(k as usize, f);
+            self.flows[f as usize].endpoints[0].on_notice(self.now, &notice);
+            self.after_input(f, 0);
         }
     }
 }

@@ -8,9 +8,11 @@
 //! traces); [`summary`] assembles `summary.json`.
 
 pub mod agents;
+pub mod aggregate;
 pub mod app;
 pub mod branch;
 pub mod build;
+pub mod cells;
 pub mod control;
 pub mod event;
 pub mod fingerprint;
@@ -18,6 +20,7 @@ pub mod flow;
 pub mod handover;
 pub mod observe;
 pub mod routing;
+pub mod srtt_warning;
 pub mod starts;
 pub mod summary;
 pub mod trace;

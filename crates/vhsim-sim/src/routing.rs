@@ -1,19 +1,23 @@
-//! Routing by destination address, and the mobile node's binding.
+//! Routing by destination address, and the mobile nodes' bindings.
 //!
-//! Every node has a first hop per destination address (`table[node][addr]`), computed when the
-//! scenario is resolved. Two rows depend on the mobile node's state, as in Mobile IP:
+//! Every node that is not a mobile node has a first hop per destination address
+//! (`table[row of node][addr]`), computed when the world is built from the resolved routes.
+//! Two rows per mobile node depend on its state, as in Mobile IP:
 //!
-//! * the mobile node's own row: it leaves by the interface of the packet's source address if
-//!   that is one of its care-of addresses (a multihomed endpoint choosing its path), else by the
+//! * the mobile node's own: it leaves by the interface of the packet's source address if that
+//!   is one of its care-of addresses (a multihomed endpoint choosing its path), else by the
 //!   interface it currently uses ([`MobileRouting::mn_iface`], switched when a handover
 //!   completes);
-//! * the anchor's route to the mobile node's home address: the anchor is the home agent and
-//!   forwards such packets to the care-of address its binding names ([`MobileRouting::bound`]).
-//!   A binding update may lag the handover by a registration latency; meanwhile packets for the
-//!   old care-of address are lost (cause `binding`) or forwarded to the new one, as configured.
+//! * its anchor's route to its home address: the anchor is the home agent and forwards such
+//!   packets to the care-of address its binding names ([`MobileRouting::bound`]). A binding
+//!   update may lag the handover by a registration latency; meanwhile packets for the old
+//!   care-of address are lost (cause `binding`) or forwarded to the new one, as configured.
 //!
 //! Packets addressed to a care-of address take that interface's path whatever the binding
-//! says, so both access paths stay usable at once by an endpoint that addresses them.
+//! says, so both access paths stay usable at once by an endpoint that addresses them. A
+//! mobile node attached to a shared cell crosses its attachment ([`Hop::Attach`]): a hop
+//! between the cell node and the mobile node that takes no time (the cell's link is the air).
+//! Each decision is a few array look-ups whatever the number of mobile nodes.
 
 use vhsim_core::SimTime;
 use vhsim_net::{Addr, DropCause, Packet};
@@ -24,10 +28,32 @@ use vhsim_scenario::{OldPath, Scenario};
 pub enum Hop {
     /// Leave on this link direction.
     Link(u32),
+    /// Cross this attachment to a shared cell (to the mobile node, or from it to the cell).
+    Attach(u32),
     /// The node has no route for it.
     Unroutable,
     /// It is lost here (the anchor's binding).
     Drop(DropCause),
+}
+
+/// A table entry: a link direction, `ATTACH | attachment`, or `NONE`.
+const NONE: u32 = u32::MAX;
+const ATTACH: u32 = 1 << 31;
+
+fn encode(hop: Hop) -> u32 {
+    match hop {
+        Hop::Link(l) => l,
+        Hop::Attach(a) => ATTACH | a,
+        _ => NONE,
+    }
+}
+
+fn decode(e: u32) -> Hop {
+    match e {
+        NONE => Hop::Unroutable,
+        e if e & ATTACH != 0 => Hop::Attach(e & !ATTACH),
+        l => Hop::Link(l),
+    }
 }
 
 /// A binding update on its way: until `until`, packets for the old care-of address meet
@@ -40,7 +66,7 @@ pub struct PendingBinding {
     pub until: SimTime,
 }
 
-/// The mobile node's part of routing.
+/// One mobile node's part of routing.
 #[derive(Clone, Debug)]
 pub struct MobileRouting {
     /// The mobile node.
@@ -57,65 +83,161 @@ pub struct MobileRouting {
     pub old_path: OldPath,
     /// Interface the mobile node sends by (for packets from its home address).
     pub mn_iface: u32,
-    /// `uplink[iface][addr]`: the mobile node's first hop when leaving by `iface`.
-    uplink: Vec<Vec<Option<u32>>>,
-    /// The anchor's first hop towards the mobile node through each interface.
-    anchor_hop: Vec<Option<u32>>,
-    /// Interface of each care-of address (`None` for node addresses).
-    iface_of: Vec<Option<u32>>,
+    /// Its first hop when leaving by each interface.
+    uplink: Vec<Hop>,
+    /// The anchor's first hop towards it through each interface.
+    anchor_hop: Vec<Hop>,
     /// Packets forwarded to the new care-of address during binding updates.
     pub forwarded: u64,
+    /// Packets for it lost during binding updates (cause `binding`).
+    pub binding_drops: u64,
 }
+
+/// A mobile node's interface attached to a shared cell.
+#[derive(Clone, Copy, Debug)]
+pub struct Attachment {
+    /// The mobile node (index).
+    pub mobile: u32,
+    /// Its interface.
+    pub iface: u32,
+    /// The mobile node's node.
+    pub node: u32,
+    /// The cell's node.
+    pub cell: u32,
+    /// The cell's downlink (into the cell node) and uplink (out of it).
+    pub links: [u32; 2],
+}
+
+/// Which mobile node an address belongs to, and through which interface (`HOME` for its home
+/// address); `NONE` for other nodes' addresses.
+const HOME: u32 = u32::MAX - 1;
 
 /// The routing state of a run.
 #[derive(Clone, Debug)]
 pub struct Routing {
     n_addr: usize,
-    /// `table[node * n_addr + addr]`.
-    table: Vec<Option<u32>>,
+    /// Row of each node in `table` (`NONE` for a mobile node).
+    row: Vec<u32>,
+    /// `table[row * n_addr + addr]`, encoded.
+    table: Vec<u32>,
     /// Node owning each address.
     owner: Vec<u32>,
-    /// The mobile node's state, if the scenario has one.
-    pub mobile: Option<MobileRouting>,
+    /// (mobile node, interface or `HOME`) of each address; `(NONE, NONE)` for other nodes'.
+    of_addr: Vec<(u32, u32)>,
+    /// The mobile node at each node (`NONE` elsewhere).
+    mobile_at: Vec<u32>,
+    /// The mobile nodes' state.
+    pub mobiles: Vec<MobileRouting>,
+    /// The attachments to shared cells.
+    pub attachments: Vec<Attachment>,
 }
 
 impl Routing {
     /// The routing of `sc` at time 0.
     pub fn new(sc: &Scenario) -> Self {
-        let n_nodes = sc.nodes.len();
         let n_addr = sc.addresses.len();
         let owner: Vec<u32> = sc.addresses.iter().map(|a| a.node).collect();
-        let mut table = vec![None; n_nodes * n_addr];
-        for (v, node) in sc.nodes.iter().enumerate() {
-            for (a, addr) in sc.addresses.iter().enumerate() {
-                table[v * n_addr + a] = match addr.interface {
-                    None => node.routes[addr.node as usize],
-                    Some(k) => sc.mobile.as_ref().and_then(|m| m.interfaces[k as usize].address_routes[v]),
-                };
+        let mut mobile_at = vec![NONE; sc.nodes.len()];
+        let mut of_addr = vec![(NONE, NONE); n_addr];
+        let mut attachments = Vec::new();
+        // Each cell's uplink: the direction of its one link that leaves it.
+        let mut cell_uplink = vec![NONE; sc.nodes.len()];
+        for (id, l) in sc.links.iter().enumerate() {
+            if sc.nodes[l.from as usize].cell {
+                cell_uplink[l.from as usize] = id as u32;
             }
         }
-        let mobile = sc.mobile.as_ref().map(|m| {
-            let (mn, anchor) = (m.node as usize, m.anchor as usize);
-            let uplink = m
-                .interfaces
-                .iter()
-                .map(|i| sc.addresses.iter().map(|a| if a.interface.is_some() { None } else { i.routes[mn][a.node as usize] }).collect())
-                .collect();
-            MobileRouting {
-                node: m.node,
-                anchor: m.anchor,
-                home: Addr(m.node),
-                bound: m.initial,
-                pending: None,
-                old_path: m.binding.old_path,
-                mn_iface: m.initial,
-                uplink,
-                anchor_hop: m.interfaces.iter().map(|i| i.routes[anchor][mn]).collect(),
-                iface_of: sc.addresses.iter().map(|a| a.interface).collect(),
-                forwarded: 0,
+        // The attachment of each (mobile node, interface) on a cell.
+        let mut attachment: Vec<Vec<Option<u32>>> = Vec::with_capacity(sc.mobiles.len());
+        for (k, m) in sc.mobiles.iter().enumerate() {
+            mobile_at[m.node as usize] = k as u32;
+            of_addr[m.node as usize] = (k as u32, HOME);
+            let mut mine = Vec::with_capacity(m.interfaces.len());
+            for (i, iface) in m.interfaces.iter().enumerate() {
+                of_addr[iface.address as usize] = (k as u32, i as u32);
+                mine.push(iface.attach.is_none().then(|| {
+                    let up = cell_uplink[iface.attach_node as usize];
+                    attachments.push(Attachment {
+                        mobile: k as u32,
+                        iface: i as u32,
+                        node: m.node,
+                        cell: iface.attach_node,
+                        links: [iface.downlink, up],
+                    });
+                    (attachments.len() - 1) as u32
+                }));
             }
-        });
-        Routing { n_addr, table, owner, mobile }
+            attachment.push(mine);
+        }
+        // Towards interface `i` of mobile node `k` from node `v`: its own link or attachment
+        // at its neighbour, else towards that neighbour.
+        let step = |v: usize, k: usize, i: usize| -> Hop {
+            let iface = &sc.mobiles[k].interfaces[i];
+            if v == iface.attach_node as usize {
+                match (iface.attach, attachment[k][i]) {
+                    (Some([down, _]), _) => Hop::Link(down),
+                    (None, Some(a)) => Hop::Attach(a),
+                    (None, None) => unreachable!("a cell interface has an attachment"),
+                }
+            } else {
+                sc.nodes[v].routes[iface.attach_node as usize].map_or(Hop::Unroutable, Hop::Link)
+            }
+        };
+        let mut row = vec![NONE; sc.nodes.len()];
+        let mut table = Vec::new();
+        for (v, node) in sc.nodes.iter().enumerate() {
+            if mobile_at[v] != NONE {
+                continue;
+            }
+            row[v] = (table.len() / n_addr.max(1)) as u32;
+            for (a, addr) in sc.addresses.iter().enumerate() {
+                let (k, i) = of_addr[a];
+                let hop = match (addr.interface, node.routes[addr.node as usize]) {
+                    (Some(_), _) => step(v, k as usize, i as usize),
+                    (None, Some(l)) => Hop::Link(l),
+                    // A mobile node attached to this cell, reached by its attachment.
+                    (None, None) if k != NONE => {
+                        let m = &sc.mobiles[k as usize];
+                        (0..m.interfaces.len())
+                            .find(|&i| m.interfaces[i].attach.is_none() && m.interfaces[i].attach_node as usize == v)
+                            .map_or(Hop::Unroutable, |i| step(v, k as usize, i))
+                    }
+                    (None, None) => Hop::Unroutable,
+                };
+                table.push(encode(hop));
+            }
+        }
+        let mobiles = sc
+            .mobiles
+            .iter()
+            .enumerate()
+            .map(|(k, m)| {
+                let uplink = m
+                    .interfaces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, iface)| match (iface.attach, attachment[k][i]) {
+                        (Some([_, up]), _) => Hop::Link(up),
+                        (None, Some(a)) => Hop::Attach(a),
+                        (None, None) => unreachable!("a cell interface has an attachment"),
+                    })
+                    .collect();
+                MobileRouting {
+                    node: m.node,
+                    anchor: m.anchor,
+                    home: Addr(m.node),
+                    bound: m.initial,
+                    pending: None,
+                    old_path: m.binding.old_path,
+                    mn_iface: m.initial,
+                    uplink,
+                    anchor_hop: (0..m.interfaces.len()).map(|i| step(m.anchor as usize, k, i)).collect(),
+                    forwarded: 0,
+                    binding_drops: 0,
+                }
+            })
+            .collect();
+        Routing { n_addr, row, table, owner, of_addr, mobile_at, mobiles, attachments }
     }
 
     /// Whether `addr` belongs to `node`.
@@ -128,60 +250,89 @@ impl Routing {
         self.owner[addr.index()]
     }
 
+    /// The attachment of mobile node `m`'s interface `iface` to a shared cell, if it has one.
+    pub fn attachment(&self, m: u32, iface: u32) -> Option<u32> {
+        match self.mobiles[m as usize].uplink[iface as usize] {
+            Hop::Attach(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The mobile node (index) at `node`, if it is one.
+    pub fn mobile_at(&self, node: u32) -> Option<u32> {
+        Some(self.mobile_at[node as usize]).filter(|&k| k != NONE)
+    }
+
     /// Where `node` sends `pkt` (which is not addressed to it). Counts packets a binding update
-    /// forwards.
+    /// forwards or drops.
     pub fn next_hop(&mut self, node: u32, pkt: &Packet) -> Hop {
         let (hop, forwarded) = self.decide(node, pkt);
-        if forwarded {
-            if let Some(m) = self.mobile.as_mut() {
+        if forwarded || hop == Hop::Drop(DropCause::Binding) {
+            let k = self.of_addr[pkt.dst.index()].0;
+            let m = &mut self.mobiles[k as usize];
+            if forwarded {
                 m.forwarded += 1;
+            } else {
+                m.binding_drops += 1;
             }
         }
         hop
     }
 
-    /// The first hop `node` would give `pkt` now, for traces (no counter touched).
+    /// The first link `node` would give `pkt` now, for traces and agents (no counter touched):
+    /// from a mobile node attached to a cell, the cell's uplink (its attachment is no link);
+    /// `None` towards a mobile node from its cell, for a drop, or without a route.
     pub fn peek_hop(&self, node: u32, pkt: &Packet) -> Option<u32> {
         match self.decide(node, pkt).0 {
             Hop::Link(l) => Some(l),
+            Hop::Attach(a) if self.attachments[a as usize].node == node => Some(self.attachments[a as usize].links[1]),
             _ => None,
         }
     }
 
     /// The routing decision, and whether a binding update forwards the packet.
+    #[inline]
     fn decide(&self, node: u32, pkt: &Packet) -> (Hop, bool) {
-        let hop = |l: Option<u32>| l.map_or(Hop::Unroutable, Hop::Link);
-        if let Some(m) = self.mobile.as_ref() {
-            if node == m.node {
-                let iface = m.iface_of[pkt.src.index()].unwrap_or(m.mn_iface);
-                return (hop(m.uplink[iface as usize][pkt.dst.index()]), false);
-            }
-            if node == m.anchor && pkt.dst == m.home {
+        let k = self.mobile_at[node as usize];
+        if k != NONE {
+            let m = &self.mobiles[k as usize];
+            let (owner, i) = self.of_addr[pkt.src.index()];
+            let iface = if owner == k && i != HOME { i } else { m.mn_iface };
+            return (m.uplink[iface as usize], false);
+        }
+        let (k, i) = self.of_addr[pkt.dst.index()];
+        if i == HOME {
+            let m = &self.mobiles[k as usize];
+            if node == m.anchor {
                 return match m.pending {
-                    None => (hop(m.anchor_hop[m.bound as usize]), false),
+                    None => (m.anchor_hop[m.bound as usize], false),
                     Some(_) if m.old_path == OldPath::Drop => (Hop::Drop(DropCause::Binding), false),
-                    Some(p) => (hop(m.anchor_hop[p.new as usize]), true),
+                    Some(p) => (m.anchor_hop[p.new as usize], true),
                 };
             }
         }
-        (hop(self.table[node as usize * self.n_addr + pkt.dst.index()]), false)
+        (decode(self.table[self.row[node as usize] as usize * self.n_addr + pkt.dst.index()]), false)
     }
 
-    /// The interface of the mobile node a packet uses: the interface of a care-of address it
-    /// is sent from or to; for the home address, the interface the binding names (towards the
+    /// The interface of a mobile node a packet uses: the interface of a care-of address it is
+    /// sent from or to; for a home address, the interface the binding names (towards the
     /// mobile node) or the one the mobile node sends by (from it). `None` for packets that do
-    /// not involve the mobile node.
+    /// not involve a mobile node.
     pub fn path_of(&self, pkt: &Packet) -> Option<u32> {
-        let m = self.mobile.as_ref()?;
-        m.iface_of[pkt.dst.index()].or(m.iface_of[pkt.src.index()]).or(if pkt.dst == m.home {
-            Some(match m.pending {
-                Some(p) if m.old_path == OldPath::Forward => p.new,
-                _ => m.bound,
-            })
-        } else if pkt.src == m.home {
-            Some(m.mn_iface)
-        } else {
-            None
+        let (dst, src) = (self.of_addr[pkt.dst.index()], self.of_addr[pkt.src.index()]);
+        let care_of = |(k, i): (u32, u32)| (k != NONE && i != HOME).then_some(i);
+        care_of(dst).or(care_of(src)).or_else(|| {
+            if dst.1 == HOME {
+                let m = &self.mobiles[dst.0 as usize];
+                Some(match m.pending {
+                    Some(p) if m.old_path == OldPath::Forward => p.new,
+                    _ => m.bound,
+                })
+            } else if src.1 == HOME {
+                Some(self.mobiles[src.0 as usize].mn_iface)
+            } else {
+                None
+            }
         })
     }
 }

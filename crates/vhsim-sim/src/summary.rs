@@ -18,6 +18,10 @@ use vhsim_tcp::TcpSender;
 pub struct FlowSummary {
     /// Scheme preset.
     pub scheme: String,
+    /// The mobile node the flow has an endpoint on (its receiver's, else its sender's); only
+    /// when the scenario has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<String>,
     /// When the flow started (s); drawn for flows with a `start_spread`.
     pub start_s: f64,
     /// Application goodput from the flow's start to the end of the run (kb/s, 1 kb = 1000 b).
@@ -170,7 +174,8 @@ pub struct MobilitySummary {
     pub handover_s: f64,
     /// When the MN left the old cell (s; may be after the end of the run).
     pub overlap_exit_s: f64,
-    /// When the mobile node got the `Imminent` link event (s): `handover_s` minus the warning.
+    /// When the mobile node got the `Imminent` link event (s): `handover_s` minus the warning,
+    /// or, with `mobile.warning = "srtt"`, when the mobile node's own estimate made it due.
     pub imminent_s: f64,
     /// How long the handover lasted (s): its gap, pause or detection; 0 for make-before-break.
     pub handoff_s: f64,
@@ -185,6 +190,9 @@ pub struct MobilitySummary {
 /// One handover of the run.
 #[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
 pub struct HandoverSummary {
+    /// The mobile node that handed over (its node's name); only when the scenario has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<String>,
     /// Kind (`make_before_break`, `break_before_make`, `pause`, `forced`).
     pub kind: String,
     /// Interface before.
@@ -230,6 +238,8 @@ pub struct RunSummary {
     pub events_per_s: f64,
     /// Data segments delivered in order, all flows.
     pub delivered_segments: u64,
+    /// Figures over all flows and handovers (total goodput, Jain's index, distributions).
+    pub aggregate: crate::aggregate::AggregateSummary,
     /// Per flow, by name.
     pub flows: BTreeMap<String, FlowSummary>,
     /// Per link direction, by name.
@@ -253,6 +263,28 @@ pub struct RunSummary {
     /// Node agents, in file order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentSummary>,
+    /// Per mobile node, in order; only when the scenario has several (with one, the run's
+    /// `handovers` and `binding_forwarded` are its).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mobiles: Vec<MobileSummary>,
+}
+
+/// What happened to one mobile node.
+#[derive(Clone, Debug, Serialize, PartialEq, JsonSchema)]
+pub struct MobileSummary {
+    /// Its node's name.
+    pub name: String,
+    /// Its handovers.
+    pub handovers: u64,
+    /// Packets for it its anchor dropped during binding updates (cause `binding`).
+    pub binding_drops: u64,
+    /// Packets for it its anchor forwarded to the new care-of address during binding updates.
+    pub binding_forwarded: u64,
+    /// Time it spent in handovers (s): the sum of their lengths, start to completion.
+    pub handover_s: f64,
+    /// The longest interruption of its flows at its handovers (s); absent if none ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interruption_s: Option<f64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -302,6 +334,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
     let end = sc.duration.as_secs_f64();
     let simulated = world.stopped_at.map_or(end, |t| t.as_secs_f64());
     let obs = &world.obs;
+    let handovers = handover_summaries(world);
     let flows = sc
         .flows
         .iter()
@@ -315,9 +348,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
                 .collect();
             let w = sc.metrics.handover_window.as_secs_f64();
-            let handovers = obs
-                .handovers
-                .iter()
+            let handovers = (o.handovers.ids.iter().map(|&k| &obs.handovers[k as usize]))
                 .zip(&o.handovers.stats)
                 .map(|(h, st)| {
                     // Windows are clipped to the run: [max(0, start - W), start), [done, min(end, done + W)).
@@ -334,8 +365,10 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 .collect();
             let truth = o.truth.as_ref().map(|t| t.counts).unwrap_or_default();
             let c = &o.counters;
+            let mobile_of = |n: u32| world.routing.mobile_at(n).map(|_| sc.nodes[n as usize].name.clone());
             let summary = FlowSummary {
                 scheme: m.scheme.clone(),
+                mobile: if sc.mobiles.len() > 1 { mobile_of(m.dst).or_else(|| mobile_of(m.src)) } else { None },
                 start_s: f.start.as_secs_f64(),
                 goodput_kbps: kbps(c.delivered_bytes, simulated - f.start.as_secs_f64()),
                 delivered_bytes: c.delivered_bytes,
@@ -361,7 +394,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
             };
             (m.name.clone(), summary)
         })
-        .collect();
+        .collect::<BTreeMap<String, FlowSummary>>();
     let links = sc
         .links
         .iter()
@@ -390,16 +423,30 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         events,
         events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
         delivered_segments: obs.flows.iter().map(|o| o.counters.delivered_units).sum(),
+        aggregate: crate::aggregate::aggregate(flows.values(), &handovers),
         flows,
         links,
-        handovers: obs
-            .handovers
+        handovers,
+        mobility: mobility_summary(sc, world.handovers.first().and_then(|h| h.warned_at)),
+        stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
+        binding_forwarded: world.routing.mobiles.iter().map(|m| m.forwarded).sum(),
+        agents,
+        mobiles: mobile_summaries(world),
+    }
+}
+
+/// The run's handovers, in time order.
+fn handover_summaries(world: &World) -> Vec<HandoverSummary> {
+    let sc = &world.scenario;
+    world
+        .obs
+        .handovers
             .iter()
             .map(|h| {
-                let iface = |i: u32| {
-                    sc.mobile.as_ref().map_or_else(String::new, |m| m.interfaces[i as usize].name.clone())
-                };
+                let m = &sc.mobiles[h.mobile as usize];
+                let iface = |i: u32| m.interfaces[i as usize].name.clone();
                 HandoverSummary {
+                    mobile: (sc.mobiles.len() > 1).then(|| sc.nodes[m.node as usize].name.clone()),
                     kind: h.kind.name().to_owned(),
                     from: iface(h.from),
                     to: iface(h.to),
@@ -407,12 +454,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                     done_s: h.done.as_secs_f64(),
                 }
             })
-            .collect(),
-        mobility: mobility_summary(sc),
-        stopped_at_s: world.stopped_at.map(|t| t.as_secs_f64()),
-        binding_forwarded: world.routing.mobile.as_ref().map_or(0, |m| m.forwarded),
-        agents,
-    }
+            .collect()
 }
 
 fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
@@ -436,8 +478,42 @@ fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
     })
 }
 
-fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
-    let m = sc.mobile.as_ref()?.mobility.as_ref()?;
+/// Per mobile node, when there are several.
+fn mobile_summaries(world: &World) -> Vec<MobileSummary> {
+    let sc = &world.scenario;
+    if sc.mobiles.len() < 2 {
+        return Vec::new();
+    }
+    let obs = &world.obs;
+    (sc.mobiles.iter().zip(&world.routing.mobiles).enumerate())
+        .map(|(k, (m, r))| {
+            let hs = &world.by_mobile.handovers[k];
+            let interruption = world.by_mobile.flows[k]
+                .iter()
+                .flat_map(|&f| {
+                    let fh = &obs.flows[f as usize].handovers;
+                    fh.ids.iter().zip(&fh.stats).filter(|(id, _)| obs.handovers[**id as usize].mobile == k as u32)
+                })
+                .filter_map(|(_, st)| st.interruption_s)
+                .reduce(f64::max);
+            MobileSummary {
+                name: sc.nodes[m.node as usize].name.clone(),
+                handovers: hs.len() as u64,
+                binding_drops: r.binding_drops,
+                binding_forwarded: r.forwarded,
+                handover_s: hs.iter().map(|&h| (obs.handovers[h as usize].done - obs.handovers[h as usize].start).as_secs_f64()).sum(),
+                interruption_s: interruption,
+            }
+        })
+        .collect()
+}
+
+/// The movement of the mobile node, when the scenario has one mobile node and it moves.
+/// `warned_at`: when the handover's `Imminent` event came, if the run decided it
+/// (`mobile.warning = "srtt"`); otherwise it is `mobile.warning` before the handover.
+fn mobility_summary(sc: &vhsim_scenario::Scenario, warned_at: Option<vhsim_core::SimTime>) -> Option<MobilitySummary> {
+    let [mobile] = sc.mobiles.as_slice() else { return None };
+    let m = mobile.mobility.as_ref()?;
     let trigger = match m.trigger {
         vhsim_scenario::Trigger::Enter => "enter",
         vhsim_scenario::Trigger::Midpoint => "midpoint",
@@ -453,7 +529,7 @@ fn mobility_summary(sc: &vhsim_scenario::Scenario) -> Option<MobilitySummary> {
         overlap_enter_s: m.overlap_enter.as_secs_f64(),
         handover_s: m.handover.as_secs_f64(),
         overlap_exit_s: m.overlap_exit.as_secs_f64(),
-        imminent_s: (m.handover - sc.mobile.as_ref()?.warning).as_secs_f64(),
+        imminent_s: warned_at.unwrap_or(m.handover - mobile.warning).as_secs_f64(),
         handoff_s: m.handoff.as_secs_f64(),
         handoff_band_m: m.band_crossing.as_ref().map(|b| b.band_m),
         handoff_latency_s: m.band_crossing.as_ref().map(|b| b.latency.as_secs_f64()),

@@ -66,7 +66,11 @@ pub struct World {
     pub(crate) flows: Vec<Flow>,
     pub(crate) agents: Vec<AnyAgent>,
     /// Agents of each node, in file order.
-    agents_at: Vec<Vec<u32>>,
+    pub(crate) agents_at: Vec<Vec<u32>>,
+    /// The mobile nodes' attachments to shared cells (`crate::cells`).
+    pub(crate) cells: Vec<crate::cells::AttachState>,
+    /// Flows and handovers by mobile node.
+    pub(crate) by_mobile: crate::handover::ByMobile,
     agent_wakeup: Vec<Option<SimTime>>,
     pub(crate) obs: Observers,
     next_uid: u64,
@@ -89,17 +93,21 @@ impl World {
         for (i, e) in scenario.timeline.iter().enumerate() {
             queue.push(e.at, EventClass::Timeline, Event::Timeline(i as u32));
         }
-        if let Some(m) = scenario.mobile.as_ref().filter(|m| m.warning > SimDuration::ZERO) {
-            for (k, h) in handovers.iter().enumerate() {
-                queue.push(h.start - m.warning, EventClass::Timeline, Event::HandoverWarning(k as u32));
+        for (k, h) in handovers.iter().enumerate() {
+            let warning = scenario.mobiles[h.mobile as usize].warning;
+            if warning > SimDuration::ZERO {
+                queue.push(h.start - warning, EventClass::Timeline, Event::HandoverWarning(k as u32));
             }
         }
         let mut agents_at = vec![Vec::new(); scenario.nodes.len()];
         for (i, a) in scenario.agents.iter().enumerate() {
             agents_at[a.node as usize].push(i as u32);
         }
+        let routing = Routing::new(&scenario);
         World {
-            routing: Routing::new(&scenario),
+            cells: vec![crate::cells::AttachState::default(); routing.attachments.len()],
+            by_mobile: crate::handover::ByMobile::new(&scenario, &handovers),
+            routing,
             held: vec![Vec::new(); links.len()],
             failed_in_transit: vec![None; links.len()],
             in_flight: Slab::default(),
@@ -249,7 +257,7 @@ impl World {
 
     /// `pkt` is at `node` (arrived on `arrived_on`, or leaving an endpoint there): the node's
     /// agents from the `first_agent`-th on see it, then the node delivers or forwards it.
-    fn at_node(&mut self, node: u32, mut pkt: Packet, arrived_on: Option<u32>, first_agent: usize) {
+    pub(crate) fn at_node(&mut self, node: u32, mut pkt: Packet, arrived_on: Option<u32>, first_agent: usize) {
         let local = self.routing.is_local(node, pkt.dst);
         // Most nodes have no agent: the hook is not even built.
         if first_agent < self.agents_at[node as usize].len() && !self.through_agents(node, &mut pkt, arrived_on, first_agent, local) {
@@ -310,6 +318,7 @@ impl World {
                     Offer::Dropped(pkt, cause) => self.drop_packet(Some(link), &pkt, cause),
                 }
             }
+            Hop::Attach(a) => self.cross_attachment(node, a, pkt),
             Hop::Drop(cause) => self.drop_packet(None, &pkt, cause),
             // Validation guarantees routes for every flow; a missing one is a world bug.
             Hop::Unroutable => debug_assert!(false, "no route from node {node} to address {:?}", pkt.dst),
@@ -380,7 +389,7 @@ impl World {
         &mut self.links[l as usize]
     }
 
-    fn drop_packet(&mut self, link: Option<u32>, pkt: &Packet, cause: DropCause) {
+    pub(crate) fn drop_packet(&mut self, link: Option<u32>, pkt: &Packet, cause: DropCause) {
         let path = self.trace_path(pkt);
         self.obs.dropped(self.now, link, pkt, cause, path);
     }
@@ -438,6 +447,7 @@ impl World {
             self.obs.progressed(self.now, f, p);
         }
         self.pump(f, side);
+        self.after_mn_input(f, side);
     }
 
     fn on_endpoint_timer(&mut self, f: u32, side: usize) {
@@ -459,6 +469,7 @@ impl World {
     pub(crate) fn after_input(&mut self, f: u32, side: usize) {
         self.drain_reports(f, side);
         self.pump(f, side);
+        self.after_mn_input(f, side);
     }
 
     fn drain_reports(&mut self, f: u32, side: usize) {
@@ -535,7 +546,7 @@ impl World {
     pub(crate) fn agent_outputs(&mut self, a: u32) {
         while let Some(action) = self.agents[a as usize].poll_action() {
             match action {
-                AgentAction::InterfaceFailed(iface) => self.interface_failed(iface),
+                AgentAction::InterfaceFailed { mobile, iface } => self.interface_failed(mobile, iface),
             }
         }
         let node = self.scenario.agents[a as usize].node;

@@ -107,3 +107,32 @@ fn early_departures_keep_the_order_of_every_remaining_event() {
     // Not a speed assertion: the mechanism must actually act on the shipped scenarios.
     assert!(skipped * 10 > all, "only {skipped} of {all} events skipped");
 }
+
+#[test]
+fn frames_leave_early_on_a_trace_link_at_the_end_their_trace_gives() {
+    // A trace link's end of transmission comes from its pacer, which moves on once per
+    // transmission: a frame that leaves early must ask it exactly once, as one that waits for
+    // its TxDone does. CBR frames every 40 ms over the 3G trace (burst and spread readings): most
+    // find the link idle and leave early; during the trace's outages they queue behind one
+    // another (TxDone). Both ways, the same events at the same times and the same fingerprints.
+    for delivery in ["burst", "spread"] {
+        let text = format!(
+            "duration = \"40s\"\n[nodes.a]\n[nodes.b]\n[links.ab]\nbetween = [\"a\", \"b\"]\nrate = \"100Mbps\"\n\
+             delay = \"10ms\"\nqueue = \"100000pkt\"\n[links.ab.forward]\n\
+             trace = {{ shipped = \"3g-outages\", delivery = \"{delivery}\" }}\n\
+             [flows.f]\nfrom = \"a\"\nto = \"b\"\nprotocol = \"datagram\"\nstop = \"35s\"\n\
+             app = {{ kind = \"cbr\", interval = \"40ms\", packet_size = \"300B\" }}\n"
+        );
+        let sc = vhsim_scenario::load(&text, &[]).unwrap();
+        let (fp_on, log_on, events_on) = run_case(&sc, true);
+        let (fp_off, log_off, events_off) = run_case(&sc, false);
+        assert_eq!(log_on, log_off, "{delivery}: the events that remain differ");
+        assert_eq!(fp_on, fp_off, "{delivery}: fingerprints differ");
+        let frames = 35_000 / 40;
+        let skipped = events_off - events_on;
+        assert!(skipped > frames / 2 && skipped < frames, "{delivery}: {skipped} of ~{frames} TxDones skipped");
+        // The outages of the trace (10.4-12.0 s, 14.8-16.6 s, 29.4-31.1 s) delay what was sent in them.
+        let arrivals: Vec<u64> = log_on.iter().filter(|(_, e)| matches!(e, Logged::Arrive { .. })).map(|&(t, _)| t).collect();
+        assert!(!arrivals.iter().any(|&t| (10_500_000_000..12_000_000_000).contains(&t)), "{delivery}: nothing arrives in an outage");
+    }
+}

@@ -67,3 +67,35 @@ fn the_mobile_node_sees_the_link_events_the_geometry_implies() {
     assert_eq!((m.imminent_s, m.handover_s, m.handoff_s), (0.55, 0.75, 0.2));
     assert_eq!((m.handoff_band_m, m.handoff_latency_s), (Some(1.0), Some(0.1)));
 }
+
+/// A TCP flow (window 20: never queued on these links) to the MN of the harness's world,
+/// whose core link's delay grows from 5 to 45 ms at 1 s; the MN hands over (make-before-break)
+/// at 3 s with `warning` as `mobile.warning`. Returns when the `Imminent` event came (s).
+fn imminent_with_warning(warning: &str) -> f64 {
+    let flow = "[flows.bulk]\nfrom = \"cn\"\nto = \"mn\"\nscheme = \"freeze\"\n[flows.bulk.tcp]\nwindow = \"20pkt\"\n";
+    let mobile = format!(
+        "warning = {warning}\nmobility = {{ speed = \"10m/s\", cell_radius = \"20m\", handover_at = \"3s\" }}"
+    );
+    let slower = "[[timeline]]\nat = \"1s\"\naction = \"set_link\"\nlink = \"core\"\ndelay = \"45ms\"\n";
+    let sc = harness::mobile_world(flow, &mobile, &[("timeline", slower)]);
+    let out = run(&sc, None);
+    out.summary.mobility.expect("mobility").imminent_s
+}
+
+#[test]
+fn the_srtt_warning_follows_the_round_trip_the_mobile_node_measures() {
+    // After 1 s the round trip is 45 + 0.0832 + 10 + 0.832 ms (data: core, then the access
+    // link at 10 Mb/s) + 10 + 0.032 + 45 + 0.0032 ms (the 40 B ACK back) = 110.9504 ms; the
+    // sender is window-limited, never queued, so every sample the receiver takes from the
+    // echoed timestamps is that (to the 1 µs timestamp clock) and its estimate has converged
+    // long before 3 s. "srtt" + 5 ms: the warning comes 115.9504 ms before the handover.
+    let srtt = imminent_with_warning("{ kind = \"srtt\", margin = \"5ms\" }");
+    assert!((srtt - (3.0 - 0.1159504)).abs() <= 1.5e-6, "Imminent at {srtt} s");
+    // "rtt" computes the round trip from the topology as written (core 5 ms): 30.9504 ms,
+    // blind to the change; so is "srtt" before any sample (its lead then is "rtt" + margin).
+    let rtt = imminent_with_warning("\"rtt\"");
+    assert!((rtt - (3.0 - 0.0309504)).abs() < 1e-9, "Imminent at {rtt} s");
+    // A bare "srtt" has no margin.
+    let bare = imminent_with_warning("\"srtt\"");
+    assert!((bare - (3.0 - 0.1109504)).abs() <= 1.5e-6, "Imminent at {bare} s");
+}

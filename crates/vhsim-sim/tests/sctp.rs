@@ -71,7 +71,7 @@ fn an_association_runs_multihomed_on_every_shipped_mobile_topology() {
     for (file, sets) in files {
         let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let sc = load(&as_sctp(&repo(file)), &sets).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let m = sc.mobile.as_ref().expect("a mobile node");
+        let m = sc.mobiles.first().expect("a mobile node");
         let n_if = m.interfaces.len();
         let out = run_checked(&sc, Detail::Packets);
         for (i, f) in sc.flows.iter().enumerate() {

@@ -1,16 +1,20 @@
 //! TCP as a transport of the world: the sender and the sink behind the transport-neutral
 //! [`Endpoint`] interface. Here, and only here, TCP headers are built and read: the sender
 //! turns each [`Transmit`] into a data segment and each arriving ACK's header into an
-//! [`AckInfo`]; the sink turns each [`AckOut`] into an acknowledgment.
+//! [`AckInfo`]; the sink turns each [`AckOut`] into an acknowledgment. Both carry the
+//! timestamps option (RFC 7323): the sink stamps its ACKs, the sender echoes the latest ACK's
+//! stamp in its data, and the sink measures its own round-trip estimate from the echoes
+//! ([`Endpoint::rtt_estimate`], for the mobile node's `mobile.warning = "srtt"`).
 
 use crate::sender::{AckInfo, TcpSender, TxCause};
 use crate::sink::{AckOut, SinkLinkEvent, TcpSink};
+use crate::estimate::receiver_rtt::{ts_clock, ReceiverRtt};
 use crate::CaState;
 use std::collections::VecDeque;
-use vhsim_core::{SimTime, TracedVar};
+use vhsim_core::{SimDuration, SimTime, TracedVar};
 use vhsim_net::packet::{TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
 use vhsim_net::{
-    AppOffer, Endpoint, HandoverNotice, LinkEvent, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
+    AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
     TraceTag, Wiring,
 };
 
@@ -34,12 +38,14 @@ pub struct TcpSenderEndpoint {
     reports: VecDeque<Report>,
     /// Reused ACK buffer (no allocation per ACK).
     ack: AckInfo,
+    /// TS.Recent (RFC 7323 §4.3): the TSval of the latest ACK, echoed in the data sent.
+    ts_recent: u32,
 }
 
 impl TcpSenderEndpoint {
     /// A sender endpoint.
     pub fn new(sender: TcpSender, wiring: Wiring) -> Self {
-        TcpSenderEndpoint { sender, wiring, reports: VecDeque::new(), ack: AckInfo::default() }
+        TcpSenderEndpoint { sender, wiring, reports: VecDeque::new(), ack: AckInfo::default(), ts_recent: 0 }
     }
 
     /// The sender (to inspect its state).
@@ -62,6 +68,9 @@ impl TcpSenderEndpoint {
 impl Endpoint for TcpSenderEndpoint {
     fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
         let Payload::Tcp(h) = &pkt.payload else { return };
+        if h.ts_val != 0 {
+            self.ts_recent = h.ts_val;
+        }
         self.ack.ack = h.ack;
         self.ack.window = h.window;
         self.ack.sig = h.flags & TCP_FLAG_SIG != 0;
@@ -96,7 +105,7 @@ impl Endpoint for TcpSenderEndpoint {
             dst: w.peer,
             size: cfg.packet_size(),
             tag: TraceTag::data(tx.seq, cfg.segment_size, retx_cause(tx.cause)),
-            payload: Payload::Tcp(TcpHeader { seq: tx.seq, ..TcpHeader::default() }),
+            payload: Payload::Tcp(TcpHeader { seq: tx.seq, ts_ecr: self.ts_recent, ..TcpHeader::default() }),
         })
     }
 
@@ -134,6 +143,10 @@ impl Endpoint for TcpSenderEndpoint {
     fn classifies_losses(&self) -> bool {
         self.sender.loss_classifier().ld().is_some()
     }
+
+    fn engagement(&self, out: &mut Engagement) {
+        self.sender.engagement(out);
+    }
 }
 
 /// Unit of the `state` variable: a code naming a [`CaState`] ([`CaState::NAMES`]).
@@ -153,12 +166,22 @@ pub struct TcpSinkEndpoint {
     ack_size: u32,
     acks: VecDeque<AckOut>,
     reports: VecDeque<Report>,
+    /// The round trip measured from the timestamps the sender echoes.
+    rtt: ReceiverRtt,
 }
 
 impl TcpSinkEndpoint {
     /// A sink endpoint for segments of `segment_size` payload bytes.
     pub fn new(sink: TcpSink, wiring: Wiring, segment_size: u32, ack_size: u32) -> Self {
-        TcpSinkEndpoint { sink, wiring, segment_size, ack_size, acks: VecDeque::new(), reports: VecDeque::new() }
+        TcpSinkEndpoint {
+            sink,
+            wiring,
+            segment_size,
+            ack_size,
+            acks: VecDeque::new(),
+            reports: VecDeque::new(),
+            rtt: ReceiverRtt::default(),
+        }
     }
 
     /// The sink (to inspect its state).
@@ -172,6 +195,7 @@ impl Endpoint for TcpSinkEndpoint {
         let Payload::Tcp(h) = &pkt.payload else { return };
         let r = self.sink.on_data(now, h.seq);
         if r.delivered > 0 {
+            self.rtt.on_echo(now, h.ts_ecr);
             let bytes = r.delivered * u64::from(self.segment_size);
             self.reports.push_back(Report::Delivered { bytes, units: r.delivered });
         }
@@ -182,10 +206,11 @@ impl Endpoint for TcpSinkEndpoint {
         self.acks.extend(self.sink.on_timeout(now));
     }
 
-    fn poll_transmit(&mut self, _now: SimTime) -> Option<Packet> {
+    fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
         let ack = self.acks.pop_front()?;
         let flags = if ack.sig { TCP_FLAG_SIG } else { 0 };
-        let mut h = TcpHeader { ack: ack.ack, window: ack.window, flags, ..TcpHeader::default() };
+        let ts_val = ts_clock(now);
+        let mut h = TcpHeader { ack: ack.ack, window: ack.window, flags, ts_val, ..TcpHeader::default() };
         for (slot, &(start, end)) in h.sack.iter_mut().zip(ack.sack.iter()) {
             *slot = SackBlock { start, end };
         }
@@ -217,5 +242,14 @@ impl Endpoint for TcpSinkEndpoint {
 
     fn poll_report(&mut self) -> Option<Report> {
         self.reports.pop_front()
+    }
+
+    fn engagement(&self, out: &mut Engagement) {
+        self.sink.engagement(out);
+    }
+
+    /// The receiver's smoothed RTT from the echoed timestamps.
+    fn rtt_estimate(&self) -> Option<SimDuration> {
+        self.rtt.srtt()
     }
 }

@@ -1,4 +1,4 @@
-//! RTT estimation and the retransmission timeout (RFC 6298 with ns-2's knobs, protocol-facts §1.2).
+//! RTT estimation and the retransmission timeout (RFC 6298 with ns-2's knobs, docs/references.md §1.2).
 //!
 //! Samples are quantized to the clock granularity G the way ns-2 does without timestamps
 //! (`rtt_update`: the number of clock ticks between the send tick and the ACK tick, at least 1).
@@ -200,7 +200,7 @@ impl RttEstimator {
     }
 
     /// Forget all samples, as for a new connection whose RTO before the first sample is
-    /// `initial` (Daniel & Kojo re-initialise with RFC 2988's 3 s; protocol-facts A13).
+    /// `initial` (Daniel & Kojo re-initialise with RFC 2988's 3 s; docs/references.md A13).
     pub fn reinitialize_with(&mut self, initial: SimDuration) {
         self.srtt = None;
         self.rttvar = 0;

@@ -2,7 +2,7 @@
 //! sent, whether the receiver SACKed it, whether it was retransmitted.
 //!
 //! Like ns-2's `ScoreBoardRQ`, SACK information is cleared on every new cumulative ACK outside
-//! recovery and rebuilt from the blocks of later ACKs (protocol-facts §1.3), unless the sender
+//! recovery and rebuilt from the blocks of later ACKs (docs/references.md §1.3), unless the sender
 //! keeps it (RFC 6675 §3's scoreboard, which RACK reads between ACKs).
 //!
 //! A loss detection that decides losses segment by segment (RACK, RFC 8985 §6.2) marks them

@@ -1,4 +1,4 @@
-//! Daniel & Kojo's cross-layer algorithms A1-A5 (protocol-facts §11), scripted: the worked
+//! Daniel & Kojo's cross-layer algorithms A1-A5 (docs/references.md §11), scripted: the worked
 //! values of the paper (§5.2: minrto 552 ms, 1220 ms, 2.12 s; §5.3: FlightSize 39 vs BDP 11).
 
 mod common;
@@ -49,6 +49,13 @@ fn a1_case1_sets_minrto_from_rtt_old_newlink_and_restarts_the_timer_at_once() {
     // 6.4 Mb/s = 39.375 ms; + 200 ms = 551.85 ms (the paper: 552 ms).
     assert_eq!(minrto_ns(&s), 551_850_000);
     assert_eq!(s.tcp.next_timeout(), Some(ms(50) + SimDuration(551_850_000)));
+    // One counter per enabled algorithm (A5 is off in `enhanced`): A1 acted; A2 did not cut
+    // (21 in flight < 2 x BDP_newlink = 22.05); A3 and A4 did not act.
+    let mut e = vhsim_net::Engagement::new();
+    s.tcp.engagement(&mut e);
+    assert!(!e.contains_key("a5_activations"), "{e:?}");
+    let names = ["a1_activations", "a2_activations", "a3_activations", "a4_activations"];
+    assert_eq!(engaged(&s.tcp, &names), [1, 0, 0, 0]);
 }
 
 #[test]
@@ -115,12 +122,14 @@ fn a2_cuts_cwnd_and_ssthresh_to_the_new_bdp_only_when_flight_exceeds_twice_it_an
     assert_eq!(fr[0].seq, 1);
     assert_close(s.cwnd(), 11.0);
     assert_close(s.ssthresh(), 11.0);
+    assert_eq!(engaged(&s.tcp, &["a2_activations"]), [1]);
 
     // 22 in flight (< 22.05): no cut.
     let mut s = in_flight(21, 160);
     let before = s.cwnd();
     notify(&mut s, 170, link(1600, 75), link(400, 150));
     assert_close(s.cwnd(), before);
+    assert_eq!(engaged(&s.tcp, &["a2_activations"]), [0]);
 }
 
 #[test]
@@ -145,6 +154,7 @@ fn a3_in_rto_recovery_retransmits_at_once_and_restores_the_saved_ssthresh() {
     // timer runs with the restarted estimate's RTO (3 s), not the old backed-off 800 ms.
     assert_eq!(s.tcp.core().rtt().srtt(), None);
     assert_eq!(s.tcp.next_timeout(), Some(ms(700) + SimDuration::from_secs(3)));
+    assert_eq!(engaged(&s.tcp, &["a3_activations"]), [1]);
 }
 
 #[test]
@@ -156,8 +166,10 @@ fn a4_restarts_the_rtt_variables_only_after_pre_handoff_data_is_acked() {
     assert_eq!(s.tcp.core().rtt().srtt(), srtt, "nothing changes before pre-handoff data is acked");
     s.ack(700, 10);
     assert_eq!(s.tcp.core().rtt().srtt(), srtt);
+    assert_eq!(engaged(&s.tcp, &["a4_activations"]), [0]);
     s.ack(720, 22);
     assert_eq!(s.tcp.core().rtt().srtt(), None, "restarted once segments 0..=21 are acked");
+    assert_eq!(engaged(&s.tcp, &["a4_activations"]), [1]);
     // Segment 22 went out at 700 ms (the ACK of 10 opened the window); its ACK at 760 ms is
     // the first sample of the restarted estimate.
     s.ack(760, 23);
@@ -174,6 +186,10 @@ fn a5_uses_one_and_a_half_bdp_when_the_bandwidth_drops_eightfold() {
         s.ack(100, 1);
         let before = s.cwnd();
         notify(&mut s, 110, old, link(200, 300));
+        let mut e = vhsim_net::Engagement::new();
+        s.tcp.engagement(&mut e);
+        assert!(!e.contains_key("a2_activations"), "A5 replaces A2: {e:?}");
+        assert_eq!(engaged(&s.tcp, &["a5_activations"]), [u64::from(s.cwnd() < before)]);
         (before, s.cwnd())
     };
     // 1600 -> 200 kb/s (8x): BDP_newlink = 200 kb/s x 661.6 ms / 12000 b = 11.03; threshold

@@ -38,6 +38,13 @@ fn ack(at_s: f64, acked: u64) -> (SimTime, AckSample) {
     (SimTime((at_s * 1e9).round() as u64), AckSample { acked, in_flight: 1000, ..AckSample::default() })
 }
 
+/// The law's engagement counters (docs/schemes.md "Engagement counters").
+fn counters(cubic: &Cubic) -> vhsim_net::Engagement {
+    let mut e = vhsim_net::Engagement::new();
+    cubic.engagement(&mut e);
+    e
+}
+
 /// RFC 9438 Figure 1 with W_max = 100, cwnd_epoch = 70 (Figure 2: K = ∛(30/0.4) = ∛75).
 fn w_cubic(t: f64) -> f64 {
     let k = 75f64.cbrt();
@@ -141,6 +148,7 @@ fn in_the_reno_friendly_region_cwnd_follows_w_est() {
     assert_close(w.cwnd, 70.0 + alpha / 70.0);
     assert!((w.cwnd - 70.007_563_0).abs() < 1e-7);
     assert_close(cubic.w_est(), w.cwnd);
+    assert_eq!(counters(&cubic).get("cubic_reno_friendly_acks"), Some(&1));
 }
 
 #[test]
@@ -174,12 +182,14 @@ fn fast_convergence_lowers_w_max_when_the_window_shrank_since_the_last_loss() {
     assert_eq!(cubic.w_max(), Some(76.5));
     assert_close(w.ssthresh, 63.0);
     assert_eq!(cubic.fast_convergences(), 1);
+    assert_eq!(counters(&cubic).get("cubic_fast_convergences"), Some(&1));
     let (mut plain, _, _) = law(CubicConfig { fast_convergence: false, ..CubicConfig::default() });
     let mut w = Window { cwnd: 100.0, ssthresh: 100.0 };
     plain.on_congestion(&mut w, SimTime::ZERO, &loss(100.0));
     w.cwnd = 90.0;
     plain.on_congestion(&mut w, SimTime(1), &loss(90.0));
     assert_eq!(plain.w_max(), Some(90.0));
+    assert_eq!(counters(&plain).get("cubic_fast_convergences"), None, "not configured: not reported");
 }
 
 #[test]
@@ -233,6 +243,10 @@ fn an_application_limited_flow_neither_grows_nor_ages_its_curve() {
     let t = 1.5;
     let target = w_cubic(t + 0.1).clamp(before, 1.5 * before);
     assert_close(w.cwnd, before + (target - before) / before);
+    // The ACKs at 1.5 s and 11 s found the flow application-limited; the Reno-friendly
+    // region is off here, so it reports nothing.
+    let e = counters(&cubic);
+    assert_eq!((e.get("cubic_app_limited_acks"), e.get("cubic_reno_friendly_acks")), (Some(&2), None));
 }
 
 #[test]

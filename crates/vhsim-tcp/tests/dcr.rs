@@ -1,4 +1,4 @@
-//! TCP-DCR (Bhandarkar et al. 2005; protocol-facts §4, A5) as the dupACK response: a
+//! TCP-DCR (Bhandarkar et al. 2005; docs/references.md §4, A5) as the dupACK response: a
 //! reordered segment within tau costs nothing; a real loss is retransmitted when tau expires;
 //! the retransmission timer never expires before tau.
 //!
@@ -21,6 +21,10 @@ fn started(c: TcpConfig) -> Script {
     assert_eq!(t.deadline_ms(), Some(400));
     t
 }
+
+/// TCP-DCR's engagement counters: delays armed, fast retransmits at tau, delays a new ACK
+/// cancelled.
+const DCR_COUNTERS: [&str; 3] = ["dcr_delays", "dcr_delayed_fast_retransmits", "dcr_reorderings"];
 
 fn dcr_deadline(t: &Script) -> Option<u64> {
     assert!(t.tcp.dupack_response().dcr().is_some(), "DCR configured");
@@ -45,6 +49,7 @@ fn a_reordered_segment_within_tau_changes_nothing_and_is_not_retransmitted() {
     assert_eq!(t.ssthresh(), 20.0);
     let s = t.tcp.stats();
     assert_eq!((s.retransmissions, s.fast_retransmits, s.dcr_delays, s.dcr_reorderings), (0, 0, 1, 1));
+    assert_eq!(engaged(&t.tcp, &DCR_COUNTERS), [1, 0, 1]);
     assert_eq!(t.tcp.next_timeout(), t.tcp.core().rtx_deadline());
     assert_eq!(t.tcp.ca_state(), CaState::Open);
 }
@@ -67,6 +72,7 @@ fn a_real_loss_is_retransmitted_when_tau_expires() {
     assert_eq!(t.tcp.stats().fast_retransmits, 1);
     assert_eq!(t.deadline_ms(), Some(600), "the fast retransmit restarts the RTO timer");
     assert_eq!(dcr_deadline(&t), None);
+    assert_eq!(engaged(&t.tcp, &DCR_COUNTERS), [1, 1, 0]);
 }
 
 #[test]

@@ -39,6 +39,7 @@ fn a_duplicate_below_the_cumulative_ack_is_reported_in_the_first_block() {
     // The next ACK carries no D-SACK any more.
     let a = immediate(&mut s, 11, 3);
     assert_eq!(a.sack, []);
+    assert_eq!(sink_engaged(&s, &["dsacks_sent"]), [1]);
 }
 
 #[test]
@@ -62,6 +63,9 @@ fn without_the_option_a_duplicate_gets_a_plain_ack() {
     immediate(&mut s, 1, 1);
     let a = immediate(&mut s, 2, 0);
     assert_eq!((a.ack, a.sack.len()), (2, 0));
+    let mut e = vhsim_net::Engagement::new();
+    s.engagement(&mut e);
+    assert!(e.is_empty(), "neither D-SACK nor quick ACKs configured: {e:?}");
     // An ordinary SACK is no D-SACK.
     let mut s = sink(true, 0, false);
     immediate(&mut s, 0, 0);
@@ -92,6 +96,9 @@ fn quick_acks_acknowledge_the_first_segments_at_once_then_every_second() {
     assert_eq!(s.on_data(ms(5), 1).ack.map(|a| a.ack), Some(5));
     assert_eq!(s.on_data(ms(6), 5).ack.map(|a| a.ack), Some(6));
     assert_eq!(s.on_data(ms(7), 6).ack.map(|a| a.ack), Some(7));
+    // Quick-ack mode sent five ACKs a delayed ACK would have held (0, 1, 2, 5, 6); the
+    // duplicate's ACK and the one for the second of 3-4 go out at once anyway.
+    assert_eq!(sink_engaged(&s, &["quick_acks"]), [5]);
 }
 
 #[test]

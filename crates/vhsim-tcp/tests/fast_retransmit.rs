@@ -1,5 +1,5 @@
 //! Fast retransmit at three duplicate ACKs, limited transmit before it, and each recovery
-//! variant's window rule for one loss (protocol-facts §1.3, §1.4, §2.2, §2.3).
+//! variant's window rule for one loss (docs/references.md §1.3, §1.4, §2.2, §2.3).
 
 mod common;
 

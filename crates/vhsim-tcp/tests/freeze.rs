@@ -1,4 +1,4 @@
-//! Freeze-TCP end to end (Goff et al. 2000; protocol-facts §6, A6): the mobile receiver's ZWA
+//! Freeze-TCP end to end (Goff et al. 2000; docs/references.md §6, A6): the mobile receiver's ZWA
 //! at the handover warning puts a standard sender in persist mode, the TR-ACKs after the
 //! handover resume it; a lost ZWA or lost TR-ACKs degrade as the paper warns, and probes still
 //! recover.
@@ -99,6 +99,12 @@ fn the_zwa_freezes_the_sender_and_the_tr_acks_resume_it_with_its_cwnd() {
     let first_new = r.net.log.iter().find(|(t, x)| *t >= ms(UP) && x.cause == TxCause::New).unwrap();
     assert!(first_new.0 <= ms(UP + RTT), "first new segment at {}", first_new.0);
     assert!(r.net.delivered - r.at_up.1 > 500, "delivered {} after Up", r.net.delivered - r.at_up.1);
+    // Engagement: one persist episode with its probes at the sender, one ZWA and three
+    // TR-ACKs at the receiver.
+    let probes = during.iter().filter(|(_, x)| x.cause == TxCause::Probe).count() as u64;
+    assert_eq!(engaged(&r.net.tcp, &["persist_episodes", "window_probes"]), [1, during.len() as u64]);
+    assert!(probes <= during.len() as u64);
+    assert_eq!(sink_engaged(&r.net.sink, &["zwa_sent", "tr_acks_sent"]), [1, 3]);
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! F-RTO (RFC 5682 §2 basic, §3 SACK-enhanced; protocol-facts §3) as the timeout response:
+//! F-RTO (RFC 5682 §2 basic, §3 SACK-enhanced; docs/references.md §3) as the timeout response:
 //! spurious timeouts (a delay spike, nothing lost) are detected and answered with each of ns-2's
 //! responses; genuine ones fall back to conventional recovery; F-RTO is never entered during
 //! fast recovery.
@@ -58,6 +58,7 @@ fn spurious_timeout_full_revert_restores_the_flight_size_and_ssthresh() {
         assert_eq!(t.cwnd(), 5.0);
         assert_close(t.ssthresh(), 4.25);
         assert_eq!(t.tcp.stats().spurious_rto_detected, 1);
+        assert_eq!(engaged(&t.tcp, &["frto_episodes", "frto_spurious_detected"]), [1, 1]);
         assert_eq!(t.tcp.stats().retransmissions, 1, "only the timeout retransmission");
         assert_eq!(t.tcp.ca_state(), CaState::Open);
         assert_eq!(t.tcp.core().recover(), None, "later fast retransmits are not blocked");
@@ -119,6 +120,7 @@ fn genuine_timeout_a_duplicate_ack_in_step_three_reverts_to_go_back_n_with_cwnd_
         assert_eq!(t.cwnd(), 2.0);
         assert_eq!(t.ssthresh(), 2.0, "the timeout's ssthresh stays");
         assert_eq!(t.tcp.stats().spurious_rto_detected, 0);
+        assert_eq!(engaged(&t.tcp, &["frto_episodes", "frto_spurious_detected"]), [1, 0]);
         assert_eq!(t.tcp.ca_state(), CaState::Loss);
         assert_eq!(step(&t), FrtoStep::Idle);
         // Conventional recovery goes on: congestion avoidance from cwnd 2 (ssthresh 2).

@@ -1,4 +1,4 @@
-//! Freeze-TCPv2 (Park et al. 2009 §3; protocol-facts §8, A8, A9): each WAVE branch in a
+//! Freeze-TCPv2 (Park et al. 2009 §3; docs/references.md §8, A8, A9): each WAVE branch in a
 //! scripted case built for it, cwnd after the decision checked against the formula by hand.
 //!
 //! Common start (`ftv2`, initial window 44, window_ 64 so cwnd is not capped): 0..44 sent at
@@ -7,12 +7,16 @@
 //! 300 ms the PACK (the same ACK, window 64) restores cwnd 45 and RTT_base := RTT_prev; P =
 //! segment 44, the first sent after it. P's ACK at 300 + RTT_curr ms makes the first WAVE
 //! decision: Δ = (W/RTT_base − W/RTT_curr)·RTT_base = 45·(1 − 100/RTT_curr).
+//!
+//! Then the rule of when WAVE starts and ends (a loss the handoff caused does not stop the
+//! first decision; one of a segment sent after it ends WAVE; `until_loss` lets any loss end
+//! it), the Westwood branch's estimate from the PACK on, and the engagement counters.
 
 mod common;
 
 use common::*;
 use vhsim_tcp::cc::ftv2::{Ftv2Phase, WaveBranch};
-use vhsim_tcp::TcpSender;
+use vhsim_tcp::{TcpSender, TxCause};
 
 fn ftv2(tcp: &TcpSender) -> &vhsim_tcp::cc::ftv2::Ftv2 {
     tcp.core().congestion_control().ftv2().expect("ftv2")
@@ -58,17 +62,36 @@ fn delta_below_alpha_with_a_longer_rtt_is_dabe_linear_increase() {
 }
 
 #[test]
-fn delta_below_alpha_with_a_shorter_rtt_is_dabe_equation_1() {
-    // RTT_curr 80 ms < RTT_prev 100 ms: Δ = 45·(1 − 100/80) = −11.25 < 14. Eq. (1) as A8 reads
-    // it: + min(1, 1/|ΔRTT|_ms) = 1/20 segment per ACK, on this ACK too: 45.05.
-    let t = wave_after(80);
+fn delta_below_alpha_with_a_shorter_rtt_is_dabe_equation_1_once_per_decision() {
+    // RTT_curr 80 ms < RTT_prev 100 ms: Δ = 45·(1 − 100/80) = −11.25 < 14. Eq. (1) read per
+    // decision (default): cwnd += cwnd·(RTT_prev − RTT_curr)/RTT_curr = 45·20/80 = 11.25 at
+    // the decision, then held until the next decision.
+    let mut t = wave_after(80);
     let (branch, delta) = decision(&t);
     let WaveBranch::DabeEq1(step) = branch else { panic!("{branch:?}") };
-    assert_close(step, 0.05);
+    assert_close(step, 11.25);
     assert_close(delta, -11.25);
+    assert_close(t.cwnd(), 56.25);
+    t.ack_win(381, 46, 64);
+    assert_close(t.cwnd(), 56.25);
+}
+
+#[test]
+fn a_larger_rtt_drop_grows_the_window_more_per_decision() {
+    // The per-decision reading grows with the drop (the paper: "the bandwidth provided by the
+    // new network cell is increased"): 100 -> 50 ms doubles the window, 45 + 45 = 90.
+    let t = wave_after(50);
+    assert_close(t.cwnd(), 90.0);
+}
+
+#[test]
+fn equation_1_per_ack_is_an_option() {
+    // eq1 = "per_ack" (A8): + min(1, 1/|ΔRTT|_ms) = 1/20 segment per ACK, on this ACK too:
+    // 45.05, and another 0.05 on the next.
+    let mut t = wave_after_with(80, "congestion_control.eq1 = \"per_ack\"");
+    let WaveBranch::DabeEq1(step) = decision(&t).0 else { panic!() };
+    assert_close(step, 0.05);
     assert_close(t.cwnd(), 45.05);
-    // The next ACK adds another 0.05.
-    let mut t = t;
     t.ack_win(381, 46, 64);
     assert_close(t.cwnd(), 45.1);
 }
@@ -100,7 +123,7 @@ fn delta_above_beta_sets_the_westwood_window() {
 }
 
 #[test]
-fn ordinary_acks_follow_reno_and_a_loss_ends_wave() {
+fn ordinary_acks_follow_reno() {
     // Before any freeze: Reno slow start, one segment per ACK.
     let mut t = Script::new(cfg("ftv2").iw(4).window(64));
     t.send_all(0);
@@ -108,14 +131,159 @@ fn ordinary_acks_follow_reno_and_a_loss_ends_wave() {
     t.ack(100, 2);
     assert_eq!(t.cwnd(), 6.0);
     assert_eq!(ftv2(&t.tcp).phase(), Ftv2Phase::Normal);
-    // After a WAVE decision a fast retransmit halves as Reno and leaves WAVE.
+}
+
+/// The common start up to the PACK at 300 ms (45 segments 44..89 sent then), with P = 44 lost:
+/// three duplicate ACKs at 410-412 ms fast-retransmit it (a loss the handoff caused: P was sent
+/// before any decision), and Reno halves: ssthresh = cwnd = ⌊45/2⌋ = 22.
+fn resume_burst_loses_p(keys: &str) -> Script {
+    let mut t = Script::new(cfg("ftv2").set(keys).iw(44).window(64));
+    t.send_all(0);
+    t.ack_win(100, 44, 0);
+    assert_eq!(t.ack_win(300, 44, 64), new(44..89));
+    assert_eq!(t.ack_win(410, 44, 64), new([89]));
+    assert_eq!(t.ack_win(411, 44, 64), new([90]));
+    assert_eq!(t.ack_win(412, 44, 64), vec![tx(44, TxCause::FastRetransmit)]);
+    assert_eq!((t.cwnd(), t.ssthresh()), (22.0, 22.0));
+    t
+}
+
+#[test]
+fn handoff_losses_do_not_stop_the_first_decision() {
+    // Default `until_new_loss`: the fast retransmit of P leaves WAVE waiting for its first
+    // sample. Recovery ends at 520 ms with the ACK of everything sent (up to 91; it covers the
+    // retransmitted P: no sample; Reno: cwnd = 22 + 1/22), which lets 91.. out. The ACK of 91
+    // at 640 ms times it: RTT_curr = 120 ms, the first decision:
+    // Δ = 22.045·(1 − 100/120) = 3.67 < 14, RTT_prev < RTT_curr: DABE's linear increase.
+    let mut t = resume_burst_loses_p("");
+    assert_eq!(ftv2(&t.tcp).phase(), Ftv2Phase::Resumed);
+    assert!(ftv2(&t.tcp).decisions().is_empty());
+    t.ack_win(520, 91, 64);
+    assert!(ftv2(&t.tcp).decisions().is_empty(), "the ACK that covers the retransmission gives no sample");
+    let w = t.cwnd();
+    assert_close(w, 22.0 + 1.0 / 22.0);
+    t.ack_win(640, 92, 64);
+    assert_eq!(ftv2(&t.tcp).rtt_curr(), Some(0.12));
+    let (branch, delta) = decision(&t);
+    assert_eq!(branch, WaveBranch::DabeLinear);
+    assert_close(delta, w * (1.0 - 100.0 / 120.0));
+    assert_close(t.cwnd(), w + 1.0 / w);
+    let k = ftv2(&t.tcp).counters();
+    assert_eq!((k.started, k.first, k.ended_by_loss), (1, [1, 0, 0, 0], 0));
+}
+
+#[test]
+fn until_loss_lets_a_handoff_loss_cancel_wave() {
+    // `wave_duration = "until_loss"`: the same fast retransmit ends WAVE before any decision;
+    // the later sample decides nothing and Reno goes on.
+    let mut t = resume_burst_loses_p("congestion_control.wave_duration = \"until_loss\"");
+    assert_eq!(ftv2(&t.tcp).phase(), Ftv2Phase::Normal);
+    t.ack_win(520, 91, 64);
+    t.ack_win(640, 92, 64);
+    assert!(ftv2(&t.tcp).decisions().is_empty());
+    let k = ftv2(&t.tcp).counters();
+    assert_eq!((k.started, k.decisions, k.ended_by_loss), (1, [0; 4], 1));
+}
+
+#[test]
+fn a_loss_from_before_the_first_decision_keeps_wave_a_later_one_ends_it() {
+    // The decision at 420 ms (RTT_curr 120 ms); P's ACK lets 89 out.
+    // Three duplicate ACKs of 45 at 430 ms: 45 was sent at 300 ms, before the decision (the
+    // resume burst): Reno halves, WAVE goes on.
     let mut t = wave_after(120);
+    assert_eq!(t.log.last(), Some(&(ms(420), tx(89, TxCause::New))));
     for _ in 0..3 {
-        t.ack_win(500, 45, 64);
+        t.ack_win(430, 45, 64);
     }
     assert_eq!(t.tcp.stats().fast_retransmits, 1);
+    assert_eq!(ftv2(&t.tcp).phase(), Ftv2Phase::Resumed);
+    assert_eq!(ftv2(&t.tcp).counters().ended_by_loss, 0);
+    // Limited transmit sent 90 and 91 before it, so recover = 92 and the next fast retransmit
+    // needs an ACK beyond it. Reno's recovery ends with the ACK of 45..88 at 500 ms, which lets
+    // 92.. out. 93, sent at 500 ms, after the first decision, is lost: the new cell's
+    // congestion ends WAVE.
+    assert_eq!(t.tcp.core().recover(), Some(92));
+    t.ack_win(500, 89, 64);
+    assert!(t.log.iter().any(|&(at, x)| at == ms(500) && x.seq == 93));
+    t.ack_win(505, 93, 64);
+    for _ in 0..3 {
+        t.ack_win(510, 93, 64);
+    }
+    assert_eq!(t.tcp.stats().fast_retransmits, 2);
     assert_eq!(ftv2(&t.tcp).phase(), Ftv2Phase::Normal);
-    assert_eq!(t.ssthresh(), 22.0, "⌊45/2⌋ of the window 45.02");
+    assert_eq!(ftv2(&t.tcp).counters().ended_by_loss, 1);
+}
+
+#[test]
+fn the_westwood_branch_measures_the_new_cell_from_the_pack() {
+    // iw 44, ssthresh 10 (congestion avoidance), window_ 64. The ZWA at 100 ms acknowledges
+    // 0..20 (RTT_prev = 100 ms); the PACK at 300 ms restores cwnd 44.02 with 20..44 still
+    // outstanding and sends 44..64 (P = 44). The ACKs of 21..44 arrive at 310-333 ms (frozen
+    // segments: no RTT sample, but deliveries), P's at 600 ms: RTT_curr = 300 ms,
+    // Δ = 44.56·(1 − 100/300) = 29.7 > 16: the Westwood branch.
+    // Since the PACK (default): 25 segments delivered in 300 ms = 666 667 bit/s; RTTmin since
+    // the PACK = 300 ms (P's sample): BWE·RTTmin/MSS = 25 segments, cwnd = ssthresh = 25, then
+    // linear growth on this ACK, 25.04.
+    // Over the connection (`bandwidth_since = "connection"`): Westwood+'s estimate, 25
+    // segments in the round 100..600 ms = 400 000 bit/s, and RTTmin = 100 ms (the old cell):
+    // 5 segments.
+    for (keys, window) in [("", 25.0), ("congestion_control.bandwidth_since = \"connection\"", 5.0)] {
+        let mut t = Script::new(cfg("ftv2").set(keys).iw(44).window(64).ssthresh(10));
+        t.send_all(0);
+        t.ack_win(100, 20, 0);
+        assert_eq!(t.ack_win(300, 20, 64), new(44..64));
+        for (i, a) in (21..=44).enumerate() {
+            t.ack_win(310 + i as u64, a, 64);
+        }
+        t.ack_win(600, 45, 64);
+        let e = t.tcp.core().estimators();
+        assert_eq!(e.min_rtt_since_resume.get(), Some(dur_ms(300)));
+        assert_close(e.bandwidth_since_resume.estimate().unwrap(), 25.0 * 8000.0 / 0.3);
+        assert_eq!(e.bandwidth.estimate(), Some(400_000.0));
+        let (branch, delta) = decision(&t);
+        assert_eq!(branch, WaveBranch::Bandwidth);
+        assert!(delta > 16.0, "{delta}");
+        assert_eq!(t.ssthresh(), window, "{keys}");
+        assert_close(t.cwnd(), window + 1.0 / window);
+    }
+}
+
+#[test]
+fn delta_counts_the_window_in_use_not_a_cwnd_above_the_cap() {
+    // window_ 20 (and so ssthresh 20: congestion avoidance) with cwnd 44.02 restored: 20
+    // segments are what the sender has out, so Δ = 20·(1 − 100/150) = 6.67 < 14 (DABE), where
+    // cwnd would give 14.67 (the Vegas rule).
+    let mut t = Script::new(cfg("ftv2").iw(44).window(20));
+    t.send_all(0);
+    t.ack_win(100, 20, 0); // the ZWA acknowledges all 20 sent: cwnd 44 + 1/44
+    assert_close(t.cwnd(), 44.0 + 1.0 / 44.0);
+    assert_eq!(t.ack_win(300, 20, 64), new(20..40));
+    t.ack_win(450, 21, 64);
+    let (branch, delta) = decision(&t);
+    assert_eq!(branch, WaveBranch::DabeLinear);
+    assert_close(delta, 20.0 * (1.0 - 100.0 / 150.0));
+}
+
+#[test]
+fn wave_reports_its_engagement() {
+    // One handover, one decision (DABE linear), nothing ended by a loss.
+    let t = wave_after(120);
+    let mut e = vhsim_net::Engagement::new();
+    t.tcp.engagement(&mut e);
+    for (name, n) in [
+        ("wave_started", 1),
+        ("wave_decisions", 1),
+        ("wave_decisions_dabe_linear", 1),
+        ("wave_decisions_dabe_eq1", 0),
+        ("wave_decisions_vegas", 0),
+        ("wave_decisions_westwood", 0),
+        ("wave_first_dabe_linear", 1),
+        ("wave_first_westwood", 0),
+        ("wave_ended_by_loss", 0),
+        ("persist_episodes", 1),
+    ] {
+        assert_eq!(e.get(name), Some(&n), "{name}: {e:?}");
+    }
 }
 
 #[test]
@@ -129,7 +297,7 @@ fn bad_thresholds_are_errors_naming_the_key() {
 
 #[test]
 fn equation_1_once_per_round_is_an_option() {
-    // eq1 = "per_round": the 0.05 is added once at the decision, nothing per ACK after it.
+    // eq1 = "per_round": A8's 0.05 is added once at the decision, nothing per ACK after it.
     let mut t = wave_after_with(80, "congestion_control.eq1 = \"per_round\"");
     assert_close(t.cwnd(), 45.05);
     t.ack_win(381, 46, 64);

@@ -118,6 +118,7 @@ fn hystart_pp_exits_when_a_rounds_minimum_reaches_the_last_plus_rtt_thresh() {
     );
     assert_eq!(entered, Some(35), "the 8th sample of the round that started with segment 28");
     assert_eq!(hystart_pp(&t).exits(), 1);
+    assert_eq!(engaged(&t.tcp, &["hystart_pp_css_entries", "hystart_pp_css_returns"]), [1, 0]);
 }
 
 #[test]
@@ -137,6 +138,13 @@ fn pp_ack(h: &mut HystartPp, w: &mut Window, a: &AckSample) {
     let before = *w;
     w.cwnd += a.acked as f64; // the law's slow start
     h.after_growth(before, w, SimTime::ZERO, a);
+}
+
+/// HyStart++'s engagement counters: CSS entries, returns to slow start, completions.
+fn css_counters(h: &HystartPp) -> [u64; 3] {
+    let mut e = vhsim_net::Engagement::new();
+    h.engagement(&mut e);
+    ["hystart_pp_css_entries", "hystart_pp_css_returns", "hystart_pp_css_completions"].map(|n| e[n])
 }
 
 /// HyStart++ from cwnd 10 through a round of 8 samples of 100 ms and one of 8 samples of
@@ -168,6 +176,7 @@ fn css_grows_a_quarter_as_fast_and_ends_after_five_rounds() {
     pp_ack(&mut h, &mut w, &sample(1, Some(120), true));
     assert_eq!(h.phase(), HystartPpPhase::Off);
     assert_close(w.ssthresh, w.cwnd);
+    assert_eq!(css_counters(&h), [1, 0, 1]);
 }
 
 #[test]
@@ -179,6 +188,7 @@ fn css_returns_to_slow_start_when_the_rtt_falls_below_its_baseline() {
         pp_ack(&mut h, &mut w, &sample(1, Some(110), i == 0));
     }
     assert_eq!(h.phase(), HystartPpPhase::SlowStart);
+    assert_eq!(css_counters(&h), [1, 1, 0]);
 }
 
 #[test]
@@ -220,6 +230,11 @@ fn linux_hystart_exits_when_the_rounds_minimum_exceeds_delay_min_plus_eta() {
     // itself is then counted in congestion avoidance.
     assert_close(ssthresh, 40.0);
     assert!(cwnd > 40.0 && cwnd < 40.1, "{cwnd}");
+    // Only the delay exit runs (`detect = "delay"`), so only it is reported by kind.
+    assert_eq!(engaged(&t.tcp, &["hystart_exits", "hystart_exits_delay"]), [1, 1]);
+    let mut e = vhsim_net::Engagement::new();
+    t.tcp.engagement(&mut e);
+    assert!(!e.contains_key("hystart_exits_ack_train"), "{e:?}");
 }
 
 #[test]
@@ -255,6 +270,8 @@ fn linux_hystart_ack_train_exits_once_the_train_outlasts_half_the_min_rtt() {
     assert_eq!((seq, train_ms), (111, 51));
     assert_close(cwnd, 115.0);
     assert_close(t.ssthresh(), 115.0);
+    let exits = ["hystart_exits", "hystart_exits_ack_train", "hystart_exits_delay"];
+    assert_eq!(engaged(&t.tcp, &exits), [1, 1, 0]);
     let h = HystartConfig::default();
     assert_eq!(
         (h.low_window, h.ack_delta, h.ack_delay),

@@ -1,4 +1,4 @@
-//! Lim & Jang's loss differentiation (LD; EURASIP JWCN 2009 §4.1, protocol-facts §5, A3, A4,
+//! Lim & Jang's loss differentiation (LD; EURASIP JWCN 2009 §4.1, docs/references.md §5, A3, A4,
 //! A7): the estimator's per-ACK updates, inequality (1)/(2) on both sides of the threshold
 //! (arithmetic in the comments), Tmin's reset on every timeout, the handover reset after a
 //! spurious timeout and the n-round suspension; then the same inside senders (schemes I and II).
@@ -192,7 +192,7 @@ fn ld_is_suspended_for_n_rounds_and_a_loss_meanwhile_is_wireless() {
     ld.on_ack(40, 45);
     assert!(ld.suspended());
     let c = ld.classify(ms(1100), 38);
-    assert_eq!((c.class, c.suspended), (LossClass::Wireless, true), "protocol-facts A4");
+    assert_eq!((c.class, c.suspended), (LossClass::Wireless, true), "docs/references.md A4");
     ld.on_ack(41, 48);
     assert!(ld.suspended(), "round 2 ends with the ACK of segment 48");
     ld.on_ack(48, 50);
@@ -233,6 +233,9 @@ fn without_the_handover_modification_a_spurious_timeout_changes_nothing() {
 /// `preset` with initial window 4: 0..4 at 0; the ACK of 0 at 96 ms gives LD its first sample,
 /// 96 ms (Tcur 0.096, Tdev = 0.375 + 0.024 = 0.399, Tavg = 0.012, Tmin 0.096), and 4, 5 go out.
 /// Segment 1 is lost; 2..5 bring four dupACKs. The third arms TCP-DCR with tau = Tavg = 12 ms.
+/// LD's engagement counters: verdicts, congestion, wireless, wireless while suspended.
+const LD_COUNTERS: [&str; 4] = ["ld_verdicts", "ld_congestion", "ld_wireless", "ld_wireless_suspended"];
+
 fn third_dupack_with_tau_tavg(c: TcpConfig) -> Script {
     let mut t = Script::new(c.iw(4));
     assert_eq!(t.send_all(0), new(0..4));
@@ -264,6 +267,7 @@ fn scheme_one_keeps_cwnd_for_a_wireless_loss_but_still_retransmits() {
     assert_eq!(t.tcp.take_loss_classifications().count(), 0, "drained");
     let s = t.tcp.stats();
     assert_eq!((s.fast_retransmits, s.wireless_losses, s.retransmissions), (1, 1, 1));
+    assert_eq!(engaged(&t.tcp, &LD_COUNTERS), [1, 0, 1, 0]);
 }
 
 #[test]
@@ -277,6 +281,7 @@ fn scheme_one_halves_for_a_congestion_loss() {
     assert_eq!((r.seq, r.class), (1, LossClass::Congestion));
     close(r.threshold.unwrap(), 0.036);
     assert_eq!(t.tcp.stats().wireless_losses, 0);
+    assert_eq!(engaged(&t.tcp, &LD_COUNTERS), [1, 1, 0, 0]);
 }
 
 #[test]
@@ -315,8 +320,10 @@ fn scheme_two_resets_ld_on_a_spurious_timeout_and_suspends_it_for_a_round() {
     assert_eq!(t.ack_sack(532, 7, &[(8, 11)]), new([16]));
     assert_eq!(t.fire_timer(544), vec![tx(7, FastRetransmit)]);
     let r = t.tcp.take_loss_classifications().next().unwrap();
-    assert_eq!((r.seq, r.class, r.suspended), (7, LossClass::Wireless, true), "protocol-facts A4");
+    assert_eq!((r.seq, r.class, r.suspended), (7, LossClass::Wireless, true), "docs/references.md A4");
     assert_eq!(t.cwnd(), 7.0, "kept");
+    assert_eq!(engaged(&t.tcp, &LD_COUNTERS), [1, 0, 1, 1]);
+    assert_eq!(engaged(&t.tcp, &["frto_episodes", "frto_spurious_detected", "dcr_delayed_fast_retransmits"]), [1, 1, 1]);
     // Everything arrives: the ACK of 16 fills the hole at 7, so it gives no sample (issue #18
     // item 2) and LD still waits for its first new sample.
     assert_eq!(t.ack(600, 17), new(17..24));

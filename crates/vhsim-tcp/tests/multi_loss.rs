@@ -1,5 +1,5 @@
 //! Several losses in one window: SACK and NewReno recover without a timeout, Reno needs one;
-//! NewReno's two timer variants on partial ACKs (RFC 6582 §4, protocol-facts §1.4, A2).
+//! NewReno's two timer variants on partial ACKs (RFC 6582 §4, docs/references.md §1.4, A2).
 //!
 //! The scripted timelines feed arrivals in the order a FIFO path delivers them (the times are
 //! labels of round trips, 100 ms apart), and the sink's ACK reaches the sender at once.

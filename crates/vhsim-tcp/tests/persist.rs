@@ -1,4 +1,4 @@
-//! Zero-window persist mode (RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17; protocol-facts §6): a zero
+//! Zero-window persist mode (RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17; docs/references.md §6): a zero
 //! advertised window stops new data and queued retransmissions, the persist timer sends probes
 //! with exponential backoff, the retransmission timer neither fires nor backs off during the
 //! freeze, and a window update resumes sending with the cwnd of before.

@@ -77,6 +77,8 @@ fn fifteen_losses_the_conservative_bound_sends_one_per_ack() {
     // The retransmissions are the lost segments from the lowest.
     let retx: Vec<u64> = t.log.iter().filter(|(_, x)| x.cause != New).map(|(_, x)| x.seq).collect();
     assert_eq!(retx, [0, 1, 2]);
+    // One episode; the Reduction Bound set sndcnt on its three ACKs (pipe 4 <= ssthresh 10).
+    assert_eq!(engaged(&t.tcp, &["prr_episodes", "prr_reduction_bound_acks"]), [1, 3]);
 }
 
 #[test]

@@ -63,6 +63,11 @@ fn a_hole_is_lost_once_a_later_segment_was_delivered_rtt_plus_reo_wnd_ago() {
     assert_eq!(sent.first(), Some(&tx(3, FastRetransmit)), "{sent:?}");
     assert_eq!((rack(&t).marked_lost(), rack(&t).reorder_timeouts()), (1, 1));
     assert!(t.tcp.core().in_recovery());
+    // The engagement counters say the same (docs/schemes.md "Engagement counters"); PRR
+    // entered one episode, TLP sent no probe.
+    let names = ["rack_marked_lost", "rack_reorder_timeouts", "rack_reo_wnd_raises", "tlp_probes"];
+    assert_eq!(engaged(&t.tcp, &names), [1, 1, 0, 0]);
+    assert_eq!(engaged(&t.tcp, &["prr_episodes"]), [1]);
 }
 
 #[test]
@@ -118,6 +123,8 @@ fn a_dsack_for_a_spurious_retransmission_widens_the_window_by_a_quarter_rtt() {
     t.arrive(202, 3); // the retransmission: a duplicate, reported by a D-SACK
     assert_eq!(rack(&t).dsacks(), 1);
     assert_eq!(rack(&t).reo_wnd_mult(), 2);
+    assert_eq!(engaged(&t.tcp, &["rack_reo_wnd_raises"]), [1]);
+    assert_eq!(sink_engaged(t.sink.as_ref().unwrap(), &["dsacks_sent"]), [1]);
     // Once recovery is over (everything sent arrives), the window is 2 · 100/4 = 50 ms.
     let high = t.tcp.snd_max();
     t.arrive_all(203, 7..high);
@@ -148,6 +155,7 @@ fn the_tail_loss_probe_fires_at_two_srtt_and_retransmits_the_last_segment() {
     let sent = t.ack_sack(400, 8, &[(9, 10)]);
     assert_eq!(sent, [tx(8, FastRetransmit)]);
     assert_eq!(t.tcp.stats().rto_count, 0);
+    assert_eq!(engaged(&t.tcp, &["tlp_probes", "tlp_repairs", "rack_marked_lost"]), [1, 0, 1]);
 }
 
 #[test]
@@ -221,6 +229,7 @@ fn a_probe_that_repaired_a_loss_reduces_the_window_once_later_data_is_acknowledg
     assert_eq!(t.send_all(601), new([10]));
     t.ack(700, 11);
     assert_eq!(rack(&t).tlp_repairs(), 1);
+    assert_eq!(engaged(&t.tcp, &["tlp_probes", "tlp_repairs"]), [1, 1]);
     // This ACK first grew cwnd by one (slow start), then the reduction halved that window.
     let halved = ((cwnd + 1.0).floor() / 2.0).floor();
     assert_close(t.ssthresh(), halved);

@@ -1,4 +1,4 @@
-//! Retransmission timeouts (RFC 6298 §5, RFC 5681 §3.1, protocol-facts §1.2) and the RTT
+//! Retransmission timeouts (RFC 6298 §5, RFC 5681 §3.1, docs/references.md §1.2) and the RTT
 //! estimator behind them (RFC 6298 §2-3 with ns-2's tick quantization).
 
 mod common;

@@ -190,7 +190,12 @@ fn the_freeze_sink_advertises_zero_from_the_warning_and_sends_tr_acks_when_up() 
 fn the_sig_sink_sets_the_bit_from_the_warning_until_completed() {
     use vhsim_core::SimDuration;
     use vhsim_tcp::SinkLinkEvent::{Completed, Down, Imminent, Up};
-    let mut s = TcpSink::new(sink_cfg("demo-vegas"));
+    let mut c = sink_cfg("demo-vegas");
+    c.policy = vhsim_tcp::SinkPolicyConfig::Sig(vhsim_tcp::sink::sig::SigConfig {
+        set_at: vhsim_tcp::sink::sig::SigStart::Imminent,
+        notify_acks: 1,
+    });
+    let mut s = TcpSink::new(c);
     s.on_data(ms(0), 0);
     let set = s.on_link_event(ms(10), Imminent { eta: SimDuration::from_millis(100) });
     assert_eq!(set, vec![AckOut { ack: 1, sack: vec![], window: u32::MAX, sig: true }]);
@@ -199,6 +204,23 @@ fn the_sig_sink_sets_the_bit_from_the_warning_until_completed() {
     assert!(s.on_link_event(ms(600), Up).is_empty());
     let clear = s.on_link_event(ms(600), Completed);
     assert_eq!(clear, vec![AckOut { ack: 2, sack: vec![], window: u32::MAX, sig: false }]);
+    assert!(!immediate(&mut s, 700, 2).sig);
+}
+
+#[test]
+fn the_original_sig_sink_sets_and_clears_the_bit_at_the_care_of_address_change() {
+    use vhsim_core::SimDuration;
+    use vhsim_tcp::SinkLinkEvent::{Completed, Down, Imminent, Up};
+    // The preset (`set_at = "completed"`): nothing at the warning, the loss of the old link or
+    // the new link's coming up; at Completed one ACK with SIG, then one without.
+    let mut s = TcpSink::new(sink_cfg("demo-vegas"));
+    s.on_data(ms(0), 0);
+    assert!(s.on_link_event(ms(10), Imminent { eta: SimDuration::from_millis(100) }).is_empty());
+    assert!(!immediate(&mut s, 20, 1).sig);
+    assert!(s.on_link_event(ms(110), Down).is_empty());
+    assert!(s.on_link_event(ms(600), Up).is_empty());
+    let ack = |sig| AckOut { ack: 2, sack: vec![], window: u32::MAX, sig };
+    assert_eq!(s.on_link_event(ms(600), Completed), vec![ack(true), ack(false)]);
     assert!(!immediate(&mut s, 700, 2).sig);
 }
 

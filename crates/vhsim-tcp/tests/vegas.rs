@@ -1,4 +1,4 @@
-//! TCP Vegas (Brakmo & Peterson 1995; ns-2 tcp-vegas.cc; protocol-facts §7.2): the steady
+//! TCP Vegas (Brakmo & Peterson 1995; ns-2 tcp-vegas.cc; docs/references.md §7.2): the steady
 //! state on a clean path against the hand-computed one, the per-round rule, the fine-grained
 //! retransmit on the first duplicate ACK, the window cuts, bad input.
 

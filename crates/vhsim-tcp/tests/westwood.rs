@@ -1,4 +1,4 @@
-//! TCP Westwood+ (protocol-facts §7.3): after a loss ssthresh is the estimated bandwidth-delay
+//! TCP Westwood+ (docs/references.md §7.3): after a loss ssthresh is the estimated bandwidth-delay
 //! product, computed here by hand for a clean path.
 
 mod common;

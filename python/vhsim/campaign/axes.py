@@ -51,10 +51,14 @@ class CampaignError(ValueError):
 
 @dataclass(frozen=True)
 class AxisValue:
-    """One value of an axis: what is shown (``label``) and what is set (``override``)."""
+    """One value of an axis: what is shown (``label``) and what is set (``override``).
+
+    ``override=None`` sets nothing: in a zipped grid, an axis that changes some configurations
+    and leaves the others as they are (a reproduction's alternative reading of a parameter that
+    only some of a figure's schemes have, :mod:`vhsim.campaign.variants`)."""
 
     label: str
-    override: str
+    override: str | None
 
 
 @dataclass(frozen=True)
@@ -75,8 +79,8 @@ class Axis:
     def from_json(cls, data: dict) -> "Axis":
         # One object per distinct value: a zipped axis repeats a few values thousands of times,
         # and a reproduction keeps every figure's campaign open (Daniel & Kojo: ~10 MB each).
-        shared: dict[tuple[str, str], AxisValue] = {}
-        values = ((str(a), str(b)) for a, b in data["values"])
+        shared: dict[tuple[str, str | None], AxisValue] = {}
+        values = ((str(a), None if b is None else str(b)) for a, b in data["values"])
         return cls(str(data["key"]), tuple(shared.get(v) or shared.setdefault(v, AxisValue(*v)) for v in values))
 
 

@@ -5,8 +5,10 @@ columns its claims read, its plot, its claims and its table of our numbers.
 * :class:`FigureSpec` -- one figure: ``grid`` and ``quick`` grid, ``derive`` (per-run columns
   computed from the result table or the stored traces), ``plot`` (a plot kind of
   :mod:`vhsim.campaign.plots` or a bespoke function), ``claims`` (:mod:`vhsim.campaign.claims`),
-  ``table`` (:class:`Table` or a function) and ``names`` (how configurations are named);
-* :class:`Paper` -- its figures, the names shared by all of them, the citation.
+  ``table`` (:class:`Table` or a function), ``names`` (how configurations are named), and how
+  its runs are sampled for the statistics of comparisons (``samples``, ``deterministic``);
+* :class:`Paper` -- its figures, the names shared by all of them, the citation, and what its
+  robustness variants perturb and which readings it leaves open (:mod:`vhsim.campaign.variants`).
 
 :func:`vhsim.campaign.reproduce.reproduce` runs them and writes the report.
 """
@@ -23,6 +25,7 @@ from .axes import Axis, AxisValue, CampaignError
 from .claims import Claim, Context, Measure
 from .spec import CampaignSpec
 from .stats import mean_ci
+from .variants import Alternative, Perturbation
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -111,7 +114,11 @@ class Col:
             g = _gain(value, ctx.value(self.measure, base))
             return _cut(-g) if self.reduction else _pct(g)
         if self.ci:
-            ci = mean_ci(ctx.table.loc[ctx.mask(where), self.measure.column].to_numpy(float) * self.measure.scale)
+            rows = ctx.table.loc[ctx.mask(where)]
+            ci = mean_ci(rows[self.measure.column].to_numpy(float) * self.measure.scale)
+            signature = [c for c in ("events", self.measure.column) if c in rows.columns]
+            if len(rows) > 1 and len(rows[signature].astype(str).drop_duplicates()) == 1:
+                return f"{self.measure.text(ci.mean)} (n = 1: {len(rows)} identical runs)"
             return self.measure.text(ci.mean) + ("" if math.isnan(ci.half_width) else
                                                  f" \u00b1 {ci.half_width:.{self.measure.digits}f}")
         return self.measure.text(value)
@@ -166,6 +173,14 @@ class FigureSpec:
     table: Table | tuple[Table, ...] | Callable[["pd.DataFrame"], str] | None = None
     derive: Callable[["Campaign | None", "pd.DataFrame"], "pd.DataFrame"] | None = None
     names: Mapping[str, Any] = field(default_factory=dict)
+    #: Axis columns whose values are statistical samples, like the seed (handoff instants).
+    samples: tuple[str, ...] = ()
+    #: One run per configuration is the design (no randomness): comparisons use exact values.
+    deterministic: bool = False
+
+    def context(self, table: "pd.DataFrame", quick: bool = False) -> Context:
+        """The evaluation context of this figure's claims on its derived ``table``."""
+        return Context(table, self.names, quick=quick, samples=self.samples, deterministic=self.deterministic)
 
     def campaign(self, quick: bool) -> CampaignSpec:
         chosen = self.quick if quick and self.quick is not None else self.grid
@@ -202,6 +217,9 @@ class Paper:
     citation: str
     figures: tuple[FigureSpec, ...]
     names: Mapping[str, Any] = field(default_factory=dict)  # shared by every figure
+    # What `--robustness N` perturbs, and the readings of `--ambiguities` (vhsim.campaign.variants).
+    perturbation: Perturbation | None = None
+    ambiguities: tuple[Alternative, ...] = ()
 
     def __post_init__(self) -> None:
         # Each figure knows the paper's names (its own take precedence).

@@ -10,15 +10,16 @@ Result columns (:func:`vhsim.campaign.flatten_summary`):
 * per flow ``<flow>.<metric>``: :func:`flow` (``bulk.goodput_kbps``);
 * per handover k of a flow ``<flow>.ho<k>.<metric>``: :func:`handover`;
 * per link direction ``<link>/<direction>.<metric>``: :func:`link`;
+* per node agent ``agent<i>.<metric>`` (i = its index in ``[[agents]]``): :func:`agent`;
 * LD's decisions against the ground truth ``<flow>.ld_<truth>_as_<verdict>``: :func:`ld`.
 """
 
 from __future__ import annotations
 
-from ..summary_names import Flow, Handover, Link, Path, Run
+from ..summary_names import Agent, Flow, Handover, Link, Path, Run
 
-__all__ = ["Flow", "Handover", "Link", "Path", "Run", "flow", "handover", "link", "link_direction", "ld", "drops",
-           "window", "window_drops"]
+__all__ = ["Agent", "Flow", "Handover", "Link", "Path", "Run", "agent", "flow", "handover", "link", "link_direction",
+           "ld", "drops", "window", "window_drops"]
 
 # -- per-flow metrics (the short names the reproductions use) ----------------------------------
 GOODPUT_KBPS = Flow.GOODPUT_KBPS
@@ -83,6 +84,12 @@ def link_direction(name: str, direction: str = "forward") -> str:
 
 def ld(name: str, truth: str, verdict: str) -> str:
     return f"{name}.ld_{truth}_as_{verdict}"
+
+
+def agent(index: int, metric: str) -> str:
+    """Node agent ``index``'s figure (``agent<i>.<metric>``, ``metric`` an :class:`Agent` name;
+    i = the agent's index in the scenario's ``[[agents]]``)."""
+    return f"agent{index}.{metric}"
 
 
 # -- trace tables (vhsim.Result.trace) ----------------------------------------------------------

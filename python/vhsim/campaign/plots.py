@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
+from ..figstyle import legend_below
+from ..wording import counted
 from .axes import quantity
 from .stats import summarize
 
@@ -169,15 +171,15 @@ def bar_chart(df: "pd.DataFrame", metric: str, bars: str, path: str | os.PathLik
         ax.set_xlabel(groups)
     ax.set_ylabel(ylabel or metric)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(title=bars, fontsize="small", title_fontsize="small")
+    legend_below(ax, title=bars, columns=4)
     title = title or f"{metric}: mean and {confidence:.0%} CI per {bars}"
     ns = sorted(set(int(n) for n in table["n"]))
-    n_text = f"n = {ns[0]}" if len(ns) == 1 else f"n = {ns[0]}-{ns[-1]}"
+    n_text = f"n = {counted(ns[0], 'run')}" if len(ns) == 1 else f"n = {ns[0]}-{ns[-1]} runs"
     whiskers = (f"whiskers: {confidence:.0%} t confidence interval"
                 + (", clipped at the metric's bounds" if bounds != (None, None) else "")
                 if ns[-1] >= MIN_RUNS_FOR_CI else "")
     dots_text = f"dots: each run (bars of fewer than {MIN_RUNS_FOR_CI} runs)" if ns[0] < MIN_RUNS_FOR_CI else ""
-    cap = caption(df, "; ".join(t for t in (f"{n_text} runs per bar", whiskers, dots_text) if t))
+    cap = caption(df, "; ".join(t for t in (f"{n_text} per bar", whiskers, dots_text) if t))
     _title_block(fig, title, cap)
     return save_figure(fig, path, title, cap, formats)
 
@@ -216,7 +218,7 @@ def quartile_lines(df: "pd.DataFrame", metric: str, x: str, path: str | os.PathL
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or metric)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small", title="dashed: lower / upper quartile", title_fontsize="small")
+    legend_below(ax, title="dashed: lower / upper quartile", columns=2)
     title = title or f"{metric}: quartiles vs {x}"
     cap = caption(df, "solid: median, dashed: quartiles")
     _title_block(fig, title, cap)
@@ -238,15 +240,16 @@ def run_overview(campaign: "Campaign", path: str | os.PathLike[str], config: int
     _, seed, run = campaign.run_scenario(config, rep)
     result = campaign.trace_for({"run_id": run.run_id, "config": config, "rep": rep}, rerun=True)
     flow = run_plots.pick_flow(result, flow)
-    fig = Figure(figsize=(9, 7.5), layout="constrained")
+    fig = Figure(figsize=(9, 8.5), layout="constrained")
     ax_seq, ax_cw = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
     run_plots.time_sequence(result, flow, ax=ax_seq)
     run_plots.cwnd(result, flow, ax=ax_cw)
     ax_seq.tick_params(labelbottom=True)
     setting = ", ".join(f"{k}={v}" for k, v in run.labels.items())
     title = f"run {run.run_id[:12]}: {setting or 'base scenario'}, replication {rep}, seed {seed}"
-    cap = f"scenario {result.scenario_name} \u2014 flow {flow} \u2014 one of {campaign.spec.replications} " \
-          f"replications \u2014 vhsim {result.version}"
+    cap = f"scenario {result.scenario_name} \u2014 flow {flow} \u2014 " + \
+          (f"one of {campaign.spec.replications} replications" if campaign.spec.replications > 1 else "one run") + \
+          f" \u2014 vhsim {result.version}"
     _title_block(fig, title, cap)
     return save_figure(fig, path, title, cap, formats)
 
@@ -358,14 +361,14 @@ class Quartiles:
             if pv is not None:
                 ax.set_title(self.panel_title.format(pv) + (" (shown in the paper)" if pv in self.shown else ""),
                              fontsize="medium")
-        all_axes[0].legend(fontsize="small", title="dashed: lower / upper quartile", title_fontsize="small")
+        legend_below(all_axes[0], title="dashed: lower / upper quartile", columns=1)
         if self.extra:
             self._extra(all_axes[-1], table, fig)
             all_axes[0].set_title("(a) " + self.ylabel, fontsize="medium")
         counts = data.groupby(keys, sort=False)[self.column].count()
         censored = int(data[self.column].astype(float).map(math.isinf).sum())
         n = f"{counts.min()}" if counts.min() == counts.max() else f"{counts.min()}-{counts.max()}"
-        cap = caption(table, f"{censored} runs censored (beyond their horizon, triangles where a quartile falls on "
+        cap = caption(table, f"{counted(censored, 'run')} censored (beyond their horizon, triangles where a quartile falls on "
                              "them); solid: median, dashed: quartiles",
                       runs=f"n = {n} {self.unit_of_n} per configuration, one run each")
         _title_block(figure, fig.title, cap)
@@ -388,7 +391,7 @@ class Quartiles:
         ax.set_ylabel(ylabel)
         ax.set_ylim(bottom=0)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="small")
+        legend_below(ax, columns=1)
         ax.set_title(title, fontsize="medium")
 
 
@@ -424,31 +427,17 @@ class SideBySide:
         results = [camp.trace_for(r) for r in rows]
         handoff = results[0].summary["handovers"][0]
         start, done = float(handoff["start_s"]), float(handoff["done_s"])
-        lo, hi = start - self.before_s, done + self.after_s
-        figure = Figure(figsize=(5.2 * len(rows) + 1, 7.5), layout="constrained")
+        window = (start - self.before_s, done + self.after_s)
+        figure = Figure(figsize=(5.2 * len(rows) + 1, 8.2), layout="constrained")
         grid = figure.subplots(2, len(rows), squeeze=False, height_ratios=[3, 2], sharex=True)
-        seq_lim, cw_top = [], 2.0
         for col, (row, result) in enumerate(zip(rows, results)):
             ax_seq, ax_cw = grid[0][col], grid[1][col]
-            run_plots.time_sequence(result, self.flow, ax=ax_seq)
-            run_plots.cwnd(result, self.flow, ax=ax_cw)
-            for ax in (ax_seq, ax_cw):
-                run_plots.mark_handovers(result, ax)
-                ax.set_xlim(lo, hi)
+            run_plots.time_sequence(result, self.flow, ax=ax_seq, window=window)
+            run_plots.cwnd(result, self.flow, ax=ax_cw, window=window)
             ax_seq.set_title(f"({'abcdefgh'[col]}) {_named(fig, self.by, row[self.by])}", fontsize="medium")
             ax_seq.tick_params(labelbottom=True)
-            seq_lim.append(_seq_range(result, start - 0.1, hi))
-            cw_top = max(cw_top, _cwnd_top(result, lo, hi))
-            if col == 0:
-                ax_seq.legend(loc="lower right", fontsize="small", markerscale=1.5)
-        finite = [r for r in seq_lim if r is not None]
-        if finite:
-            low, high = min(a for a, _ in finite), max(b for _, b in finite)
-            pad = max(2.0, 0.03 * (high - low))
-            for col in range(len(rows)):
-                grid[0][col].set_ylim(low - pad, high + pad)
-        for col in range(len(rows)):
-            grid[1][col].set_ylim(0, cw_top * 1.1)
+        for panels in grid:
+            run_plots.same_y_range(panels)
         cap = (f"scenario {results[0].scenario_name}, handoff at {start:g} s \u2014 n = 1 run per panel, seed "
                f"{rows[0]['seed']} \u2014 vhsim {results[0].version}")
         _title_block(figure, fig.title, cap)
@@ -457,19 +446,3 @@ class SideBySide:
             for row in rows:
                 files += run_overview(camp, out / f"{fig.id}-{row[self.by]}-whole-run", config=int(row["config"]))
         return files
-
-
-def _seq_range(result: Any, lo: float, hi: float) -> tuple[float, float] | None:
-    trace = result.trace("packets")
-    sent = trace[(trace["time_s"] >= lo) & (trace["time_s"] <= hi) & trace["event"].isin(["send", "retransmit"])]
-    return (float(sent["seq"].min()), float(sent["seq"].max())) if len(sent) else None
-
-
-def _cwnd_top(result: Any, lo: float, hi: float) -> float:
-    ts = result.trace("timeseries")
-    ts = ts[(ts["time_s"] >= lo) & (ts["time_s"] <= hi)]
-    if not len(ts):
-        return 2.0
-    top = max(float(ts["cwnd_pkts"].max()), 2.0)
-    ss = ts["ssthresh_pkts"][ts["ssthresh_pkts"] < 1e6]
-    return max(top, float(ss.max())) if len(ss) else top

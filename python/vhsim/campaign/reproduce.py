@@ -20,14 +20,19 @@ import pkgutil
 import shutil
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
+from ..wording import counted
 from .axes import CampaignError
-from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, Context, Verdict, evaluate, tally
+from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, NOT_IN_QUICK, Verdict, evaluate, tally
 from .figures import FigureSpec, Paper, markdown_table, scenario_file
 from .runner import SweepReport, WorkerPool, default_workers, run_campaign
 from .spec import forget_plan
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ensemble import Ensemble
 
 __all__ = ["FigureOutcome", "Paper", "ReproduceOutcome", "papers", "register", "reproduce", "scenario_file",
            "counts_line"]
@@ -68,20 +73,36 @@ class ReproduceOutcome:
     out: Path
     report: Path
     figures: list[FigureOutcome] = field(default_factory=list)
+    ensemble: "Ensemble | None" = None  # robustness variants and alternative readings, when asked for
 
     @property
     def failed_runs(self) -> int:
-        return sum(len(f.sweep.failed) for f in self.figures)
+        return sum(len(f.sweep.failed) for f in self.figures) + (self.ensemble.failed_runs if self.ensemble else 0)
 
     @property
     def verdicts(self) -> list[Verdict]:
         return [v for f in self.figures for v in f.verdicts]
 
 
-def judge(fig: FigureSpec, table) -> list[Verdict]:
-    """Every claim of ``fig`` evaluated on its derived result table."""
-    ctx = Context(table, fig.names)
+def judge(fig: FigureSpec, table, quick: bool = False) -> list[Verdict]:
+    """Every claim of ``fig`` evaluated on its derived result table (``quick``: the table of
+    the reduced campaign, so that claims it leaves undecided say so)."""
+    ctx = fig.context(table, quick)
     return [evaluate(claim, table, ctx=ctx) for claim in fig.claims]
+
+
+def _figure(fig: FigureSpec, spec, fig_dir: Path, run: Callable[..., SweepReport], quick: bool,
+            draw: bool = True) -> FigureOutcome:
+    """Run one figure's campaign into ``fig_dir/campaign``, derive its columns, judge its claims
+    (``quick``: on the reduced campaign) and (``draw``) plot it and tabulate our numbers; a
+    robustness or ambiguity variant skips those."""
+    sweep = run(spec, fig_dir / "campaign")
+    df = sweep.campaign.results()
+    table = fig.columns(sweep.campaign, df) if len(df) else df
+    files = fig.draw(sweep.campaign, table, fig_dir) if draw and len(df) else []
+    ours = fig.render_table(table) if draw and len(df) else None
+    sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
+    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours)
 
 
 def reproduce(
@@ -95,17 +116,26 @@ def reproduce(
     progress: bool | None = None,
     rerun_other_versions: bool = False,
     on_figure: Callable[[FigureSpec], None] | None = None,
+    robustness: int = 0,
+    ambiguities: bool = False,
+    on_variant: Callable[[str], None] | None = None,
 ) -> ReproduceOutcome:
     """Run the campaigns of paper ``name`` (or one ``figure``), plot, and write the report.
 
     Campaign folders go to ``OUT/<figure>/campaign`` and are resumable like any sweep, so a
     second call only plots and reports.  Default ``OUT``: ``out/reproduce/<name>`` (with a
     ``-quick`` suffix in quick mode, so quick and full results never share a folder).
+    ``robustness=N`` also runs every figure as N perturbed variants and labels each verdict;
+    ``ambiguities`` runs it under each alternative reading the paper declares (:mod:`.ensemble`).
     """
     registry = papers()
     if name not in registry:
         raise CampaignError(f"no paper {name!r} registered (papers: {', '.join(registry) or 'none'})")
     paper = registry[name]
+    if robustness or ambiguities:
+        from .ensemble import check_declared
+
+        check_declared(paper, robustness, ambiguities)
     figures = [paper.figure(figure)] if figure else list(paper.figures)
     out_dir = Path(out) if out is not None else Path("out") / "reproduce" / (name + ("-quick" if quick else ""))
     from .. import __version__
@@ -119,20 +149,23 @@ def reproduce(
         for fig in figures:  # every definition valid before the first run, each validated once
             _validate(name, fig.campaign(quick), __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
         outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
+        run = partial(run_campaign, workers=n, dask=dask, progress=progress,
+                      rerun_other_versions=rerun_other_versions, pool=pool)
+        specs = []  # kept for the variants only: a figure's plan is read back when it runs
         for fig in figures:
             if on_figure is not None:
                 on_figure(fig)
-            fig_dir = out_dir / fig.id
             spec = fig.campaign(quick)
             spec.plan(__version__, cache_dir=_plan_cache(out_dir, fig, stage), write_cache=False)  # read back
-            sweep = run_campaign(spec, fig_dir / "campaign", workers=n, dask=dask, progress=progress,
-                                 rerun_other_versions=rerun_other_versions, pool=pool)
-            df = sweep.campaign.results()
-            table = fig.columns(sweep.campaign, df) if len(df) else df
-            files = fig.draw(sweep.campaign, table, fig_dir) if len(df) else []
-            ours = fig.render_table(table) if len(df) else None
-            outcome.figures.append(FigureOutcome(fig, sweep, files, judge(fig, table), ours))
-            sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
+            outcome.figures.append(_figure(fig, spec, out_dir / fig.id, run, quick))
+            if robustness or ambiguities:
+                specs.append((fig, spec))
+        if robustness or ambiguities:
+            from .ensemble import run_ensemble
+
+            outcome.ensemble = run_ensemble(
+                paper, specs, outcome.figures, out_dir, partial(_figure, run=run, quick=quick, draw=False),
+                robustness=robustness, ambiguities=ambiguities, on_variant=on_variant)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / ".report.md.tmp"
     tmp.write_text(_markdown(outcome, quick), encoding="utf-8")
@@ -171,12 +204,14 @@ def _validate(paper: str, spec, version: str, fig_id: str, cache: Path, pool: Wo
 
 def counts_line(verdicts: list[Verdict]) -> str:
     """``12 hold, 5 do not hold, 2 not checkable (of 19 claims); 1 calibration; consistency
-    tests: 2 pass, 0 fail, 1 not reached``."""
+    tests: 2 pass, 0 fail, 1 not reached``; claims a quick campaign left undecided are counted
+    apart (``..., 2 not checkable, 3 not checked in quick mode (of 22 claims)``)."""
     c = tally(verdicts)
     claims = c[CLAIM]
     n = sum(claims.values())
+    quick = f", {claims[NOT_IN_QUICK]} not checked in quick mode" if claims[NOT_IN_QUICK] else ""
     text = (f"{claims['holds']} hold, {claims['does not hold']} do not hold, {claims['not checkable']} not "
-            f"checkable (of {n} claims)")
+            f"checkable{quick} (of {n} claims)")
     if c[CALIBRATION]["calibration"]:
         text += f"; {c[CALIBRATION]['calibration']} calibration"
     tests = c[CONSISTENCY]
@@ -188,7 +223,12 @@ def counts_line(verdicts: list[Verdict]) -> str:
 
 _CATEGORY_NOTE = (
     "Only *claims* are results of the reproduction: each holds, does not hold, or is not checkable (the reason is "
-    "given). A *calibration* is a parameter we chose to hit one of the paper's numbers: it is reported with that "
+    "given: the configurations are not in the results, the scenario has no randomness to compare, a mechanism the "
+    "claim is about never engaged, or the claim asks for more than the metric's bound allows, 'as set up'); in "
+    "quick mode, a claim the reduced campaign left undecided is *not checked in quick mode*, counted apart. A "
+    "comparison holds only when its effect is in the stated band and its 95% confidence interval shows it (excludes "
+    "zero, or lies inside a band around zero); configurations whose replications are identical count as one run. "
+    "A *calibration* is a parameter we chose to hit one of the paper's numbers: it is reported with that "
     "number, never as a claim that holds. A *consistency test* checks our simulator against itself (a decision it "
     "reported against the state it traced) or against our reading of one of the paper's formulas: it can fail, but "
     "it reproduces nothing.")
@@ -197,18 +237,22 @@ _CATEGORY_NOTE = (
 def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
     from .. import __version__
 
-    paper = outcome.paper
+    paper, ens = outcome.paper, outcome.ensemble
     lines = [f"# Reproduction: {paper.title} (`{paper.name}`)", "", paper.citation, "",
              f"vhsim {__version__} \u00b7 {'quick mode (reduced campaign)' if quick else 'full campaign'} "
              f"\u00b7 written {time.strftime('%Y-%m-%d %H:%M:%S %Z')} \u00b7 "
-             f"`vhsim reproduce {paper.name}{' --quick' if quick else ''}`", "",
-             f"**{counts_line(outcome.verdicts)}.**", "", _CATEGORY_NOTE, ""]
-    header = ["figure", *CATEGORIES[CLAIM], "calibration", "consistency tests (pass / fail / not reached)"]
+             f"`vhsim reproduce {paper.name}{' --quick' if quick else ''}{_ensemble_options(ens)}`", "",
+             f"**{counts_line(outcome.verdicts)}.**", ""]
+    if ens is not None:
+        lines += [f"**{ens.counts_line()}** (sections at the end).", ""]
+    lines += [_CATEGORY_NOTE, ""]
+    statuses = [s for s in CATEGORIES[CLAIM] if quick or s != NOT_IN_QUICK]
+    header = ["figure", *statuses, "calibration", "consistency tests (pass / fail / not reached)"]
     rows = []
     for f in outcome.figures:
         c = tally(f.verdicts)
         tests = c[CONSISTENCY]
-        rows.append([f.figure.id, *c[CLAIM].values(), c[CALIBRATION]["calibration"],
+        rows.append([f.figure.id, *(c[CLAIM][s] for s in statuses), c[CALIBRATION]["calibration"],
                      " / ".join(str(n) for n in tests.values()) if sum(tests.values()) else "\u2013"])
     lines += [markdown_table(header, rows), ""]
     for fig in outcome.figures:
@@ -216,25 +260,38 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
         rel = os.path.relpath(fig.sweep.campaign.path, outcome.out)
         failed = f", {len(fig.sweep.failed)} failed" if fig.sweep.failed else ""
         lines += [f"## {fig.figure.id}: {fig.figure.title}", "",
-                  f"Campaign: {spec.describe()}; {fig.sweep.total} runs ({fig.sweep.executed} run now, "
+                  f"Campaign: {spec.describe()}; {counted(fig.sweep.total, 'run')} ({fig.sweep.executed} run now, "
                   f"{fig.sweep.already_done} reused{failed}); folder `{rel}`.", ""]
         lines += [f"![{p.stem}]({os.path.relpath(p, outcome.out)})\n" for p in fig.files if p.suffix == ".png"]
         if fig.table:
             lines += ["### Our numbers", "", fig.table, ""]
-        lines += _verdict_tables(fig.verdicts)
+        lines += _verdict_tables(fig.verdicts, ens.notes(fig.figure.id) if ens is not None else {})
+    if ens is not None:
+        from .ensemble import markdown
+
+        lines += markdown(ens)
     return "\n".join(lines)
 
 
-def _verdict_tables(verdicts: list[Verdict]) -> list[str]:
+def _ensemble_options(ens: "Ensemble | None") -> str:
+    if ens is None:
+        return ""
+    return (f" --robustness {len(ens.robust)}" if ens.robust else "") + (" --ambiguities" if ens.alternatives else "")
+
+
+def _verdict_tables(verdicts: list[Verdict], notes: dict[str, list[str]] | None = None) -> list[str]:
+    """One table per category; ``notes``: more columns (header -> one cell per verdict)."""
+    notes = notes or {}
     sections = ((CLAIM, "The paper's claims and our results"), (CALIBRATION, "Calibrations"),
                 (CONSISTENCY,
                  "Consistency tests (our simulator against itself or our reading of the paper's formulas)"))
     lines: list[str] = []
     for category, heading in sections:
-        chosen = [v for v in verdicts if v.category == category]
+        chosen = [i for i, v in enumerate(verdicts) if v.category == category]
         if chosen:
-            rows = [[v.claim.text, v.claim.paper or "\u2013", v.ours, v.rule or "\u2013", f"**{v.status}**"]
-                    for v in chosen]
-            lines += [f"### {heading}", "", markdown_table(["the paper says", "paper", "ours", "rule", "verdict"],
-                                                           rows), ""]
+            rows = [[verdicts[i].claim.text, verdicts[i].claim.paper or "\u2013", verdicts[i].ours,
+                     verdicts[i].rule or "\u2013", f"**{verdicts[i].status}**", *(cells[i] for cells in notes.values())]
+                    for i in chosen]
+            lines += [f"### {heading}", "", markdown_table(["the paper says", "paper", "ours", "rule", "verdict",
+                                                            *notes], rows), ""]
     return lines

@@ -85,8 +85,12 @@ def execute_unit(unit: Unit) -> list[dict[str, Any]]:
     except Exception:  # noqa: BLE001 - not branchable, or one variant fails: run them alone
         return [execute_run(t) for t in unit]
     from ..result import Result
+    from ..scenario import Scenario
 
-    return [_finished(task[0], Result.from_native(raw), detail) for task, raw in zip(unit, raws)]
+    # The scenario that ran goes with a result whose traces go back (Result.receive_windows
+    # reads it); a summary-only outcome needs none.
+    return [_finished(task[0], Result.from_native(raw, scenario=Scenario(text, task[2], path) if detail != "summary" else None),
+                      detail) for task, raw in zip(unit, raws)]
 
 
 def branch_units(tasks: list[Task]) -> list[Unit]:

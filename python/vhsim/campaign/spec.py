@@ -33,6 +33,7 @@ from .. import atomic
 from .._native import ScenarioError
 from ..errors import shown
 from ..scenario import DETAILS, Scenario
+from ..wording import counted
 from .axes import Axis, AxisValue, CampaignError, axis_from_toml, parse_cli_axis, toml_literal
 
 __all__ = ["CampaignSpec", "Configuration", "PlannedRun", "run_identity", "seed_for", "MAX_RUNS"]
@@ -57,7 +58,7 @@ class Configuration:
     values: tuple[AxisValue, ...]
 
     def overrides(self, axes: Sequence[Axis]) -> tuple[tuple[str, str], ...]:
-        return tuple((a.key, v.override) for a, v in zip(axes, self.values))
+        return tuple((a.key, v.override) for a, v in zip(axes, self.values) if v.override is not None)
 
     def labels(self, axes: Sequence[Axis]) -> dict[str, str]:
         return {a.key: v.label for a, v in zip(axes, self.values)}
@@ -328,7 +329,7 @@ class CampaignSpec:
     def _name_the_axis(self, base: Scenario) -> None:
         """A configuration failed: raise the error of the first axis value invalid on its own."""
         for axis in self.axes:
-            for value in axis.values:
+            for value in (v for v in axis.values if v.override is not None):
                 self._resolve(base.set(axis.key, value.override), f"axis {shown(axis.key, 80, quote=False)}, "
                                                                   f"value {shown(value.label)}")
 
@@ -345,11 +346,13 @@ class CampaignSpec:
     def describe(self) -> str:
         """One line: scenario, axes and their sizes, replications, seeds."""
         name = Path(self.scenario_path).stem if self.scenario_path else "scenario"
-        axes = " x ".join(f"{a.key} ({len(a.values)})" for a in self.axes) or "no axes"
-        mode = "zipped" if self.zip_axes and len(self.axes) > 1 else ""
+        if self.zip_axes and len(self.axes) > 1:  # one point per value index, not a product
+            axes = (f"the zipped axes {', '.join(a.key for a in self.axes)} "
+                    f"({counted(len(self.axes[0].values), 'point')})")
+        else:
+            axes = " x ".join(f"{a.key} ({counted(len(a.values), 'value')})" for a in self.axes) or "no axes"
         seeds = "paired seeds" if self.paired_seeds else "unpaired seeds"
-        reps = f"{self.replications} replication{'s' if self.replications != 1 else ''}"
-        return f"{name}: {axes}{' ' + mode if mode else ''}, {reps}, {seeds}"
+        return f"{name}: {axes}, {counted(self.replications, 'replication')}, {seeds}"
 
 
 def _read_scenario(path: str | os.PathLike[str]) -> str:

@@ -136,6 +136,13 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
         for key, value in agent.items():
             if isinstance(value, _SCALARS):
                 out[f"agent{i}.{key}"] = value
+    # Over all flows: aggregate.jain_index, aggregate.interruption_s.p95, aggregate.drops_<cause>.
+    for key, value in (summary.get("aggregate") or {}).items():
+        if isinstance(value, Mapping):
+            for part, v in value.items():
+                out[f"aggregate.{key}_{part}" if key == "drops" else f"aggregate.{key}.{part}"] = v
+        elif isinstance(value, _SCALARS):
+            out[f"aggregate.{key}"] = value
     return out
 
 

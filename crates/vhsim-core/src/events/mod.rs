@@ -107,9 +107,28 @@ struct Ahead {
 /// is not after its lane's last one (the link's delay fell) goes to the store directly. Keys are
 /// assigned exactly as by [`EventQueue::push`], so the order of events is the same whether or
 /// not lanes are used.
+///
+/// **Packet events apart.** A run of N flows has about one waiting timer per endpoint (2N)
+/// and, until they start, N flow starts, but only a few packet events (lane heads and
+/// `TxDone`s: a few per link). In one heap, the timers made every packet event's push and pop
+/// sift through log N levels, though a bulk transfer fires a timer per ~50 packet events
+/// (issue #29). So once the store outgrows a sorted `Vec` (many entries wait), events of the
+/// classes `Timeline` and `Timer` (flow starts, application writes, endpoint and agent timers,
+/// link wake-ups) move to a store of their own, `scheduled`, and go there from then on: the
+/// packet events' store stays as small as the links make it, and only the scheduled events pay
+/// for the number of flows. A pop takes the earlier of the two stores' first entries; keys are
+/// unique, so the order is the same as with one store. A run of a few flows never splits and
+/// pays nothing for it. Lanes, their heads and the events they hand to the store stay in the
+/// packet events' store whatever their class (a lane's head must be found there).
 #[derive(Clone)]
 pub struct EventQueue<E> {
     store: Store<E>,
+    scheduled: Store<E>,
+    /// The key of `scheduled`'s first entry (`u128::MAX` when it is empty, which no event's
+    /// key is: its class bits would be 3): one comparison tells which store holds the next event.
+    scheduled_first: u128,
+    /// Whether the queue has split (`scheduled` in use).
+    split: bool,
     lanes: Vec<VecDeque<(u128, E)>>,
     len: usize,
     next_seq: u64,
@@ -129,6 +148,9 @@ impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
             store: Store::default(),
+            scheduled: Store::default(),
+            scheduled_first: u128::MAX,
+            split: false,
             lanes: Vec::new(),
             len: 0,
             next_seq: 0,
@@ -157,8 +179,56 @@ impl<E> EventQueue<E> {
     pub fn push(&mut self, time: SimTime, class: EventClass, event: E) {
         let key = self.next_key(time, class);
         self.watch(key);
-        self.store.push(Entry { key, slot: Slot::Event(event) });
+        self.put(Entry { key, slot: Slot::Event(event) });
         self.len += 1;
+    }
+
+    /// Store an event entry: once split, packet events apart from the others (see the type's
+    /// docs).
+    #[inline]
+    fn put(&mut self, e: Entry<E>) {
+        if self.split && (e.key as u64) >> SEQ_BITS != EventClass::Packet as u64 {
+            self.push_scheduled(e);
+        } else {
+            self.store.push(e);
+            self.split_if_many();
+        }
+    }
+
+    /// Split when the store has become a heap (see the type's docs).
+    #[inline(always)]
+    fn split_if_many(&mut self) {
+        if !self.split && self.store.is_many() {
+            self.split_now();
+        }
+    }
+
+    /// The store's event entries of other classes than `Packet` move to `scheduled`, and later
+    /// ones go there.
+    #[cold]
+    #[inline(never)]
+    fn split_now(&mut self) {
+        self.split = true;
+        let packet = EventClass::Packet as u64;
+        for e in self.store.split_off(|e| matches!(e.slot, Slot::Event(_)) && (e.key as u64) >> SEQ_BITS != packet) {
+            self.push_scheduled(e);
+        }
+    }
+
+    /// Out of line, so that the packet events' path stays as it was without `scheduled`.
+    #[inline(never)]
+    fn push_scheduled(&mut self, e: Entry<E>) {
+        self.scheduled_first = self.scheduled_first.min(e.key);
+        self.scheduled.push(e);
+    }
+
+    /// Out of line, as [`EventQueue::push_scheduled`]: `scheduled`'s first event.
+    #[inline(never)]
+    fn pop_scheduled(&mut self) -> E {
+        let e = self.scheduled.pop().expect("scheduled_first names an entry");
+        self.scheduled_first = self.scheduled.peek().map_or(u128::MAX, |e| e.key);
+        let Slot::Event(event) = e.slot else { unreachable!("lanes stand in the packet events' store") };
+        event
     }
 
     /// Schedule `event` at `time` in `class` on lane `lane` (see the type's docs): the same
@@ -179,9 +249,13 @@ impl<E> EventQueue<E> {
             None => {
                 q.push_back((key, event));
                 self.store.push(Entry { key, slot: Slot::Lane(lane) });
+                self.split_if_many();
             }
             Some(&(last, _)) if key > last => q.push_back((key, event)),
-            Some(_) => self.store.push(Entry { key, slot: Slot::Event(event) }),
+            Some(_) => {
+                self.store.push(Entry { key, slot: Slot::Event(event) });
+                self.split_if_many();
+            }
         }
         self.len += 1;
     }
@@ -200,7 +274,7 @@ impl<E> EventQueue<E> {
 
     /// Push the event whose key was reserved after all (module docs).
     pub fn push_reserved(&mut self, moment: Moment, event: E) {
-        self.store.push(Entry { key: moment.0, slot: Slot::Event(event) });
+        self.put(Entry { key: moment.0, slot: Slot::Event(event) });
         self.len += 1;
     }
 
@@ -271,8 +345,17 @@ impl<E> EventQueue<E> {
                 return Some(event);
             }
         }
-        // Out of its lane's order, or moved to the store by `take_where`.
-        match self.store.remove(key)?.slot {
+        // Out of its lane's order, or moved to the store by `take_where` (and perhaps on to
+        // `scheduled` when the queue split).
+        let entry = match self.store.remove(key) {
+            Some(e) => e,
+            None => {
+                let e = self.scheduled.remove(key)?;
+                self.scheduled_first = self.scheduled.peek().map_or(u128::MAX, |e| e.key);
+                e
+            }
+        };
+        match entry.slot {
             Slot::Event(event) => Some(event),
             Slot::Lane(_) => unreachable!("a lane's entry has its head's key, found in the lane"),
         }
@@ -323,7 +406,7 @@ impl<E> EventQueue<E> {
         }
         // Not (or no longer) in lane order: to the store with its new key.
         let event = self.take_out(old, lane).expect("a child waiting for its moment is queued");
-        self.store.push(Entry { key: new, slot: Slot::Event(event) });
+        self.put(Entry { key: new, slot: Slot::Event(event) });
     }
 
     /// The earliest event, removed from the queue.
@@ -346,7 +429,13 @@ impl<E> EventQueue<E> {
     #[inline(always)]
     fn pop_through(&mut self, last: u128) -> Option<(SimTime, E)> {
         loop {
-            let key = self.store.peek()?.key;
+            // The earlier first entry of the two stores (`scheduled` only once split).
+            let (key, scheduled) = match self.store.peek() {
+                // (`scheduled_first` is u128::MAX while `scheduled` is empty or unused.)
+                Some(e) if e.key < self.scheduled_first => (e.key, false),
+                _ if self.scheduled_first != u128::MAX => (self.scheduled_first, true),
+                _ => return None,
+            };
             // A reserved moment comes before the next entry pops, unless the bound stops
             // before it; for a reserved event pushed after all, once it was processed.
             let mut reserved_on_top = false;
@@ -373,7 +462,7 @@ impl<E> EventQueue<E> {
                 self.moment_now = true;
                 self.next_moment_time = 0;
             }
-            let event = self.pop_top();
+            let event = if scheduled { self.pop_scheduled() } else { self.pop_top() };
             self.len -= 1;
             self.popped += 1;
             return Some((SimTime((key >> 64) as u64), event));
@@ -423,13 +512,17 @@ impl<E> EventQueue<E> {
             }
         }
         let mut taken = Vec::new();
-        self.store.retain(|e| match &e.slot {
-            Slot::Event(ev) if pick(ev) => {
-                taken.push((unpack(e.key), ev.clone()));
-                false
-            }
-            _ => true,
-        });
+        for store in [&mut self.store, &mut self.scheduled] {
+            store.retain(|e| match &e.slot {
+                Slot::Event(ev) if pick(ev) => {
+                    taken.push((unpack(e.key), ev.clone()));
+                    false
+                }
+                _ => true,
+            });
+        }
+        taken.sort_unstable_by_key(|&(key, _)| key);
+        self.scheduled_first = self.scheduled.peek().map_or(u128::MAX, |e| e.key);
         self.len -= taken.len();
         taken
     }
@@ -438,7 +531,7 @@ impl<E> EventQueue<E> {
     /// total order stays what it would have been had the event been pushed when that `seq` was
     /// assigned, with that time).
     pub fn push_keyed(&mut self, key: EventKey, event: E) {
-        self.store.push(Entry { key: pack(key), slot: Slot::Event(event) });
+        self.put(Entry { key: pack(key), slot: Slot::Event(event) });
         self.len += 1;
     }
 

@@ -91,6 +91,7 @@ impl<E> Store<E> {
         }
     }
 
+    #[inline(always)]
     pub fn peek(&self) -> Option<&Entry<E>> {
         match self {
             Store::Few(v) => v.last(),
@@ -98,6 +99,7 @@ impl<E> Store<E> {
         }
     }
 
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<Entry<E>> {
         match self {
             Store::Few(v) => v.pop(),
@@ -169,5 +171,22 @@ impl<E> Store<E> {
             Store::Few(v) => v.retain(keep),
             Store::Many(h) => h.retain(keep),
         }
+    }
+
+    #[inline(always)]
+    pub fn is_many(&self) -> bool {
+        matches!(self, Store::Many(_))
+    }
+
+    /// Remove and return the entries `out` selects.
+    pub fn split_off(&mut self, out: impl Fn(&Entry<E>) -> bool) -> Vec<Entry<E>> {
+        let (moved, kept): (Vec<_>, Vec<_>) = match std::mem::replace(self, Store::Few(Vec::new())) {
+            Store::Few(v) => v.into_iter().partition(&out),
+            Store::Many(h) => h.into_vec().into_iter().partition(&out),
+        };
+        for e in kept {
+            self.push(e);
+        }
+        moved
     }
 }

@@ -233,6 +233,16 @@ fn events_pushed_ahead_of_time_pop_as_if_their_skipped_parent_had_pushed_them() 
             assert_eq!(got, reference.pop(), "seed {seed}, pop {popped}");
             let Some((now, _)) = got else { break };
             popped += 1;
+            if seed % 3 == 0 && popped == 500 {
+                // A population's timers arrive: the store becomes a heap and the queue splits
+                // (packet events apart) amid children waiting for their moments.
+                for i in 0..60 {
+                    let (t, c, n) = (now + SimDuration(1_000_000 + i), EventClass::Timer, fresh());
+                    q.push(t, c, n);
+                    reference.push(t, c, Item::Event(n));
+                }
+                assert!(q.split, "seed {seed}: 60 more waiting events split the queue");
+            }
             // Skipped events whose moment has passed are forgotten.
             skips.retain(|s| !q.passed(s.key) && reference.map.contains_key(&s.reference));
             for _ in 0..1 + next() % 3 {
@@ -362,4 +372,39 @@ fn a_bounded_pop_leaves_children_waiting_for_events_pushed_before_their_moment()
     q.push(SimTime(20), EventClass::Packet, "Y"); // pushed by M, before P's moment
     let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
     assert_eq!(order, ["X", "Y", "A"]);
+}
+
+#[test]
+fn events_apart_pop_in_the_order_of_one_store() {
+    // 10,000 timers wait (one per endpoint of a population) while packet and timeline
+    // events come and go a few at a time, with ties of time across the classes; every pop
+    // is the earliest (time, class, insertion) waiting, as a BTreeMap of the keys says.
+    // (The reference's first key stands for the queue's, which has no peek.)
+    let mut q = EventQueue::new();
+    let mut reference = BTreeMap::new();
+    let mut pushed = 0u64;
+    let mut push = |q: &mut EventQueue<u64>, r: &mut BTreeMap<_, _>, t: u64, class| {
+        q.push(SimTime(t), class, pushed);
+        r.insert((SimTime(t), class, pushed), pushed);
+        pushed += 1;
+    };
+    for i in 0..10_000u64 {
+        push(&mut q, &mut reference, 1_000 + (i * 7919) % 5_000, EventClass::Timer);
+    }
+    assert!(q.split, "10,000 waiting events split the queue");
+    for i in 0..30_000u64 {
+        let t = reference.first_key_value().map(|(k, _)| k.0 .0).unwrap();
+        push(&mut q, &mut reference, t + i % 3, EventClass::Packet);
+        if i % 4 == 0 {
+            push(&mut q, &mut reference, t + i % 2, EventClass::Timeline);
+        }
+        if i % 5 == 0 {
+            push(&mut q, &mut reference, t + 1 + i % 700, EventClass::Timer);
+        }
+        assert_eq!(q.pop().map(|(_, e)| e), reference.pop_first().map(|(_, e)| e));
+    }
+    while let Some((_, e)) = reference.pop_first() {
+        assert_eq!(q.pop().map(|(_, e)| e), Some(e));
+    }
+    assert!(q.is_empty() && q.pop().is_none());
 }

@@ -1,4 +1,4 @@
-//! IEEE 802.11 stop-and-wait ARQ (protocol-facts §12; ns-2 mac/mac-802_11.cc).
+//! IEEE 802.11 stop-and-wait ARQ (docs/references.md §12; ns-2 mac/mac-802_11.cc).
 //!
 //! Every frame awaits a link-layer ACK. An attempt fails if the error model loses it or the
 //! ARQ's own draw with probability `frame_loss` does. A failed attempt is retried after
@@ -74,7 +74,7 @@ mod tests {
     #[test]
     fn the_retry_limit_counts_all_attempts() {
         // ns-2 mac-802_11.cc drops when *rcount >= thresh: with LongRetryLimit_ 4 a frame is
-        // sent at most 4 times (protocol-facts §12).
+        // sent at most 4 times (docs/references.md §12).
         let d = SimDuration::from_micros(300);
         let mut a = StopAndWait::new(1.0, 4, d, SimDuration::ZERO, RngStreams::new(1).stream("arq"));
         let steps: Vec<AttemptResult> = (1..=4).map(|k| a.after_attempt(k, false)).collect();

@@ -2,7 +2,7 @@
 //!
 //! States Good and Bad; each packet is lost with the loss probability of the state it sees,
 //! then the chain takes one step: Good -> Bad with probability `p`, Bad -> Good with
-//! probability `r` (Gurtov & Floyd, CCR 2004, as summarised in protocol-facts §12).
+//! probability `r` (Gurtov & Floyd, CCR 2004, as summarised in docs/references.md §12).
 //! Analytic values: `pi_B = p / (p + r)`, mean loss `pi_G * loss_good + pi_B * loss_bad`,
 //! mean sojourn in Bad (the "bad burst") `1 / r` packets, in Good `1 / p` packets.
 //!

@@ -1,5 +1,5 @@
 //! Gilbert–Elliott two-state loss, time-based form with deterministic sojourns, as Lim & Jang
-//! parameterise the WLAN (Lim & Jang §5.1 and Table 1; protocol-facts §12; ns-2
+//! parameterise the WLAN (Lim & Jang §5.1 and Table 1; docs/references.md §12; ns-2
 //! `TwoStateErrorModel`, queue/errmodel.{h,cc}).
 //!
 //! Good lasts exactly `good_duration` (L&J: 1 s), Bad exactly `bad_duration` (100 ms). At the

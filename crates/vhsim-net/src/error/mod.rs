@@ -5,7 +5,7 @@
 //! occupied the link (as ns-2's error model placed after the queue does). On a link direction
 //! with link-layer ARQ ([`crate::arq`]) the model is asked once per transmission *attempt*.
 //!
-//! Random streams (protocol-facts §12 models; ARCHITECTURE §2.4 naming): the model of link
+//! Random streams (docs/references.md §12 models; ARCHITECTURE §2.4 naming): the model of link
 //! direction `<name>` draws its losses from `link/<name>/error`; the Gilbert–Elliott models
 //! draw their state transitions from `link/<name>/error/state`.
 

@@ -1,6 +1,6 @@
 //! Loss during time windows: Bernoulli loss with probability `p` only for packets leaving the
 //! link in `[start, end)` of some window, none outside (Kim & Koh's WLAN: 3 % during 48–50 s,
-//! and 1 % for 1 s after each ping-pong switch; protocol-facts §14).
+//! and 1 % for 1 s after each ping-pong switch; docs/references.md §14).
 
 use crate::packet::Packet;
 use serde::{Deserialize, Serialize};

@@ -29,6 +29,13 @@ pub struct TcpHeader {
     pub flags: u8,
     /// Number of valid entries in `sack`.
     pub n_sack: u8,
+    /// Timestamps option (RFC 7323 §3), a 1 µs clock, 0 = none: TSval, the sending
+    /// endpoint's clock (the receiver stamps its ACKs), and TSecr, the TSval it echoes (the
+    /// sender's data segments echo the latest ACK's), from which the receiver measures the
+    /// round trip (RFC 7323 §4; Freeze-TCP's warning, `mobile.warning = "srtt"`).
+    pub ts_val: u32,
+    /// See `ts_val`.
+    pub ts_ecr: u32,
     /// SACK blocks, most recent first (RFC 2018 §4).
     pub sack: [SackBlock; 3],
 }

@@ -1,5 +1,5 @@
 //! "Swap with the next packet" reordering, as Lim & Jang model 3G SR-ARQ following TCP-DCR
-//! (Lim & Jang §5.1 and Table 1; protocol-facts §12; depth: ambiguity A10 in §15).
+//! (Lim & Jang §5.1 and Table 1; docs/references.md §12; depth: ambiguity A10 in §15).
 //!
 //! A packet that crossed the link is held with probability `q` and released right after the
 //! `depth` following packets have crossed, so with depth 1, n+1 arrives before n. The

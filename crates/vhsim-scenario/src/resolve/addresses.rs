@@ -1,14 +1,16 @@
 //! The address table: one IPv4 address per node, then one care-of address per interface of
-//! the mobile node (`vhsim_net::Addr` is an index into it).
+//! each mobile node, mobile node by mobile node (`vhsim_net::Addr` is an index into it).
 //!
 //! Defaults: node i (file order, from 0) gets 10.0.x.y with x.y = i + 1 as a 16-bit number
-//! (10.0.0.1, 10.0.0.2, ...); the mobile node's interface k gets 10.(k+1).0.1. Given addresses
-//! must be dotted IPv4 quads, and no two entries may share one.
+//! (10.0.0.1, 10.0.0.2, ...); interface k of mobile node j gets 10.(k+1).x.y with x.y = j + 1
+//! (the first mobile node's: 10.(k+1).0.1). Given addresses must be dotted IPv4 quads, and no
+//! two entries may share one.
 
-use crate::error::{err, Result};
-use crate::model::AddressModel;
+use crate::error::{err, join, Result};
+use crate::model::{AddressModel, MobileModel};
 use crate::schema::{MobileSpec, NodeSpec};
 use indexmap::IndexMap;
+use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
 fn parse(text: &str, path: &str) -> Result<Ipv4Addr> {
@@ -16,8 +18,13 @@ fn parse(text: &str, path: &str) -> Result<Ipv4Addr> {
         .map_err(|_| err(path, format!("`{text}` is not an IPv4 address (write a dotted quad, e.g. \"10.0.0.1\")")))
 }
 
-/// Resolve the address table of `nodes` and the mobile node's interfaces.
-pub(super) fn resolve(nodes: &IndexMap<String, NodeSpec>, mobile: Option<(&MobileSpec, u32)>) -> Result<Vec<AddressModel>> {
+/// Resolve the address table of `nodes` and the mobile nodes' interfaces (`specs` as written,
+/// with their key paths, and `mobiles` as resolved).
+pub(super) fn resolve(
+    nodes: &IndexMap<String, NodeSpec>,
+    specs: &[(String, &MobileSpec)],
+    mobiles: &[MobileModel],
+) -> Result<Vec<AddressModel>> {
     let mut out: Vec<(AddressModel, String)> = Vec::new();
     for (i, (name, spec)) in nodes.iter().enumerate() {
         let path = format!("nodes.{name}.address");
@@ -30,21 +37,24 @@ pub(super) fn resolve(nodes: &IndexMap<String, NodeSpec>, mobile: Option<(&Mobil
         };
         out.push((AddressModel { ipv4: ip.to_string(), node: i as u32, interface: None }, path));
     }
-    if let Some((m, mn)) = mobile {
+    for (j, ((prefix, m), model)) in specs.iter().zip(mobiles).enumerate() {
         for (k, (name, spec)) in m.interfaces.iter().enumerate() {
-            let path = format!("mobile.interfaces.{name}.address");
+            let path = join(prefix, &format!("interfaces.{name}.address"));
             let ip = match &spec.address {
                 Some(a) => parse(a, &path)?,
                 None => {
                     let b = u8::try_from(k + 1).map_err(|_| err(&path, "too many interfaces for default addresses"))?;
-                    Ipv4Addr::new(10, b, 0, 1)
+                    let n = u16::try_from(j + 1).map_err(|_| err(&path, "too many mobile nodes for default addresses; give `address`"))?;
+                    Ipv4Addr::new(10, b, (n >> 8) as u8, (n & 0xff) as u8)
                 }
             };
-            out.push((AddressModel { ipv4: ip.to_string(), node: mn, interface: Some(k as u32) }, path));
+            debug_assert_eq!(model.interfaces[k].address as usize, out.len());
+            out.push((AddressModel { ipv4: ip.to_string(), node: model.node, interface: Some(k as u32) }, path));
         }
     }
-    for (i, (a, path)) in out.iter().enumerate() {
-        if let Some((_, other)) = out[..i].iter().find(|(b, _)| b.ipv4 == a.ipv4) {
+    let mut seen: HashMap<&str, &str> = HashMap::with_capacity(out.len());
+    for (a, path) in &out {
+        if let Some(other) = seen.insert(&a.ipv4, path) {
             return Err(err(path, format!("address {} is already `{other}`; every address must be unique", a.ipv4)));
         }
     }

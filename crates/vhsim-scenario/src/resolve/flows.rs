@@ -7,15 +7,17 @@
 //! flow `<name>.i` takes draw i of the stream `flow/<name>/start`, so adding or removing another
 //! flow never changes its start.
 
+use super::mobile::Mobiles;
 use super::topology::Topology;
 use super::{app, before_end, datagram, sctp};
 use crate::error::{err, join, list, Result};
-use crate::model::{FlowModel, MobileModel, StartSpread, TransportModel};
+use crate::model::{FlowModel, StartSpread, TransportModel};
+use std::collections::HashSet;
 use crate::schema::{FlowSpec, Protocol};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
 use vhsim_core::{SimDuration, SimTime};
-use vhsim_tcp::presets;
+use vhsim_tcp::{presets, SinkConfig, TcpConfig};
 
 /// Names of the flows after `count` expansion, in order (a `count` of 0 is reported by
 /// [`resolve`]; here it yields no names).
@@ -34,17 +36,19 @@ pub(super) fn expanded_names(flows: &IndexMap<String, FlowSpec>) -> Vec<String> 
 pub(super) fn resolve(
     flows: &IndexMap<String, FlowSpec>,
     topo: &Topology,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
     duration: SimDuration,
 ) -> Result<Vec<FlowModel>> {
     let mut out: Vec<FlowModel> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
+    let mut configs = Configs::default();
     for (name, spec) in flows {
         let path = format!("flows.{name}");
         let count = spec.count.unwrap_or(1);
         if count == 0 {
             return Err(err(join(&path, "count"), "must be at least 1"));
         }
-        let template = flow(name, spec, topo, mobile, duration)?;
+        let template = flow(name, spec, topo, mobiles, duration, &mut configs)?;
         for i in 0..count {
             let mut f = template.clone();
             if count > 1 {
@@ -53,7 +57,7 @@ pub(super) fn resolve(
             if let Some(s) = &mut f.start_spread {
                 s.draw = i;
             }
-            if out.iter().any(|o| o.name == f.name) {
+            if !names.insert(f.name.clone()) {
                 let msg =
                     format!("flow `{}` already exists (flows with `count` are named <name>.<i>)", f.name);
                 return Err(err(if count > 1 { join(&path, "count") } else { path }, msg));
@@ -68,8 +72,9 @@ fn flow(
     name: &str,
     spec: &FlowSpec,
     topo: &Topology,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
     duration: SimDuration,
+    configs: &mut Configs,
 ) -> Result<FlowModel> {
     let path = format!("flows.{name}");
     let p = |k: &str| join(&path, k);
@@ -119,10 +124,10 @@ fn flow(
     let dst_addr = match &spec.to_interface {
         _ if protocol == Protocol::Sctp => dst, // set to the primary below
         None => {
-            check_route(topo, src, dst, &path, "")?;
+            check_route(topo, mobiles, src, dst, &path, "")?;
             dst
         }
-        Some(iface) => care_of_address(mobile, dst, iface, &p("to_interface"))?,
+        Some(iface) => mobiles.care_of(dst, iface, &p("to_interface"))?,
     };
     let mut scheme = spec.scheme.clone().unwrap_or_else(|| "sack".to_owned());
     let transport = match protocol {
@@ -141,18 +146,17 @@ fn flow(
             })?;
             // The preset's tables, then the flow's, read and checked by vhsim-tcp
             // (docs/schemes.md).
-            let (tcp, sink) =
-                preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(&path, &e.path), e.message))?;
-            check_route(topo, dst, src, &path, " for the ACKs")?;
+            let (tcp, sink) = configs.tcp(&scheme, preset, spec, &path)?;
+            check_route(topo, mobiles, dst, src, &path, " for the ACKs")?;
             TransportModel::Tcp { tcp, sink }
         }
         Protocol::Datagram => datagram::resolve(spec, &path)?,
         Protocol::Sctp => {
             scheme = spec.scheme.clone().unwrap_or_else(|| "sctp".to_owned());
-            let t = sctp::resolve(spec, src, dst, mobile, duration, &path)?;
+            let t = sctp::resolve(spec, src, dst, mobiles, duration, &path)?;
             for (from, to, purpose) in [(src, dst, ""), (dst, src, " for the SACKs")] {
-                if mobile.is_none_or(|m| m.node != to) {
-                    check_route(topo, from, to, &path, purpose)?;
+                if mobiles.at(to).is_none() {
+                    check_route(topo, mobiles, from, to, &path, purpose)?;
                 }
             }
             t
@@ -181,27 +185,21 @@ fn flow(
     })
 }
 
-/// The care-of address of the mobile node's interface `iface`; `dst` must be the mobile node.
-pub(super) fn care_of_address(
-    mobile: Option<&MobileModel>,
-    dst: u32,
-    iface: &str,
-    path: &str,
-) -> Result<u32> {
-    let Some(m) = mobile.filter(|m| m.node == dst) else {
-        return Err(err(path, "only a flow to the mobile node can name one of its interfaces"));
-    };
-    let k = m.interfaces.iter().position(|i| i.name == iface).ok_or_else(|| {
-        err(
-            path,
-            format!(
-                "unknown interface `{iface}` (interfaces: {})",
-                list(m.interfaces.iter().map(|i| &i.name))
-            ),
-        )
-    })?;
-    // Care-of addresses follow the node addresses in the address table (model::Scenario).
-    Ok((m.interfaces[0].address_routes.len() + k) as u32)
+/// The TCP configurations read so far, by (scheme, `tcp` table, `sink` table): a population's
+/// thousands of flows share a few, and reading one costs far more than comparing tables.
+#[derive(Default)]
+pub(super) struct Configs(Vec<((String, toml::Table, toml::Table), (TcpConfig, SinkConfig))>);
+
+impl Configs {
+    fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<(TcpConfig, SinkConfig)> {
+        let same = |(s, t, k): &(String, toml::Table, toml::Table)| s == scheme && *t == spec.tcp && *k == spec.sink;
+        if let Some((_, c)) = self.0.iter().find(|(key, _)| same(key)) {
+            return Ok(c.clone());
+        }
+        let c = preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(path, &e.path), e.message))?;
+        self.0.push(((scheme.to_owned(), spec.tcp.clone(), spec.sink.clone()), c.clone()));
+        Ok(c)
+    }
 }
 
 fn transport_unit(t: &TransportModel) -> u32 {
@@ -213,21 +211,21 @@ fn transport_unit(t: &TransportModel) -> u32 {
 }
 
 /// Follow the routing tables from `from` to `to`; an error at `path` if they do not get there.
-fn check_route(topo: &Topology, from: u32, to: u32, path: &str, purpose: &str) -> Result<()> {
+fn check_route(topo: &Topology, mobiles: &Mobiles, from: u32, to: u32, path: &str, purpose: &str) -> Result<()> {
     let name = |n: u32| &topo.names[n as usize];
     let mut at = from;
     for _ in 0..topo.nodes.len() {
         if at == to {
             return Ok(());
         }
-        let Some(l) = topo.nodes[at as usize].routes[to as usize] else {
+        let Some((_, next)) = mobiles.hop(topo, at, to) else {
             let mut msg = format!("no route from `{}` to `{}`{purpose}", name(from), name(to));
             if at != from {
                 msg += &format!(": node `{}` has none", name(at));
             }
             return Err(err(path, msg + " (check the links and the nodes' `routes`)"));
         };
-        at = topo.links[l as usize].to;
+        at = next;
     }
     if at == to {
         return Ok(());

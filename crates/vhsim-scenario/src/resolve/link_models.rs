@@ -1,7 +1,7 @@
 //! Error models, link-layer ARQ and reordering models of a link direction: each spec is checked
 //! (fields fit the kind, probabilities in [0, 1], durations > 0, counts >= 1, windows ordered)
 //! and resolved into its vhsim-net configuration. The models themselves, their parameters and
-//! analytic values are described in docs/link-models.md (protocol-facts §12).
+//! analytic values are described in docs/link-models.md (docs/references.md §12).
 
 use crate::error::{err, join, list, Result};
 use crate::schema::{ArqKind, ArqSpec, ErrorKind, ErrorSpec, ReorderKind, ReorderSpec, WindowSpec};
@@ -85,14 +85,14 @@ pub(super) fn error_model(e: &ErrorSpec, path: &str, flow_names: &[&str]) -> Res
     Ok(match e.kind {
         ErrorKind::None => ErrorModelConfig::None,
         ErrorKind::Bernoulli => ErrorModelConfig::Bernoulli { p: required(e.p, "p", "a loss probability")? },
-        // Gurtov & Floyd's per-packet chain (protocol-facts §12).
+        // Gurtov & Floyd's per-packet chain (docs/references.md §12).
         ErrorKind::GilbertElliott => ErrorModelConfig::GilbertElliott {
             p: required(e.p, "p", "the Good -> Bad probability `p` and the Bad -> Good probability `r`")?,
             r: required(e.r, "r", "the Good -> Bad probability `p` and the Bad -> Good probability `r`")?,
             loss_good: probability_or(e.loss_good, 0.0, &p("loss_good"))?,
             loss_bad: probability_or(e.loss_bad, 1.0, &p("loss_bad"))?,
         },
-        // Defaults are Lim & Jang's WLAN (§5.1, Table 1; protocol-facts §12).
+        // Defaults are Lim & Jang's WLAN (§5.1, Table 1; docs/references.md §12).
         ErrorKind::GilbertElliottTimed => ErrorModelConfig::GilbertElliottTimed {
             good_duration: match e.good_duration {
                 Some(d) => positive(d, &p("good_duration"), "a Good sojourn must last")?,
@@ -201,7 +201,7 @@ pub(super) fn arq(a: &ArqSpec, path: &str) -> Result<Option<ArqConfig>> {
     fields_fit(path, &fields, kind)?;
     Ok(match a.kind {
         ArqKind::None => None,
-        // 802.11 stop-and-wait; the limit counts all attempts (protocol-facts §12).
+        // 802.11 stop-and-wait; the limit counts all attempts (docs/references.md §12).
         ArqKind::StopAndWait => {
             let retry_limit = a.retry_limit.unwrap_or(4);
             if retry_limit == 0 {
@@ -241,7 +241,7 @@ pub(super) fn reorder(r: &ReorderSpec, path: &str) -> Result<Option<ReorderConfi
     fields_fit(path, &fields, kind)?;
     Ok(match r.kind {
         ReorderKind::None => None,
-        // Lim & Jang's swap; depth is ambiguity A10 (protocol-facts §12, §15).
+        // Lim & Jang's swap; depth is ambiguity A10 (docs/references.md §12, §15).
         ReorderKind::Swap => {
             let q = r.q.ok_or_else(|| {
                 err(

@@ -1,149 +1,150 @@
-//! The mobile node: its interfaces and the routes each one implies.
+//! The mobile nodes: their interfaces, and the routes towards them.
 //!
-//! A handover changes the routes of two nodes only, as Mobile IP does: the anchor (the access
-//! router where the interfaces' paths part) and the mobile node itself. Every other node keeps
-//! the routes of its own side. For interface `i` the routes come from a breadth-first search in
-//! the network without the other interfaces' attach links; a node other than the MN and the
-//! anchor takes the routes of the interface whose path reaches the MN in the fewest hops. A
-//! node that reaches the MN equally close through two interfaces with different first hops is
-//! a second branching point, which the model does not support (it must be the anchor).
+//! A mobile node is a leaf of the network: on each interface it has one neighbour, the other
+//! end of its own link (`attach`, by default the access link) or the shared cell it attaches to
+//! (`cell`), and every link it has is one of these. A handover changes the routes of two
+//! nodes only, as Mobile IP does: the anchor (where the interfaces' paths part) follows the
+//! binding, and the mobile node leaves by the interface in use. Every other node reaches the
+//! mobile node through the interface whose attachment it reaches in the fewest hops (the
+//! initial one on a tie); a node that reaches two attachments equally close by different
+//! first hops is a second branching point, which the model does not support (it must be the
+//! anchor). So the routes towards N mobile nodes cost O(N) per node, not a table per mobile
+//! node (docs/handover.md).
 
-use super::topology::{shortest_first_hops, Topology};
-use crate::error::{err, list, Result};
+use super::topology::Topology;
+use crate::error::{err, join, list, Result};
 use crate::model::{BindingModel, InterfaceModel, MobileModel, OldPath};
-use crate::schema::{MobileSpec, OldPathSpec};
-use std::collections::VecDeque;
+use crate::schema::{MobileSpec, OldPathSpec, ScenarioFile};
 use vhsim_core::SimDuration;
 
-/// Hop distance from every node to `target` over link directions not in `excluded`.
-fn hops_to(target: usize, n: usize, topo: &Topology, excluded: &[u32]) -> Vec<Option<u32>> {
-    let mut dist = vec![None; n];
-    dist[target] = Some(0);
-    let mut queue = VecDeque::from([target]);
-    while let Some(v) = queue.pop_front() {
-        let d = dist[v].unwrap_or(0);
-        for (id, l) in topo.links.iter().enumerate() {
-            if l.to as usize == v && !excluded.contains(&(id as u32)) && dist[l.from as usize].is_none() {
-                dist[l.from as usize] = Some(d + 1);
-                queue.push_back(l.from as usize);
-            }
-        }
-    }
-    dist
+/// The resolved mobile nodes, with what later stages look up.
+pub(crate) struct Mobiles {
+    /// In order: `[mobile]`, `[[mobiles]]` (populations' come last there).
+    pub list: Vec<MobileModel>,
+    /// The key path of each one's table (`mobile`, `mobiles[3]`).
+    pub paths: Vec<String>,
+    /// Index of the mobile node at each node.
+    of_node: Vec<Option<u32>>,
 }
 
-/// Resolve `[mobile]`.
-pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel> {
-    let mn = topo.node(&spec.node, "mobile.node")? as usize;
-    let anchor = topo.node(&spec.anchor, "mobile.anchor")? as usize;
-    if anchor == mn {
-        return Err(err("mobile.anchor", "the anchor must be another node than the mobile node"));
+impl Mobiles {
+    /// The mobile node at `node`, with its index.
+    pub fn at(&self, node: u32) -> Option<(usize, &MobileModel)> {
+        self.of_node[node as usize].map(|k| (k as usize, &self.list[k as usize]))
     }
-    if spec.interfaces.len() < 2 {
-        return Err(err("mobile.interfaces", "a mobile node needs at least two interfaces"));
+}
+
+/// The files's mobile node tables with their key paths: `[mobile]` or `[[mobiles]]`.
+pub(super) fn specs(file: &ScenarioFile) -> Result<Vec<(String, &MobileSpec)>> {
+    if file.mobile.is_some() && !file.mobiles.is_empty() {
+        return Err(err("mobiles", "give either [mobile] (one mobile node) or [[mobiles]], not both"));
+    }
+    let one = file.mobile.iter().map(|m| ("mobile".to_owned(), m));
+    Ok(one.chain(file.mobiles.iter().enumerate().map(|(k, m)| (format!("mobiles[{k}]"), m))).collect())
+}
+
+/// Which nodes the tables in `specs` make mobile nodes (unknown names are reported later).
+pub(super) fn flags(file: &ScenarioFile, specs: &[(String, &MobileSpec)]) -> Vec<bool> {
+    let mut mobile = vec![false; file.nodes.len()];
+    for (_, m) in specs {
+        if let Some(i) = file.nodes.get_index_of(&m.node) {
+            mobile[i] = true;
+        }
+    }
+    mobile
+}
+
+/// Resolve every mobile node and fill the routes towards them into `topo`'s node routes.
+pub(super) fn resolve(specs: &[(String, &MobileSpec)], topo: &mut Topology) -> Result<Mobiles> {
+    check_cells(topo)?;
+    let n = topo.names.len();
+    let mut of_node = vec![None; n];
+    let mut list = Vec::with_capacity(specs.len());
+    let mut next_address = n as u32;
+    for (k, (path, spec)) in specs.iter().enumerate() {
+        let m = one(path, spec, topo, &mut next_address)?;
+        if let Some(other) = of_node[m.node as usize].replace(k as u32) {
+            let msg = format!("node `{}` is already the mobile node of {}", spec.node, specs[other as usize].0);
+            return Err(err(join(path, "node"), msg));
+        }
+        list.push(m);
+    }
+    check_leaves(topo, &list, &of_node)?;
+    let mobiles = Mobiles { list, paths: specs.iter().map(|(p, _)| p.clone()).collect(), of_node };
+    fill_routes(topo, &mobiles)?;
+    Ok(mobiles)
+}
+
+/// A shared cell joins exactly one duplex link, to a node that is not a mobile node.
+fn check_cells(topo: &Topology) -> Result<()> {
+    for (c, node) in topo.nodes.iter().enumerate().filter(|(_, n)| n.cell) {
+        let path = format!("nodes.{}.cell", node.name);
+        if topo.mobile[c] {
+            return Err(err(path, "a mobile node cannot be a shared cell"));
+        }
+        let joined: Vec<(&String, &Vec<u32>)> = topo
+            .link_dirs
+            .iter()
+            .filter(|(_, dirs)| dirs.iter().any(|&d| topo.links[d as usize].from as usize == c || topo.links[d as usize].to as usize == c))
+            .collect();
+        let [(name, dirs)] = joined.as_slice() else {
+            let msg = format!(
+                "a shared cell joins exactly one link (its downlink and uplink); `{}` joins {} ({})",
+                node.name,
+                joined.len(),
+                list(joined.iter().map(|(n, _)| n))
+            );
+            return Err(err(path, msg));
+        };
+        if dirs.len() != 2 {
+            return Err(err(path, format!("the cell's link `{name}` must be duplex (`between`): the cell's downlink and uplink")));
+        }
+    }
+    Ok(())
+}
+
+/// Resolve one mobile node's table at `path`; its care-of addresses are numbered from
+/// `next_address` on.
+fn one(path: &str, spec: &MobileSpec, topo: &Topology, next_address: &mut u32) -> Result<MobileModel> {
+    let p = |k: &str| join(path, k);
+    let mn = topo.node(&spec.node, &p("node"))?;
+    let anchor = topo.node(&spec.anchor, &p("anchor"))?;
+    if anchor == mn {
+        return Err(err(p("anchor"), "the anchor must be another node than the mobile node"));
+    }
+    if topo.mobile[anchor as usize] {
+        return Err(err(p("anchor"), format!("`{}` is a mobile node; the anchor is a node of the network", spec.anchor)));
+    }
+    if topo.nodes[anchor as usize].cell {
+        return Err(err(p("anchor"), format!("`{}` is a shared cell; the anchor is where the interfaces' paths part", spec.anchor)));
+    }
+    if spec.interfaces.is_empty() {
+        return Err(err(p("interfaces"), "a mobile node needs at least one interface"));
     }
     let initial = spec.interfaces.get_index_of(&spec.initial).ok_or_else(|| {
-        err(
-            "mobile.initial",
-            format!("unknown interface `{}` (interfaces: {})", spec.initial, list(spec.interfaces.keys())),
-        )
+        err(p("initial"), format!("unknown interface `{}` (interfaces: {})", spec.initial, list(spec.interfaces.keys())))
     })?;
-    // Per interface: access link directions, and the attach directions (the MN's own link).
-    let mut access = Vec::new();
-    let mut attach = Vec::new();
+    let mut interfaces: Vec<InterfaceModel> = Vec::with_capacity(spec.interfaces.len());
     for (name, i) in &spec.interfaces {
-        let path = format!("mobile.interfaces.{name}");
-        let acc = topo.link(&i.access, &format!("{path}.access"))?.to_vec();
-        let (att_name, att_path) = match &i.attach {
-            Some(a) => (a.as_str(), format!("{path}.attach")),
-            None => (i.access.as_str(), format!("{path}.access")),
-        };
-        let att = topo.link(att_name, &att_path)?.to_vec();
-        let touches_mn = att.iter().any(|&d| {
-            let l = &topo.links[d as usize];
-            l.from as usize == mn || l.to as usize == mn
-        });
-        if !touches_mn {
-            let msg = format!(
-                "link `{att_name}` does not end at the mobile node `{}`{}",
-                spec.node,
-                if i.attach.is_none() { " (give `attach` = the MN's own link on this side)" } else { "" }
-            );
-            return Err(err(att_path, msg));
+        let ipath = join(&p("interfaces"), name);
+        let iface = interface(&ipath, name, i, mn, topo, *next_address)?;
+        *next_address += 1;
+        if let Some(other) = interfaces.iter().find(|o| o.attach_node == iface.attach_node && o.attach.is_none() && iface.attach.is_none()) {
+            let msg = format!("interface `{}` is attached to the cell `{}` already", other.name, topo.names[iface.attach_node as usize]);
+            return Err(err(join(&ipath, "cell"), msg));
         }
-        if attach.iter().any(|a: &Vec<u32>| a == &att) {
-            return Err(err(att_path, format!("link `{att_name}` is already another interface's link")));
+        if iface.attach.is_some() && interfaces.iter().any(|o| o.attach == iface.attach) {
+            let (key, name) = match &i.attach {
+                Some(a) => ("attach", a),
+                None => ("access", i.access.as_ref().expect("a link interface has `access`")),
+            };
+            return Err(err(join(&ipath, key), format!("link `{name}` is already another interface's link")));
         }
-        access.push(acc);
-        attach.push(att);
+        reaches(topo, anchor, iface.attach_node).ok_or_else(|| {
+            err(p("anchor"), format!("the anchor `{}` cannot reach the mobile node through interface `{name}`", spec.anchor))
+        })?;
+        interfaces.push(iface);
     }
-    let n = topo.names.len();
-    let excluded = |i: usize| -> Vec<u32> {
-        attach.iter().enumerate().filter(|&(j, _)| j != i).flat_map(|(_, a)| a.iter().copied()).collect()
-    };
-    let own_routes: Vec<Vec<Vec<Option<u32>>>> = (0..attach.len())
-        .map(|i| (0..n).map(|s| shortest_first_hops(s, n, &topo.links, &excluded(i))).collect())
-        .collect();
-    let dist: Vec<Vec<Option<u32>>> = (0..attach.len()).map(|i| hops_to(mn, n, topo, &excluded(i))).collect();
-    let names: Vec<&String> = spec.interfaces.keys().collect();
-    for (i, d) in dist.iter().enumerate() {
-        if d[anchor].is_none() {
-            let msg = format!(
-                "the anchor `{}` cannot reach the mobile node through interface `{}`",
-                spec.anchor, names[i]
-            );
-            return Err(err("mobile.anchor", msg));
-        }
-    }
-    // Home interface of every other node: the one whose path to the MN is shortest.
-    let mut home = vec![initial; n];
-    for v in (0..n).filter(|&v| v != mn && v != anchor) {
-        let Some(best) = (0..attach.len()).filter_map(|i| dist[i][v]).min() else { continue };
-        let tied: Vec<usize> = (0..attach.len()).filter(|&i| dist[i][v] == Some(best)).collect();
-        home[v] = if tied.contains(&initial) { initial } else { tied[0] };
-        let hops: Vec<Option<u32>> = tied.iter().map(|&i| own_routes[i][v][mn]).collect();
-        if hops.windows(2).any(|w| w[0] != w[1]) {
-            let msg = format!(
-                "node `{}` reaches `{}` through interfaces {} at the same distance by different links: \
-                 it is a second branching point; make it the anchor or change the topology",
-                topo.names[v],
-                spec.node,
-                list(tied.iter().map(|&i| names[i]))
-            );
-            return Err(err("mobile.anchor", msg));
-        }
-    }
-    let interfaces = spec
-        .interfaces
-        .keys()
-        .enumerate()
-        .map(|(i, name)| {
-            let mut routes: Vec<Vec<Option<u32>>> = (0..n)
-                .map(|v| {
-                    if v == mn || v == anchor {
-                        own_routes[i][v].clone()
-                    } else {
-                        own_routes[home[v]][v].clone()
-                    }
-                })
-                .collect();
-            for &(s, d, dir) in &topo.explicit_routes {
-                routes[s][d] = Some(dir);
-            }
-            let downlink = access[i]
-                .iter()
-                .copied()
-                .find(|&d| {
-                    let l = &topo.links[d as usize];
-                    dist[i][l.to as usize].unwrap_or(u32::MAX) < dist[i][l.from as usize].unwrap_or(u32::MAX)
-                })
-                .unwrap_or(access[i][0]);
-            // Towards this interface's care-of address every node takes this interface's own
-            // path, whatever interface is in use.
-            let address_routes = (0..n).map(|v| own_routes[i][v][mn]).collect();
-            InterfaceModel { name: name.clone(), access: access[i].clone(), downlink, routes, address_routes }
-        })
-        .collect();
     let binding = spec.binding.as_ref();
     let binding = BindingModel {
         latency: binding.and_then(|b| b.latency).map_or(SimDuration::ZERO, |d| d.0),
@@ -153,13 +154,180 @@ pub(super) fn resolve(spec: &MobileSpec, topo: &Topology) -> Result<MobileModel>
         },
     };
     Ok(MobileModel {
-        node: mn as u32,
-        anchor: anchor as u32,
+        node: mn,
+        anchor,
         initial: initial as u32,
         interfaces,
         mobility: None,
         binding,
         // Resolved once the flows are known (resolve/warning.rs).
         warning: SimDuration::ZERO,
+        warning_rule: Default::default(),
     })
+}
+
+/// Hops from `from` to `to` over the network without mobile nodes.
+fn reaches(topo: &Topology, from: u32, to: u32) -> Option<u32> {
+    topo.dist[from as usize][to as usize]
+}
+
+/// One interface: a shared cell, or an access link with the mobile node's own link.
+fn interface(
+    path: &str,
+    name: &str,
+    spec: &crate::schema::InterfaceSpec,
+    mn: u32,
+    topo: &Topology,
+    address: u32,
+) -> Result<InterfaceModel> {
+    let p = |k: &str| join(path, k);
+    if let Some(cell) = &spec.cell {
+        for (key, present) in [("access", spec.access.is_some()), ("attach", spec.attach.is_some())] {
+            if present {
+                return Err(err(p(key), "an interface attached to a shared cell (`cell`) has no links of its own"));
+            }
+        }
+        let c = topo.node(cell, &p("cell"))?;
+        if !topo.nodes[c as usize].cell {
+            return Err(err(p("cell"), format!("node `{cell}` is not a shared cell (give it `cell = true`)")));
+        }
+        let downlink = topo.links.iter().position(|l| l.to == c).expect("a cell joins one duplex link") as u32;
+        return Ok(InterfaceModel { name: name.to_owned(), access: Vec::new(), downlink, attach_node: c, attach: None, address });
+    }
+    let access_name =
+        spec.access.as_deref().ok_or_else(|| err(path, "an interface needs `access` (its access link) or `cell` (a shared cell)"))?;
+    let access = topo.link(access_name, &p("access"))?.to_vec();
+    let (att_name, att_path) = match &spec.attach {
+        Some(a) => (a.as_str(), p("attach")),
+        None => (access_name, p("access")),
+    };
+    let att = topo.link(att_name, &att_path)?;
+    let end = |d: u32| {
+        let l = &topo.links[d as usize];
+        (l.from, l.to)
+    };
+    if !att.iter().any(|&d| end(d).0 == mn || end(d).1 == mn) {
+        let msg = format!(
+            "link `{att_name}` does not end at the mobile node `{}`{}",
+            topo.names[mn as usize],
+            if spec.attach.is_none() { " (give `attach` = the MN's own link on this side)" } else { "" }
+        );
+        return Err(err(att_path, msg));
+    }
+    let &[a, b] = att else {
+        return Err(err(att_path, format!("the mobile node's own link `{att_name}` must be duplex (`between`): it carries both directions")));
+    };
+    let (down, up) = if end(a).1 == mn { (a, b) } else { (b, a) };
+    let attach_node = end(down).0;
+    // The access link's direction towards the mobile node: the one that gets nearer to it.
+    let hops = |x: u32| if x == mn { Some(0) } else { reaches(topo, x, attach_node).map(|h| h + 1) };
+    let downlink = access
+        .iter()
+        .copied()
+        .find(|&d| hops(end(d).1).unwrap_or(u32::MAX) < hops(end(d).0).unwrap_or(u32::MAX))
+        .unwrap_or(access[0]);
+    Ok(InterfaceModel { name: name.to_owned(), access, downlink, attach_node, attach: Some([down, up]), address })
+}
+
+/// Every link that touches a mobile node is one of its interfaces' own links.
+fn check_leaves(topo: &Topology, list: &[MobileModel], of_node: &[Option<u32>]) -> Result<()> {
+    let own: std::collections::HashSet<u32> =
+        list.iter().flat_map(|m| m.interfaces.iter().filter_map(|i| i.attach)).flatten().collect();
+    for (name, dirs) in &topo.link_dirs {
+        for &d in dirs {
+            let l = &topo.links[d as usize];
+            let at = of_node[l.from as usize].or(of_node[l.to as usize]);
+            if let (Some(k), false) = (at, own.contains(&d)) {
+                let msg = format!(
+                    "link `{name}` joins the mobile node `{}` but is none of its interfaces' own links: a mobile \
+                     node is a leaf of the network, reached by its interfaces (give the interface `attach = \"{name}\"`)",
+                    topo.names[list[k as usize].node as usize]
+                );
+                return Err(err(format!("links.{name}"), msg));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first hop from `v` towards mobile node `m` through interface `i`: its own link if `v`
+/// is the interface's neighbour (`None` for a cell: the attachment), else towards that
+/// neighbour. The outer `None`: `v` cannot reach it.
+fn step(topo: &Topology, v: usize, m: &MobileModel, i: usize) -> Option<Option<u32>> {
+    let iface = &m.interfaces[i];
+    if v == iface.attach_node as usize {
+        Some(iface.attach.map(|[down, _]| down))
+    } else {
+        topo.nodes[v].routes[iface.attach_node as usize].map(Some)
+    }
+}
+
+/// Fill every other node's route towards each mobile node (the module's rule).
+fn fill_routes(topo: &mut Topology, mobiles: &Mobiles) -> Result<()> {
+    let fixed: Vec<usize> = (0..topo.names.len()).filter(|&v| !topo.mobile[v]).collect();
+    let mut found: Vec<(usize, u32, Option<u32>)> = Vec::new();
+    for (k, m) in mobiles.list.iter().enumerate() {
+        let initial = m.initial as usize;
+        for &v in &fixed {
+            let hop = if v == m.anchor as usize {
+                step(topo, v, m, initial).flatten()
+            } else {
+                let dist = |i: usize| {
+                    let a = m.interfaces[i].attach_node as usize;
+                    if v == a { Some(0) } else { topo.dist[v][a] }
+                };
+                let Some(best) = (0..m.interfaces.len()).filter_map(dist).min() else { continue };
+                let tied: Vec<usize> = (0..m.interfaces.len()).filter(|&i| dist(i) == Some(best)).collect();
+                let steps: Vec<Option<Option<u32>>> = tied.iter().map(|&i| step(topo, v, m, i)).collect();
+                if steps.windows(2).any(|w| w[0] != w[1]) {
+                    let msg = format!(
+                        "node `{}` reaches `{}` through interfaces {} at the same distance by different links: \
+                         it is a second branching point; make it the anchor or change the topology",
+                        topo.names[v],
+                        topo.names[m.node as usize],
+                        list(tied.iter().map(|&i| &m.interfaces[i].name))
+                    );
+                    return Err(err(join(&mobiles.paths[k], "anchor"), msg));
+                }
+                let home = if tied.contains(&initial) { initial } else { tied[0] };
+                step(topo, v, m, home).flatten()
+            };
+            found.push((v, m.node, hop));
+        }
+    }
+    for (v, mn, hop) in found {
+        topo.nodes[v].routes[mn as usize] = hop;
+    }
+    Ok(())
+}
+
+impl Mobiles {
+    /// The first hop at time 0 from node `at` towards node `to`: a link direction (`Some`) or
+    /// an attachment to a shared cell (`None`), and the node it leads to. A mobile node leaves
+    /// by its initial interface.
+    pub fn hop(&self, topo: &Topology, at: u32, to: u32) -> Option<(Option<u32>, u32)> {
+        if let Some((_, m)) = self.at(at) {
+            let i = &m.interfaces[m.initial as usize];
+            return Some((i.attach.map(|[_, up]| up), i.attach_node));
+        }
+        if let Some((_, m)) = self.at(to) {
+            if m.interfaces.iter().any(|i| i.attach.is_none() && i.attach_node == at) {
+                return Some((None, to));
+            }
+        }
+        let l = topo.nodes[at as usize].routes[to as usize]?;
+        Some((Some(l), topo.links[l as usize].to))
+    }
+
+    /// The care-of address of interface `iface` (a name) of the mobile node at `node`; errors
+    /// at `path`.
+    pub fn care_of(&self, node: u32, iface: &str, path: &str) -> Result<u32> {
+        let Some((_, m)) = self.at(node) else {
+            return Err(err(path, "only a flow to the mobile node can name one of its interfaces"));
+        };
+        let i = m.interfaces.iter().find(|i| i.name == iface).ok_or_else(|| {
+            err(path, format!("unknown interface `{iface}` (interfaces: {})", list(m.interfaces.iter().map(|i| &i.name))))
+        })?;
+        Ok(i.address)
+    }
 }

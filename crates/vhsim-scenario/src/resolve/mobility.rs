@@ -24,8 +24,6 @@ use crate::schema::{ActionKind, HandoverKindSpec, MobilitySpec, TimelineSpec, Tr
 use crate::units::{fmt_duration, Duration};
 use vhsim_core::{SimDuration, SimTime};
 
-const PATH: &str = "mobile.mobility";
-
 /// Nanoseconds per hour: a length in mm over a speed in mm/h, times this, is a time in ns.
 const NS_PER_HOUR: u128 = 3_600_000_000_000;
 
@@ -35,21 +33,37 @@ fn fmt_m(half_mm: u64) -> String {
     format!("{m}m")
 }
 
-/// Resolve the movement; returns its model and the handover it generates (from the initial
-/// interface). `timeline` is the file's timeline: it must not have handovers of its own.
-pub(super) fn resolve(
-    spec: &MobilitySpec,
-    mobile: &MobileModel,
-    timeline: &[TimelineSpec],
-    duration: SimDuration,
-) -> Result<(MobilityModel, TimelineEntry)> {
-    let p = |k: &str| join(PATH, k);
-    if let Some(i) = timeline.iter().position(|e| e.action == ActionKind::Handover) {
+/// The mobile node a movement belongs to.
+pub(super) struct Context<'a> {
+    /// Key path of its table (`mobile`, `mobiles[2]`).
+    pub path: &'a str,
+    /// Its index.
+    pub index: u32,
+    /// It, as resolved.
+    pub mobile: &'a MobileModel,
+    /// The file's timeline: it must not have handovers of this mobile node.
+    pub timeline: &'a [TimelineSpec],
+    /// Whether the scenario has several mobile nodes (a handover entry then names its own).
+    pub several: bool,
+    /// Its node's name.
+    pub mobile_node_name: &'a str,
+}
+
+/// Resolve the movement of `cx.mobile`; returns its model and the handover it generates (from
+/// the initial interface).
+pub(super) fn resolve(spec: &MobilitySpec, cx: &Context, duration: SimDuration) -> Result<(MobilityModel, TimelineEntry)> {
+    let (mobile, path) = (cx.mobile, join(cx.path, "mobility"));
+    let path = path.as_str();
+    let p = |k: &str| join(path, k);
+    let mine = |e: &TimelineSpec| {
+        e.action == ActionKind::Handover && if cx.several { e.mobile.as_deref() == Some(cx.mobile_node_name) } else { true }
+    };
+    if let Some(i) = cx.timeline.iter().position(mine) {
         let msg = format!(
             "timeline[{i}] is a handover, but with `mobility` the handover comes from the movement; \
              give either the speed and cells or handover entries, not both"
         );
-        return Err(err(PATH, msg));
+        return Err(err(path, msg));
     }
     // Lengths in half-millimetres keep the midpoint d / 2 exact.
     let (v, r) = (spec.speed.0, spec.cell_radius.0 * 2);
@@ -109,7 +123,7 @@ pub(super) fn resolve(
     let time_at = |x: u64| depart + travel(x);
     let handover_at = time_at(at_x);
     let kind_spec = spec.kind.unwrap_or(HandoverKindSpec::MakeBeforeBreak);
-    let band_crossing = band_crossing(spec, kind_spec)?;
+    let band_crossing = band_crossing(spec, kind_spec, path)?;
     let mut keys =
         KindKeys { gap: spec.gap, duration: spec.duration, detection: spec.detection, in_flight: None, uplink: None };
     if let Some(b) = &band_crossing {
@@ -121,7 +135,7 @@ pub(super) fn resolve(
             HandoverKindSpec::MakeBeforeBreak => unreachable!("refused by band_crossing"),
         }
     }
-    let kind = handover_kind(kind_spec, &keys, PATH)?;
+    let kind = handover_kind(kind_spec, &keys, path)?;
     if handover_at + kind.outage() >= SimTime::ZERO + duration {
         let msg = format!(
             "the MN reaches the handover point x = {} at {}{}, not before the end of the run (duration {}); \
@@ -131,7 +145,7 @@ pub(super) fn resolve(
             if kind.outage() > SimDuration::ZERO { " and the handover takes until later" } else { "" },
             fmt_duration(duration)
         );
-        return Err(err(PATH, msg));
+        return Err(err(path, msg));
     }
     let names = || list(mobile.interfaces.iter().map(|i| &i.name));
     let from = mobile.initial;
@@ -170,8 +184,8 @@ pub(super) fn resolve(
             .map(|b| BandCrossing { band_m: b.band_mm as f64 / 1000.0, latency: b.latency }),
         warning_distance_m: spec.warning_distance.map(|w| w.0 as f64 / 1000.0),
     };
-    let entry = TimelineEntry { at: handover_at, action: Action::Handover { kind, from, to, notify_delay } };
-    Ok((model, entry))
+    let action = Action::Handover { mobile: cx.index, kind, from, to, notify_delay };
+    Ok((model, TimelineEntry { at: handover_at, action }))
 }
 
 /// The time to travel `length_mm` at `speed` mm/h, rounded to the nearest ns.
@@ -189,8 +203,8 @@ struct BandSpec {
 
 /// `handoff_band` / `handoff_latency`, if given: they set the length of a handover that has one
 /// (break-before-make gap, pause duration, forced detection), in place of that kind's own key.
-fn band_crossing(spec: &MobilitySpec, kind: HandoverKindSpec) -> Result<Option<BandSpec>> {
-    let p = |k: &str| join(PATH, k);
+fn band_crossing(spec: &MobilitySpec, kind: HandoverKindSpec, path: &str) -> Result<Option<BandSpec>> {
+    let p = |k: &str| join(path, k);
     let key = match (spec.handoff_band, spec.handoff_latency) {
         (None, None) => return Ok(None),
         (Some(_), _) => "handoff_band",

@@ -9,17 +9,18 @@ mod app;
 mod datagram;
 mod flows;
 mod link_models;
-mod mobile;
+pub(crate) mod mobile;
 mod mobility;
 mod msctp;
 pub(crate) mod output;
 mod sctp;
 mod timeline;
 mod topology;
+mod trace;
 mod warning;
 
-use crate::error::{err, Result};
-use crate::model::{Action, Detail, MobileModel, Scenario, TimelineEntry};
+use crate::error::{err, join, Result};
+use crate::model::{Action, Detail, FlowModel, Scenario, TimelineEntry};
 use crate::schema::ScenarioFile;
 use crate::units::fmt_duration;
 use vhsim_core::{SimDuration, SimTime};
@@ -35,38 +36,42 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
     }
     let expanded = flows::expanded_names(&file.flows);
     let flow_names: Vec<&str> = expanded.iter().map(String::as_str).collect();
-    let mut topo = topology::resolve(&file.nodes, &file.links, &flow_names)?;
-    let mut mobile = file.mobile.as_ref().map(|m| mobile::resolve(m, &topo)).transpose()?;
-    if let Some(m) = &mobile {
-        // While the initial interface is in use, every node routes as that interface says.
-        for (node, routes) in topo.nodes.iter_mut().zip(&m.interfaces[m.initial as usize].routes) {
-            node.routes.clone_from(routes);
-        }
+    let specs = mobile::specs(&file)?;
+    let mut topo = topology::resolve(&file.nodes, &file.links, &flow_names, mobile::flags(&file, &specs))?;
+    let mut mobiles = mobile::resolve(&specs, &mut topo)?;
+    topo.apply_explicit();
+    let flows = flows::resolve(&file.flows, &topo, &mobiles, duration)?;
+    let mut timeline = timeline::resolve(&file.timeline, &topo, duration, &mobiles)?;
+    let mut moved = Vec::new();
+    for (k, (path, spec)) in specs.iter().enumerate() {
+        let Some(movement) = &spec.mobility else { continue };
+        let cx = mobility::Context { path, index: k as u32, mobile: &mobiles.list[k], timeline: &file.timeline, several: specs.len() > 1, mobile_node_name: &spec.node };
+        let (model, entry) = mobility::resolve(movement, &cx, duration)?;
+        moved.push(entry);
+        mobiles.list[k].mobility = Some(model);
     }
-    let flows = flows::resolve(&file.flows, &topo, mobile.as_ref(), duration)?;
-    let mut timeline = timeline::resolve(&file.timeline, &topo, duration, mobile.as_ref())?;
-    if let (Some(m), Some(spec)) = (&mut mobile, file.mobile.as_ref().and_then(|m| m.mobility.as_ref())) {
-        let (model, entry) = mobility::resolve(spec, m, &file.timeline, duration)?;
-        // After the file's entries at the same time (ties keep file order; this one comes last).
-        let at = timeline.partition_point(|e| e.at <= entry.at);
-        timeline.insert(at, entry);
-        m.mobility = Some(model);
-    }
-    let metrics = timeline::metrics(&file.metrics, duration)?;
-    if let (Some(m), Some(spec)) = (&mut mobile, file.mobile.as_ref()) {
-        m.warning = warning::resolve(spec, m, &topo, &flows, duration)?;
-        let by_distance = spec.mobility.as_ref().is_some_and(|x| x.warning_distance.is_some());
-        let key = if by_distance { "mobile.mobility.warning_distance" } else { "mobile.warning" };
-        check_link_events(m, &timeline, duration, key)?;
-    }
-    let mobile_node = mobile.as_ref().map(|m| m.node);
-    let addresses = addresses::resolve(&file.nodes, file.mobile.as_ref().zip(mobile_node))?;
-    let agent_cx = agents::Context {
-        topo: &topo,
-        flows: &flows,
-        duration,
-        mobile: mobile.as_ref().zip(file.mobile.as_ref()),
+    // After the file's entries at the same time (ties keep file order; these come last, in
+    // mobile node order).
+    timeline.extend(moved);
+    timeline.sort_by_key(|e| e.at);
+    // "overlap" windows follow the movement of the one mobile node.
+    let movement = match mobiles.list.as_slice() {
+        [one] => one.mobility.as_ref(),
+        _ => None,
     };
+    let metrics = timeline::metrics(&file.metrics, duration, movement)?;
+    let touching = flows_touching(&flows, &mobiles);
+    let mut warning_keys = Vec::with_capacity(specs.len());
+    for (k, (path, spec)) in specs.iter().enumerate() {
+        let mine: Vec<&FlowModel> = touching[k].iter().map(|&f| &flows[f]).collect();
+        (mobiles.list[k].warning, mobiles.list[k].warning_rule) =
+            warning::resolve(spec, path, &mobiles.list[k], &topo, &mobiles, &mine, duration)?;
+        let by_distance = spec.mobility.as_ref().is_some_and(|x| x.warning_distance.is_some());
+        warning_keys.push(if by_distance { join(path, "mobility.warning_distance") } else { join(path, "warning") });
+    }
+    check_link_events(&mobiles, &timeline, duration, &warning_keys)?;
+    let addresses = addresses::resolve(&file.nodes, &specs, &mobiles.list)?;
+    let agent_cx = agents::Context { topo: &topo, flows: &flows, duration, mobiles: &mobiles };
     let agents = agents::resolve(&file.agents, &agent_cx)?;
     let pcap = output::resolve(&file.output, &topo.links)?;
     Ok(Scenario {
@@ -79,30 +84,47 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         timeline,
         detail: file.output.detail.unwrap_or(Detail::Summary),
         metrics,
-        mobile,
+        mobiles: mobiles.list,
         addresses,
         agents,
         pcap,
     })
 }
 
-/// Every handover's warning must come after 0, and its binding update before the end of the run.
+/// The flows with an endpoint on each mobile node.
+fn flows_touching(flows: &[FlowModel], mobiles: &mobile::Mobiles) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); mobiles.list.len()];
+    for (f, flow) in flows.iter().enumerate() {
+        for (k, _) in [flow.src, flow.dst].into_iter().filter_map(|n| mobiles.at(n)) {
+            if out[k].last() != Some(&f) {
+                out[k].push(f);
+            }
+        }
+    }
+    out
+}
+
+/// Every handover's warning must come after 0, and its binding update before the end of the
+/// run; `warning_keys[k]` is the key mobile node k's warning came from.
 fn check_link_events(
-    m: &MobileModel,
+    mobiles: &mobile::Mobiles,
     timeline: &[TimelineEntry],
     duration: SimDuration,
-    warning_key: &str,
+    warning_keys: &[String],
 ) -> Result<()> {
-    if m.binding.latency >= duration {
-        let msg = format!(
-            "{} is longer than the run (duration {})",
-            fmt_duration(m.binding.latency),
-            fmt_duration(duration)
-        );
-        return Err(err("mobile.binding.latency", msg));
+    for (m, path) in mobiles.list.iter().zip(&mobiles.paths) {
+        if m.binding.latency >= duration {
+            let msg = format!(
+                "{} is longer than the run (duration {})",
+                fmt_duration(m.binding.latency),
+                fmt_duration(duration)
+            );
+            return Err(err(join(path, "binding.latency"), msg));
+        }
     }
     for e in timeline {
-        let Action::Handover { kind, .. } = &e.action else { continue };
+        let Action::Handover { kind, mobile, .. } = &e.action else { continue };
+        let (m, path) = (&mobiles.list[*mobile as usize], &mobiles.paths[*mobile as usize]);
         let start = e.at - SimTime::ZERO;
         if m.warning > start {
             let msg = format!(
@@ -110,7 +132,7 @@ fn check_link_events(
                 fmt_duration(m.warning),
                 fmt_duration(start)
             );
-            return Err(err(warning_key, msg));
+            return Err(err(&warning_keys[*mobile as usize], msg));
         }
         let bound = start + kind.outage() + m.binding.latency;
         if bound >= duration {
@@ -120,7 +142,7 @@ fn check_link_events(
                 fmt_duration(bound),
                 fmt_duration(duration)
             );
-            return Err(err("mobile.binding.latency", msg));
+            return Err(err(join(path, "binding.latency"), msg));
         }
     }
     Ok(())

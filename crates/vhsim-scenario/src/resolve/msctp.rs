@@ -5,7 +5,6 @@
 //! are errors naming the key.
 
 use super::before_end;
-use super::flows::care_of_address;
 use crate::error::{err, join, Result};
 use crate::model::{AddressOpModel, AsconfActionModel, MobileModel, SctpMobile};
 use crate::schema::SctpSpec;
@@ -50,8 +49,7 @@ pub(super) fn resolve(
         return Err(err(p(key), msg));
     }
     let node = assoc.nodes[side];
-    let interfaces: Vec<u32> =
-        (0..m.interfaces.len()).map(|k| (m.interfaces[0].address_routes.len() + k) as u32).collect();
+    let interfaces: Vec<u32> = m.interfaces.iter().map(|i| i.address).collect();
     let mut set: Vec<u32> = assoc.addrs[side].to_vec();
     let mut primary = assoc.primaries[side];
     let mut order: Vec<usize> = (0..s.actions.len()).collect();
@@ -70,7 +68,10 @@ pub(super) fn resolve(
             return Err(err(ap, "needs exactly one of `add`, `set_primary`, `delete` (an interface name)"));
         };
         let kp = join(&ap, k);
-        let addr = care_of_address(Some(m), node, name, &kp)?;
+        debug_assert_eq!(node, m.node);
+        let addr = m.interfaces.iter().find(|i| &i.name == name).map(|i| i.address).ok_or_else(|| {
+            err(&kp, format!("unknown interface `{name}` (interfaces: {})", crate::error::list(m.interfaces.iter().map(|i| &i.name))))
+        })?;
         let op = match k {
             "add" if set.contains(&addr) => {
                 return Err(err(kp, format!("`{name}` is already in the association then")))

@@ -8,10 +8,10 @@
 //! mobile node), by default the mobile node's initial interface; the receiver's is the
 //! sender's initial interface, or its node address.
 
-use super::flows::care_of_address;
+use super::mobile::Mobiles;
 use super::msctp::{self, Association};
 use crate::error::{err, join, list, Result};
-use crate::model::{MobileModel, TransportModel};
+use crate::model::TransportModel;
 use crate::schema::{FlowSpec, InitialCwndSpec, SctpSpec};
 use vhsim_core::SimDuration;
 use vhsim_sctp::{presets, InitialCwnd, SctpConfig};
@@ -21,7 +21,7 @@ pub(super) fn resolve(
     spec: &FlowSpec,
     src: u32,
     dst: u32,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
     duration: SimDuration,
     path: &str,
 ) -> Result<TransportModel> {
@@ -55,11 +55,11 @@ pub(super) fn resolve(
     let s = spec.sctp.as_ref().unwrap_or(&none);
     let sp = |k: &str| join(&p("sctp"), k);
     let config = overrides(preset.config(), s, &p("sctp"))?;
-    let from_addrs = addresses(src, s.from_interfaces.as_deref(), mobile, &sp("from_interfaces"))?;
-    let to_addrs = addresses(dst, s.to_interfaces.as_deref(), mobile, &sp("to_interfaces"))?;
+    let from_addrs = addresses(src, s.from_interfaces.as_deref(), mobiles, &sp("from_interfaces"))?;
+    let to_addrs = addresses(dst, s.to_interfaces.as_deref(), mobiles, &sp("to_interfaces"))?;
     let primary = match &s.primary {
         Some(name) => {
-            let a = care_of_address(mobile, dst, name, &sp("primary"))?;
+            let a = mobiles.care_of(dst, name, &sp("primary"))?;
             if !to_addrs.contains(&a) {
                 let msg =
                     format!("interface `{name}` is not one of the receiver's addresses (sctp.to_interfaces)");
@@ -67,14 +67,15 @@ pub(super) fn resolve(
             }
             a
         }
-        None => initial_or_first(dst, &to_addrs, mobile),
+        None => initial_or_first(dst, &to_addrs, mobiles),
     };
-    let from_primary = initial_or_first(src, &from_addrs, mobile);
+    let from_primary = initial_or_first(src, &from_addrs, mobiles);
     let assoc = Association {
         nodes: [src, dst],
         addrs: [&from_addrs, &to_addrs],
         primaries: [from_primary, primary],
     };
+    let mobile = mobiles.at(src).or(mobiles.at(dst)).map(|(_, m)| m);
     let mobile = msctp::resolve(s, &config, &assoc, mobile, duration, &p("sctp"))?;
     Ok(TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile })
 }
@@ -84,24 +85,24 @@ pub(super) fn resolve(
 fn addresses(
     node: u32,
     listed: Option<&[String]>,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
     path: &str,
 ) -> Result<Vec<u32>> {
-    let Some(m) = mobile.filter(|m| m.node == node) else {
+    let Some((_, m)) = mobiles.at(node) else {
         return match listed {
             Some(_) => Err(err(path, "only an endpoint on the mobile node has interfaces to list")),
             None => Ok(vec![node]),
         };
     };
     let Some(names) = listed else {
-        return Ok((0..m.interfaces.len()).map(|k| care_of(m, k)).collect());
+        return Ok(m.interfaces.iter().map(|i| i.address).collect());
     };
     if names.is_empty() {
         return Err(err(path, "needs at least one interface"));
     }
     let mut out = Vec::new();
     for name in names {
-        let a = care_of_address(mobile, node, name, path)?;
+        let a = mobiles.care_of(node, name, path)?;
         if out.contains(&a) {
             return Err(err(path, format!("lists interface `{name}` twice")));
         }
@@ -110,14 +111,9 @@ fn addresses(
     Ok(out)
 }
 
-/// Care-of address of interface `k` (they follow the node addresses in the address table).
-fn care_of(m: &MobileModel, k: usize) -> u32 {
-    (m.interfaces[0].address_routes.len() + k) as u32
-}
-
 /// The mobile node's initial interface's address if it is in `addrs`, else the first.
-fn initial_or_first(node: u32, addrs: &[u32], mobile: Option<&MobileModel>) -> u32 {
-    let initial = mobile.filter(|m| m.node == node).map(|m| care_of(m, m.initial as usize));
+fn initial_or_first(node: u32, addrs: &[u32], mobiles: &Mobiles) -> u32 {
+    let initial = mobiles.at(node).map(|(_, m)| m.interfaces[m.initial as usize].address);
     initial.filter(|a| addrs.contains(a)).unwrap_or(addrs[0])
 }
 

@@ -1,11 +1,16 @@
 //! Timeline actions and metrics settings.
 
 use super::before_end;
+use super::mobile::Mobiles;
 use super::topology::Topology;
 use crate::error::list;
 use crate::error::{err, join, Result};
-use crate::model::{Action, GoodputWindow, HandoverKind, InFlight, MetricsModel, MobileModel, TimelineEntry, Uplink};
-use crate::schema::{ActionKind, DirectionSel, HandoverKindSpec, InFlightSpec, MetricsSpec, TimelineSpec, UplinkSpec};
+use crate::model::{
+    Action, GoodputWindow, HandoverKind, InFlight, MetricsModel, MobileModel, MobilityModel, TimelineEntry, Uplink,
+};
+use crate::schema::{
+    ActionKind, DirectionSel, GoodputWindowSpec, HandoverKindSpec, InFlightSpec, MetricsSpec, TimelineSpec, UplinkSpec,
+};
 use crate::units::{fmt_duration, Duration};
 use vhsim_core::{SimDuration, SimTime};
 
@@ -14,7 +19,7 @@ pub(super) fn resolve(
     entries: &[TimelineSpec],
     topo: &Topology,
     duration: SimDuration,
-    mobile: Option<&MobileModel>,
+    mobiles: &Mobiles,
 ) -> Result<Vec<TimelineEntry>> {
     let mut out = Vec::new();
     let mut handovers = Vec::new();
@@ -26,28 +31,44 @@ pub(super) fn resolve(
             out.push((i, entry(e, &path, topo, duration)?));
         }
     }
-    // Handovers in time order: each starts from the interface the previous one moved to.
+    // Handovers in time order: each of a mobile node's starts from the interface its previous
+    // one moved to.
     handovers.sort_by_key(|(_, e)| e.at.0);
-    let mut current = mobile.map(|m| m.initial);
-    let mut busy_until = SimTime::ZERO;
+    let mut current: Vec<u32> = mobiles.list.iter().map(|m| m.initial).collect();
+    let mut busy_until = vec![SimTime::ZERO; mobiles.list.len()];
     for (i, e) in handovers {
         let path = format!("timeline[{i}]");
-        let Some(m) = mobile else {
-            return Err(err(
-                join(&path, "action"),
-                "a handover needs a [mobile] section naming the mobile node and its interfaces",
-            ));
-        };
-        let from = current.unwrap_or(m.initial);
-        let h = handover(e, &path, m, from, duration, busy_until)?;
-        if let Action::Handover { to, kind, .. } = &h.action {
-            current = Some(*to);
-            busy_until = h.at + kind.outage();
+        let k = which_mobile(e, &path, topo, mobiles)?;
+        let mut h = handover(e, &path, &mobiles.list[k], current[k], duration, busy_until[k])?;
+        if let Action::Handover { to, kind, mobile, .. } = &mut h.action {
+            *mobile = k as u32;
+            current[k] = *to;
+            busy_until[k] = h.at + kind.outage();
         }
         out.push((i, h));
     }
     out.sort_by_key(|(i, e)| (e.at, *i));
     Ok(out.into_iter().map(|(_, e)| e).collect())
+}
+
+/// The mobile node handover entry `e` moves: its `mobile`, or the only one.
+fn which_mobile(e: &TimelineSpec, path: &str, topo: &Topology, mobiles: &Mobiles) -> Result<usize> {
+    let names = || list(mobiles.list.iter().map(|m| &topo.names[m.node as usize]));
+    match (&e.mobile, mobiles.list.len()) {
+        (_, 0) => Err(err(
+            join(path, "action"),
+            "a handover needs a [mobile] section naming the mobile node and its interfaces",
+        )),
+        (None, 1) => Ok(0),
+        (None, _) => Err(err(path, format!("with several mobile nodes a handover names its `mobile` (mobile nodes: {})", names()))),
+        (Some(name), _) => {
+            let node = topo.node(name, &join(path, "mobile"))?;
+            let (k, _) = mobiles.at(node).ok_or_else(|| {
+                err(join(path, "mobile"), format!("node `{name}` is not a mobile node (mobile nodes: {})", names()))
+            })?;
+            Ok(k)
+        }
+    }
 }
 
 fn handover(
@@ -66,7 +87,7 @@ fn handover(
         ("delay", e.delay.is_some()),
     ] {
         if present {
-            return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: kind, to, gap, duration, detection, notify_delay)")));
+            return Err(err(p(key), format!("`{key}` is not a field of action = \"handover\" (fields: mobile, kind, to, gap, duration, detection, in_flight, uplink, notify_delay)")));
         }
     }
     let at = before_end(e.at.0, duration, &p("at"))?;
@@ -114,7 +135,7 @@ fn handover(
         ));
     }
     let notify_delay = e.notify_delay.map_or(SimDuration::ZERO, |d| d.0);
-    Ok(TimelineEntry { at, action: Action::Handover { kind, from, to, notify_delay } })
+    Ok(TimelineEntry { at, action: Action::Handover { mobile: 0, kind, from, to, notify_delay } })
 }
 
 /// The keys of a handover table (a timeline entry or `mobile.mobility`) that shape its kind.
@@ -185,6 +206,7 @@ pub(super) fn handover_kind(kind_spec: HandoverKindSpec, keys: &KindKeys, path: 
 fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -> Result<TimelineEntry> {
     let p = |k: &str| format!("{path}.{k}");
     for (key, present) in [
+        ("mobile", e.mobile.is_some()),
         ("kind", e.kind.is_some()),
         ("to", e.to.is_some()),
         ("gap", e.gap.is_some()),
@@ -227,6 +249,10 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
             return Err(err(path, "action = \"set_link\" needs `rate`, `delay` or both"));
         }
         ActionKind::SetLink => {
+            if let Some(l) = links.iter().map(|&l| &topo.links[l as usize]).find(|l| l.trace.is_some() && e.rate.is_some()) {
+                let msg = format!("link direction `{}` follows a recorded trace; set_link can change its `delay` only", l.name);
+                return Err(err(p("rate"), msg));
+            }
             Action::SetLink { links, rate: e.rate.map(|r| r.0), delay: e.delay.map(|d| d.0) }
         }
         ActionKind::Handover => unreachable!("handovers are resolved by `handover`"),
@@ -234,8 +260,8 @@ fn entry(e: &TimelineSpec, path: &str, topo: &Topology, duration: SimDuration) -
     Ok(TimelineEntry { at, action })
 }
 
-/// Resolve the metrics settings.
-pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration) -> Result<MetricsModel> {
+/// Resolve the metrics settings; `mobility` is the movement, if any ("overlap" windows).
+pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration, mobility: Option<&MobilityModel>) -> Result<MetricsModel> {
     let goodput_interval = m.goodput_interval.map_or(SimDuration::from_secs(1), |d| d.0);
     if goodput_interval == SimDuration::ZERO {
         return Err(err("metrics.goodput_interval", "must be greater than 0s"));
@@ -243,9 +269,19 @@ pub(super) fn metrics(m: &MetricsSpec, duration: SimDuration) -> Result<MetricsM
     let windows = m
         .windows
         .iter()
-        .map(|(name, [start, end])| {
+        .map(|(name, spec)| {
             let path = format!("metrics.windows.{name}");
-            let (s, e) = (start.0, end.0);
+            let (s, e) = match spec {
+                GoodputWindowSpec::Span([start, end]) => (start.0, end.0),
+                GoodputWindowSpec::Overlap => {
+                    let Some(m) = mobility else {
+                        return Err(err(path, "\"overlap\" is the movement through the cells' overlap: it needs mobile.mobility"));
+                    };
+                    // The exit may lie after the run: the window ends with the run then.
+                    let since = |t: SimTime| t.saturating_since(SimTime::ZERO);
+                    (since(m.overlap_enter), since(m.overlap_exit).min(duration))
+                }
+            };
             if s >= e {
                 let msg = format!("start {} must be before end {}", fmt_duration(s), fmt_duration(e));
                 return Err(err(path, msg));

@@ -2,23 +2,28 @@
 //!
 //! Node ids follow file order. A duplex link `l` becomes `l/forward` (first node -> second) then
 //! `l/reverse`; a simplex link becomes one direction named `l`; direction ids follow file order.
-//! Routes: for every source, a breadth-first search over link directions (visiting each node's
-//! outgoing directions in id order; the first path found wins) gives shortest-hop first hops;
-//! then the nodes' explicit `routes` replace the automatic entry for their destinations.
+//! Routes: for every source other than a mobile node, a breadth-first search over the link
+//! directions between nodes that are not mobile nodes (visiting each node's outgoing directions
+//! in id order; the first path found wins) gives shortest-hop first hops; mobile nodes are
+//! leaves, reached through their interfaces (`super::mobile`); then the nodes' explicit
+//! `routes` replace the automatic entry for their destinations ([`Topology::apply_explicit`]).
 
-use super::link_models;
+use super::{link_models, trace};
 use crate::error::{err, join, list, Result};
 use crate::model::{LinkModel, NodeModel};
 use crate::schema::{DirectionSpec, LinkSpec, NodeSpec};
 use crate::units::AmountKind;
 use indexmap::IndexMap;
-use std::collections::VecDeque;
-use vhsim_net::{ErrorModelConfig, QueueLimit};
+use std::collections::{HashMap, VecDeque};
+use vhsim_core::Rate;
+use vhsim_net::{ErrorModelConfig, QueueLimit, TraceConfig};
 
 /// The resolved network plus the name lookups later stages need.
 pub(crate) struct Topology {
     /// Node names, by id.
     pub names: Vec<String>,
+    /// Node ids by name.
+    index: HashMap<String, u32>,
     /// Nodes with their routes.
     pub nodes: Vec<NodeModel>,
     /// Link directions.
@@ -27,12 +32,17 @@ pub(crate) struct Topology {
     pub link_dirs: IndexMap<String, Vec<u32>>,
     /// Explicit routes from the file: (node, destination, link direction).
     pub explicit_routes: Vec<(usize, usize, u32)>,
+    /// Whether each node is a mobile node (a leaf: it routes by its interfaces).
+    pub mobile: Vec<bool>,
+    /// Hop counts between nodes that are not mobile nodes (`dist[s][d]`; empty rows for
+    /// mobile nodes).
+    pub dist: Vec<Vec<Option<u32>>>,
 }
 
 impl Topology {
     /// Id of node `name`, or an error at `path` listing the nodes.
     pub fn node(&self, name: &str, path: &str) -> Result<u32> {
-        node_id(&self.names, name, path)
+        node_id(&self.names, &self.index, name, path)
     }
 
     /// Direction ids of link `name`, or an error at `path` listing the links.
@@ -43,40 +53,59 @@ impl Topology {
     }
 }
 
-fn node_id(names: &[String], name: &str, path: &str) -> Result<u32> {
-    match names.iter().position(|n| n == name) {
-        Some(i) => Ok(i as u32),
+fn node_id(names: &[String], index: &HashMap<String, u32>, name: &str, path: &str) -> Result<u32> {
+    match index.get(name) {
+        Some(&i) => Ok(i),
         None if names.is_empty() => Err(err(path, format!("unknown node `{name}` (no nodes are defined)"))),
         None => Err(err(path, format!("unknown node `{name}` (nodes: {})", list(names)))),
     }
 }
 
-/// Resolve nodes, links and routes. `flow_names` are needed by drop-list error models.
+/// Resolve nodes, links and routes between the nodes that are not mobile nodes (`mobile[i]`
+/// says whether node i is one). `flow_names` are needed by drop-list error models. The
+/// explicit routes are checked and kept, applied by [`Topology::apply_explicit`].
 pub(crate) fn resolve(
     nodes: &IndexMap<String, NodeSpec>,
     links: &IndexMap<String, LinkSpec>,
     flow_names: &[&str],
+    mobile: Vec<bool>,
 ) -> Result<Topology> {
     let names: Vec<String> = nodes.keys().cloned().collect();
+    let index = names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
     let mut topo = Topology {
         names,
+        index,
         nodes: Vec::new(),
         links: Vec::new(),
         link_dirs: IndexMap::new(),
         explicit_routes: Vec::new(),
+        mobile,
+        dist: Vec::new(),
     };
     for (name, spec) in links {
         let ids = link(&mut topo, name, spec, flow_names)?;
         topo.link_dirs.insert(name.clone(), ids);
     }
     let n = topo.names.len();
-    topo.nodes = (0..n)
-        .map(|s| NodeModel {
-            name: topo.names[s].clone(),
-            routes: shortest_first_hops(s, n, &topo.links, &[]),
-        })
-        .collect();
+    // Outgoing directions of every node between nodes that are not mobile nodes, in id order.
+    let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (id, l) in topo.links.iter().enumerate() {
+        if !topo.mobile[l.from as usize] && !topo.mobile[l.to as usize] {
+            out[l.from as usize].push(id as u32);
+        }
+    }
+    let mut dist = Vec::with_capacity(n);
+    for (s, spec) in nodes.values().enumerate() {
+        let (routes, d) = if topo.mobile[s] { (Vec::new(), Vec::new()) } else { breadth_first(s, &topo.links, &out) };
+        topo.nodes.push(NodeModel { name: topo.names[s].clone(), routes, cell: spec.cell });
+        dist.push(d);
+    }
+    topo.dist = dist;
     for (s, (name, spec)) in nodes.iter().enumerate() {
+        if topo.mobile[s] && !spec.routes.is_empty() {
+            let msg = "a mobile node takes no routes: it leaves by the interface in use (docs/handover.md)";
+            return Err(err(format!("nodes.{name}.routes"), msg));
+        }
         for (dst, link_name) in &spec.routes {
             let path = format!("nodes.{name}.routes.{dst}");
             let d = topo.node(dst, &path)?;
@@ -96,40 +125,40 @@ pub(crate) fn resolve(
                 };
                 return Err(err(path, format!("link `{link_name}` does not leave node `{name}` ({shape})")));
             };
-            topo.nodes[s].routes[d as usize] = Some(dir);
             topo.explicit_routes.push((s, d as usize, dir));
         }
     }
     Ok(topo)
 }
 
-/// First hop from `src` to every node, by breadth-first search over link directions, leaving
-/// out the directions in `excluded`.
-pub(super) fn shortest_first_hops(
-    src: usize,
-    n: usize,
-    links: &[LinkModel],
-    excluded: &[u32],
-) -> Vec<Option<u32>> {
+impl Topology {
+    /// Let the nodes' explicit `routes` replace the automatic first hops.
+    pub fn apply_explicit(&mut self) {
+        for &(s, d, dir) in &self.explicit_routes {
+            self.nodes[s].routes[d] = Some(dir);
+        }
+    }
+}
+
+/// First hop from `src` to every node, and the hop count, by breadth-first search over the
+/// directions `out[node]` leaves by.
+fn breadth_first(src: usize, links: &[LinkModel], out: &[Vec<u32>]) -> (Vec<Option<u32>>, Vec<Option<u32>>) {
+    let n = out.len();
     let mut first: Vec<Option<u32>> = vec![None; n];
-    let mut seen = vec![false; n];
-    seen[src] = true;
+    let mut dist: Vec<Option<u32>> = vec![None; n];
+    dist[src] = Some(0);
     let mut queue = VecDeque::from([src]);
     while let Some(u) = queue.pop_front() {
-        let leaving = links
-            .iter()
-            .enumerate()
-            .filter(|(id, l)| l.from as usize == u && !excluded.contains(&(*id as u32)));
-        for (id, l) in leaving {
-            let v = l.to as usize;
-            if !seen[v] {
-                seen[v] = true;
-                first[v] = if u == src { Some(id as u32) } else { first[u] };
+        for &id in &out[u] {
+            let v = links[id as usize].to as usize;
+            if dist[v].is_none() {
+                dist[v] = dist[u].map(|d| d + 1);
+                first[v] = if u == src { Some(id) } else { first[u] };
                 queue.push_back(v);
             }
         }
     }
-    first
+    (first, dist)
 }
 
 /// Resolve one file link into its directions; returns their ids.
@@ -138,8 +167,8 @@ fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -
     let p = |k: &str| join(&path, k);
     let ends = match (&spec.between, &spec.from, &spec.to) {
         (Some([a, b]), None, None) => {
-            let a_id = node_id(&topo.names, a, &format!("{path}.between[0]"))?;
-            let b_id = node_id(&topo.names, b, &format!("{path}.between[1]"))?;
+            let a_id = topo.node(a, &format!("{path}.between[0]"))?;
+            let b_id = topo.node(b, &format!("{path}.between[1]"))?;
             vec![
                 ("forward", a_id, b_id, spec.forward.as_ref()),
                 ("reverse", b_id, a_id, spec.reverse.as_ref()),
@@ -153,8 +182,8 @@ fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -
                     "per-direction tables are only allowed on a duplex link (`between`)",
                 ));
             }
-            let from = node_id(&topo.names, f, &p("from"))?;
-            vec![("", from, node_id(&topo.names, t, &p("to"))?, None)]
+            let from = topo.node(f, &p("from"))?;
+            vec![("", from, topo.node(t, &p("to"))?, None)]
         }
         (Some(_), _, _) => {
             return Err(err(
@@ -190,8 +219,8 @@ fn link(topo: &mut Topology, name: &str, spec: &LinkSpec, flow_names: &[&str]) -
     Ok(ids)
 }
 
-/// One direction `name` (`from` -> `to`) with its rate, delay, queue, error model, ARQ and
-/// reordering: the
+/// One direction `name` (`from` -> `to`) with its rate (or trace), delay, queue, error model, ARQ
+/// and reordering: the
 /// direction table's value if given, else the link's, else the default. Errors point at the key
 /// the value came from.
 fn direction(
@@ -208,7 +237,7 @@ fn direction(
         );
         err(join(path, key), msg)
     };
-    let rate = over.and_then(|d| d.rate).or(spec.rate).ok_or_else(|| missing("rate"))?.0;
+    let (rate, trace) = pace(spec, over, path, dir_path)?;
     let delay = over.and_then(|d| d.delay).or(spec.delay).ok_or_else(|| missing("delay"))?.0;
     let (queue, queue_path) = match over.and_then(|d| d.queue) {
         Some(q) => (Some(q), join(dir_path, "queue")),
@@ -241,5 +270,36 @@ fn direction(
         Some(r) => link_models::reorder(r, &pick(over, "reorder", |d| d.reorder.is_some()))?,
         None => None,
     };
-    Ok(LinkModel { name, from, to, rate, delay, queue, error, arq, reorder })
+    Ok(LinkModel { name, from, to, rate, delay, queue, error, arq, reorder, trace })
+}
+
+/// The direction's rate, or its trace and the trace's mean rate: from the direction table if it
+/// gives either, else from the link's. A table may give one of the two, not both.
+fn pace(
+    spec: &LinkSpec,
+    over: Option<&DirectionSpec>,
+    path: &str,
+    dir_path: &str,
+) -> Result<(Rate, Option<TraceConfig>)> {
+    let both = |at: &str| err(join(at, "trace"), "give `rate` or `trace`, not both (a trace sets the rate)");
+    if spec.rate.is_some() && spec.trace.is_some() {
+        return Err(both(path));
+    }
+    let (rate, traced, at) = match over {
+        Some(d) if d.rate.is_some() && d.trace.is_some() => return Err(both(dir_path)),
+        Some(d) if d.rate.is_some() || d.trace.is_some() => (d.rate, d.trace.as_ref(), dir_path),
+        _ => (spec.rate, spec.trace.as_ref(), path),
+    };
+    match (rate, traced) {
+        (Some(r), _) => Ok((r.0, None)),
+        (None, Some(t)) => {
+            let config = trace::resolve(t, &join(at, "trace"))?;
+            Ok((config.trace.mean_rate(config.opportunity_size), Some(config)))
+        }
+        (None, None) => {
+            let msg = "missing field `rate` (give `rate` or a recorded `trace`, or on a duplex link \
+                       `forward.rate` and `reverse.rate`)";
+            Err(err(join(path, "rate"), msg))
+        }
+    }
 }

@@ -1,6 +1,7 @@
-//! Links: rate, delay, queue, and per direction the error model, ARQ and reordering.
+//! Links: rate (or a recorded trace), delay, queue, and per direction the error model, ARQ and
+//! reordering.
 
-use crate::units::{Amount, Duration, RateValue};
+use crate::units::{Amount, Duration, RateValue, Size};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -17,6 +18,8 @@ pub struct LinkSpec {
     pub to: Option<String>,
     /// Rate of both directions, e.g. "100Mbps".
     pub rate: Option<RateValue>,
+    /// A recorded delivery-opportunity trace driving both directions instead of `rate`.
+    pub trace: Option<TraceSpec>,
     /// One-way propagation delay of both directions, e.g. "1ms".
     pub delay: Option<Duration>,
     /// Drop-tail queue limit of both directions (default "100pkt").
@@ -39,6 +42,8 @@ pub struct LinkSpec {
 pub struct DirectionSpec {
     /// Rate of this direction.
     pub rate: Option<RateValue>,
+    /// A recorded trace driving this direction instead of a rate.
+    pub trace: Option<TraceSpec>,
     /// Propagation delay of this direction.
     pub delay: Option<Duration>,
     /// Queue limit of this direction.
@@ -183,4 +188,32 @@ pub struct ReorderSpec {
     /// Longest wait for the next following packet (default: one serialization time of the held
     /// packet; > 0).
     pub hold_timeout: Option<Duration>,
+}
+
+/// A recorded delivery-opportunity trace in Mahimahi's format in place of a rate, e.g.
+/// `{ shipped = "3g-outages" }` or `{ file = "traces/lte.down", delivery = "spread" }`
+/// (docs/scenario-format.md "Recorded link traces").
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    /// A trace shipped with vhsim: "3g-outages", "wlan-outages" or "constant".
+    pub shipped: Option<String>,
+    /// A trace file (one millisecond time per line); a relative path is relative to the working
+    /// directory.
+    pub file: Option<String>,
+    /// Bytes one delivery opportunity carries (default "1500B", an Ethernet MTU; > 0).
+    pub opportunity_size: Option<Size>,
+    /// How an opportunity's bytes leave: "burst" (at its instant, Mahimahi's; default) or
+    /// "spread" (evenly over its millisecond).
+    pub delivery: Option<TraceDeliverySpec>,
+}
+
+/// How an opportunity's bytes leave a traced link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceDeliverySpec {
+    /// At the opportunity's instant (Mahimahi).
+    Burst,
+    /// Evenly over the millisecond that ends at the opportunity.
+    Spread,
 }

@@ -54,8 +54,20 @@ pub struct ScenarioFile {
     /// Actions at given times, in any order (they are sorted by `at`, ties keep file order).
     #[serde(default)]
     pub timeline: Vec<TimelineSpec>,
-    /// The mobile node and its interfaces (needed for handovers).
+    /// The mobile node and its interfaces (needed for handovers): the one-node form of
+    /// `[[mobiles]]`.
     pub mobile: Option<MobileSpec>,
+    /// Mobile nodes, each with its interfaces, anchor, binding, handovers and mobility (a
+    /// mobile node's index is its position; instead of `[mobile]`).
+    #[serde(default)]
+    pub mobiles: Vec<MobileSpec>,
+    /// Generated populations of mobile nodes: `count` copies of a template of a mobile node
+    /// with its links, flows, timeline entries and agents, expanded when the file is loaded
+    /// (docs/scenario-format.md "Populations"). Read by `crate::population` before the file is;
+    /// here for the JSON Schema.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub populations: Vec<crate::population::PopulationSpec>,
     /// Node agents: hooks at a node that see every packet the node handles (docs/agents.md).
     #[serde(default)]
     pub agents: Vec<AgentSpec>,
@@ -78,6 +90,11 @@ pub struct NodeSpec {
     /// automatic shortest-hop route to that destination.
     #[serde(default)]
     pub routes: IndexMap<String, String>,
+    /// A shared cell (default false): mobile nodes attach to it by interfaces with `cell =
+    /// "<this node>"` and share the queues of its one link, the cell's downlink and uplink
+    /// (docs/handover.md "Shared cells").
+    #[serde(default)]
+    pub cell: bool,
 }
 
 /// Output settings.
@@ -105,9 +122,11 @@ pub struct OutputSpec {
 pub struct MetricsSpec {
     /// Interval of the goodput series (default "1s", > 0).
     pub goodput_interval: Option<Duration>,
-    /// Named goodput windows: name -> [start, end), with start < end <= duration.
+    /// Named goodput windows: name -> [start, end), with start < end <= duration, or
+    /// "overlap": the mobile node's movement through the overlap of the two cells of
+    /// `mobile.mobility` (docs/mobility.md "Throughput during the movement").
     #[serde(default)]
-    pub windows: IndexMap<String, [Duration; 2]>,
+    pub windows: IndexMap<String, GoodputWindowSpec>,
     /// Window before and after each handover for goodput, throughput, RTOs and spurious
     /// retransmissions (default "10s", > 0).
     pub handover_window: Option<Duration>,
@@ -116,6 +135,53 @@ pub struct MetricsSpec {
     /// When the run ends: "end" (default, at `duration`) or "when_complete" (as soon as every
     /// handover metric and goodput window is determined; run totals are then marked truncated).
     pub stop: Option<crate::model::StopRule>,
+}
+
+/// A goodput window of `metrics.windows`: `[start, end]`, or a window the movement defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoodputWindowSpec {
+    /// `[start, end]`.
+    Span([Duration; 2]),
+    /// `"overlap"`: from when the mobile node enters the overlap of the two cells (leaves the
+    /// old cell's core area) to when it leaves it (settled in the new cell's core area).
+    Overlap,
+}
+
+impl<'de> Deserialize<'de> for GoodputWindowSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = GoodputWindowSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("[start, end] (two durations) or \"overlap\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<GoodputWindowSpec, E> {
+                match v {
+                    "overlap" => Ok(GoodputWindowSpec::Overlap),
+                    _ => Err(E::custom(format!(
+                        "\"{v}\" is not a window: give [start, end] or \"overlap\" (the movement through the cells' overlap)"
+                    ))),
+                }
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> std::result::Result<GoodputWindowSpec, A::Error> {
+                <[Duration; 2]>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(GoodputWindowSpec::Span)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for GoodputWindowSpec {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GoodputWindowSpec".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> Schema {
+        let span = g.subschema_for::<[Duration; 2]>();
+        schemars::json_schema!({
+            "description": "[start, end), or \"overlap\": the mobile node's movement through the overlap of the two cells of mobile.mobility.",
+            "anyOf": [span, { "const": "overlap" }],
+        })
+    }
 }
 
 /// The JSON Schema of [`ScenarioFile`]. TOML has no null, so the `null` alternatives schemars

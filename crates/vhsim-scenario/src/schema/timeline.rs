@@ -79,31 +79,75 @@ pub struct MobileSpec {
     /// How the anchor's binding (where packets for the MN's home address go) follows a
     /// handover (default: at once, when the handover completes).
     pub binding: Option<BindingSpec>,
-    /// Warning time of the `Imminent` link event before each handover starts: a duration, or
-    /// "rtt" (the round trip of the MN's flows over the initial interface with empty queues).
-    /// Default "0s" (at the start), or "rtt" with `mobility`. Endpoints on the MN get it (Freeze-TCP's zero-window advertisement).
+    /// Warning time of the `Imminent` link event before each handover starts: a duration,
+    /// "rtt" (the round trip of the MN's flows over the initial interface with empty queues),
+    /// or "srtt" / `{ kind = "srtt", margin = "5ms" }` (the MN's own current RTT estimate plus a
+    /// margin, measured while the run goes). Default "0s" (at the start), or "rtt" with
+    /// `mobility`. Endpoints on the MN get it (Freeze-TCP's zero-window advertisement).
     pub warning: Option<WarningSpec>,
 }
 
-/// `mobile.warning`: a duration such as `"100ms"`, or `"rtt"`.
+/// `mobile.warning`: a duration such as `"100ms"`, `"rtt"`, `"srtt"`, or
+/// `{ kind = "srtt", margin = "5ms" }`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarningSpec {
     /// A fixed time before the handover starts.
     Time(Duration),
-    /// One round-trip time of the path (docs/mobility.md "Link events").
+    /// One round-trip time of the path with empty queues, from the topology (docs/mobility.md
+    /// "Link events").
     Rtt,
+    /// The mobile node's own current RTT estimate plus `margin` (docs/handover.md "Link events").
+    Srtt {
+        /// Added to the estimate.
+        margin: Duration,
+    },
+}
+
+/// The table form of `mobile.warning = { kind = "srtt", margin = "5ms" }`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SrttWarningTable {
+    /// "srtt".
+    kind: String,
+    /// Added to the estimate (default "0s").
+    margin: Option<Duration>,
 }
 
 impl<'de> Deserialize<'de> for WarningSpec {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        if text.trim() == "rtt" {
-            return Ok(WarningSpec::Rtt);
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = WarningSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a duration, \"rtt\", \"srtt\" or { kind = \"srtt\", margin = <duration> }")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> std::result::Result<WarningSpec, E> {
+                match text.trim() {
+                    "rtt" => return Ok(WarningSpec::Rtt),
+                    "srtt" => return Ok(WarningSpec::Srtt { margin: Duration(vhsim_core::SimDuration::ZERO) }),
+                    _ => {}
+                }
+                crate::units::DURATION
+                    .parse(text)
+                    .map(|(ns, _)| WarningSpec::Time(Duration(vhsim_core::SimDuration::from_nanos(ns))))
+                    .map_err(|e| {
+                        E::custom(format!(
+                            "{e}, or \"rtt\" (one round-trip time of the empty path), or \"srtt\" (the mobile node's RTT estimate)"
+                        ))
+                    })
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> std::result::Result<WarningSpec, A::Error> {
+                let t = SrttWarningTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                if t.kind != "srtt" {
+                    return Err(serde::de::Error::custom(format!(
+                        "kind = \"{}\": the table form is {{ kind = \"srtt\", margin = <duration> }}",
+                        t.kind
+                    )));
+                }
+                Ok(WarningSpec::Srtt { margin: t.margin.unwrap_or(Duration(vhsim_core::SimDuration::ZERO)) })
+            }
         }
-        crate::units::DURATION
-            .parse(&text)
-            .map(|(ns, _)| WarningSpec::Time(Duration(vhsim_core::SimDuration::from_nanos(ns))))
-            .map_err(|e| serde::de::Error::custom(format!("{e}, or \"rtt\" (one round-trip time)")))
+        d.deserialize_any(V)
     }
 }
 
@@ -113,9 +157,10 @@ impl JsonSchema for WarningSpec {
     }
     fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let time = g.subschema_for::<Duration>();
+        let table = g.subschema_for::<SrttWarningTable>();
         schemars::json_schema!({
-            "description": "A duration, or \"rtt\": one round-trip time of the mobile node's flows over the initial interface with empty queues.",
-            "anyOf": [time, { "const": "rtt" }],
+            "description": "A duration; \"rtt\": one round-trip time of the mobile node's flows over the initial interface with empty queues; \"srtt\" or { kind = \"srtt\", margin }: the mobile node's own current RTT estimate (plus margin).",
+            "anyOf": [time, { "const": "rtt" }, { "const": "srtt" }, table],
         })
     }
 }
@@ -204,15 +249,21 @@ pub struct MobilitySpec {
     pub warning_distance: Option<Length>,
 }
 
-/// One interface of the mobile node.
+/// One interface of the mobile node: an access link (`access`, with `attach`) or a shared cell
+/// (`cell`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InterfaceSpec {
     /// The access link of this interface (a link name): it goes down during a
     /// break-before-make handover and pauses during a pause handover; its rate and delay are
     /// what cross-layer notifications report.
-    pub access: String,
-    /// The MN's own link on this side (default: `access`, which must then end at the MN).
+    pub access: Option<String>,
+    /// The shared cell this interface attaches to (a node with `cell = true`), instead of
+    /// `access`: the mobile node shares the cell's link with every mobile node attached, and a
+    /// handover takes down or pauses only its own attachment.
+    pub cell: Option<String>,
+    /// The MN's own link on this side (default: `access`, which must then end at the MN): a
+    /// duplex link between the MN and one other node.
     pub attach: Option<String>,
     /// IPv4 care-of address of this interface (default 10.k.0.1 for the k-th interface,
     /// from 1); must be unique. Packets sent to it take this interface's path.
@@ -240,6 +291,9 @@ pub struct TimelineSpec {
     pub at: Duration,
     /// What happens.
     pub action: ActionKind,
+    /// handover: the mobile node that hands over (its node name; needed when the scenario has
+    /// several).
+    pub mobile: Option<String>,
     /// Name of the link it acts on (link actions).
     pub link: Option<String>,
     /// Which directions (default both).

@@ -69,10 +69,16 @@ pub struct Hook {
 /// Something an agent asks the world to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AgentAction {
-    /// The agent declares interface `0` of the mobile node failed (the Delivery Service at the
-    /// anchor after its timeout): a forced handover away from that interface that is under way
-    /// completes now. Otherwise nothing happens (a false alarm; the agent counts it).
-    InterfaceFailed(u32),
+    /// The agent declares interface `iface` of mobile node `mobile` failed (the Delivery
+    /// Service at the anchor after its timeout): a forced handover of that mobile node away from
+    /// that interface that is under way completes now. Otherwise nothing happens (a false
+    /// alarm; the agent counts it).
+    InterfaceFailed {
+        /// The mobile node (index).
+        mobile: u32,
+        /// Its interface.
+        iface: u32,
+    },
 }
 
 /// A node agent.

@@ -47,10 +47,13 @@ pub struct FlowHandoverStats {
     pub received_bytes: [u64; 2],
 }
 
-/// One flow's measurements around every handover of the run.
+/// One flow's measurements around the handovers it measures: those of the mobile nodes it has
+/// an endpoint on (`crate::observe::Observers::new` says which).
 #[derive(Clone, Debug, Default)]
 pub struct FlowHandovers {
-    /// One entry per handover, in the run's order.
+    /// The handovers measured (indices into the run's, in time order).
+    pub ids: Vec<u32>,
+    /// One entry per handover measured, in the same order.
     pub stats: Vec<FlowHandoverStats>,
     /// Handovers whose indices are not settled yet.
     open: usize,
@@ -59,23 +62,39 @@ pub struct FlowHandovers {
 }
 
 impl FlowHandovers {
-    /// Measurements for `n` handovers.
-    pub fn new(n: usize) -> Self {
-        FlowHandovers { stats: vec![FlowHandoverStats::default(); n], open: 0, last_delivery: None }
+    /// Measurements for the handovers `ids` (indices into the run's).
+    pub fn new(ids: Vec<u32>) -> Self {
+        FlowHandovers { stats: vec![FlowHandoverStats::default(); ids.len()], ids, open: 0, last_delivery: None }
     }
 
-    /// Handover `k` starts; the sender has sent up to `sent_max` (exclusive).
+    /// The measurements of the run's handover `k`, if this flow measures it.
+    pub fn of(&mut self, k: usize) -> Option<&mut FlowHandoverStats> {
+        let j = self.ids.binary_search(&(k as u32)).ok()?;
+        Some(&mut self.stats[j])
+    }
+
+    /// The run's handovers this flow measures, with their measurements.
+    fn each<'a>(
+        &'a mut self,
+        handovers: &'a [HandoverRecord],
+    ) -> impl Iterator<Item = (&'a HandoverRecord, &'a mut FlowHandoverStats)> {
+        self.ids.iter().map(|&k| &handovers[k as usize]).zip(self.stats.iter_mut())
+    }
+
+    /// Handover `k` (which this flow measures) starts; the sender has sent up to `sent_max`
+    /// (exclusive).
     pub fn started(&mut self, k: usize, sent_max: u64) {
-        let st = &mut self.stats[k];
+        let last = self.last_delivery;
+        let st = self.of(k).expect("a handover the flow measures");
         st.started = true;
         st.snd_max_at_start = sent_max;
-        st.last_delivery_before = self.last_delivery;
+        st.last_delivery_before = last;
         self.open += 1;
     }
 
     /// The sender timed out at `now`: count it for handovers whose window covers now.
     pub fn rto(&mut self, now: SimTime, handovers: &[HandoverRecord]) {
-        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+        for (h, st) in self.each(handovers) {
             if now >= h.start && now < h.window_end {
                 st.rtos += 1;
             }
@@ -84,7 +103,7 @@ impl FlowHandovers {
 
     /// A retransmission sent at `sent_at` was resolved spurious.
     pub fn spurious(&mut self, sent_at: SimTime, from_rto: bool, handovers: &[HandoverRecord]) {
-        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+        for (h, st) in self.each(handovers) {
             if sent_at >= h.start && sent_at < h.window_end {
                 st.spurious_retransmissions += 1;
                 if from_rto {
@@ -100,7 +119,7 @@ impl FlowHandovers {
         if delivered > 0 {
             self.last_delivery = Some(now);
         }
-        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+        for (h, st) in self.each(handovers) {
             if let Some(i) = h.window_of(now, w) {
                 st.received_bytes[i] += received;
                 st.delivered_bytes[i] += delivered;
@@ -120,7 +139,7 @@ impl FlowHandovers {
             return;
         }
         let mut open = 0;
-        for (h, st) in handovers.iter().zip(self.stats.iter_mut()) {
+        for (h, st) in self.each(handovers) {
             if !st.started {
                 continue;
             }

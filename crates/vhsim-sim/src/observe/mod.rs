@@ -81,6 +81,8 @@ pub struct Observers {
     pub link_window_drops: Vec<DropCounts>,
     /// The run's handovers.
     pub handovers: Vec<HandoverRecord>,
+    /// The flows that measure each handover (in flow order).
+    measured_by: Vec<Vec<u32>>,
     windows: Vec<(SimTime, SimTime)>,
     goodput_interval: u64,
     /// The goodput bin of the last delivery and the time it ends (deliveries come in time
@@ -121,16 +123,24 @@ impl Observers {
     /// Observers of `sc` recording `traces`.
     pub fn new(sc: &Scenario, traces: Traces, flows: &[FlowInit], handovers: Vec<HandoverRecord>) -> Self {
         let windows: Vec<_> = sc.metrics.windows.iter().map(|w| (w.start, w.end)).collect();
+        let measures = measured_handovers(sc, &handovers);
+        let mut measured_by = vec![Vec::new(); handovers.len()];
+        for (f, ids) in measures.iter().enumerate() {
+            for &k in ids {
+                measured_by[k as usize].push(f as u32);
+            }
+        }
         let flows = flows
             .iter()
-            .map(|f| FlowObs {
+            .zip(measures)
+            .map(|(f, ids)| FlowObs {
                 truth: f.acknowledged.then(FlowTruth::default),
                 labels: Vec::new(),
                 decisions: Vec::new(),
                 counters: FlowCounters::default(),
                 drops: DropCounts::default(),
                 window_bytes: vec![0; windows.len()],
-                handovers: FlowHandovers::new(handovers.len()),
+                handovers: FlowHandovers::new(ids),
                 verdicts: f.classifies.then(LossConfusion::default),
                 last_vars: Vec::new(),
             })
@@ -143,6 +153,7 @@ impl Observers {
             link_drops: vec![DropCounts::default(); sc.links.len()],
             link_window_drops: vec![DropCounts::default(); sc.links.len()],
             handovers,
+            measured_by,
             windows,
             goodput_interval: sc.metrics.goodput_interval.0.max(1),
             goodput_bin: (0, SimTime::ZERO),
@@ -356,16 +367,18 @@ impl Observers {
         }
     }
 
-    /// Handover `k` starts now; `sent_max[f]` is flow f's sender's highest unit sent.
+    /// Handover `k` starts now; `sent_max(f)` is flow f's sender's highest unit sent.
     pub fn handover_started(&mut self, k: usize, sent_max: impl Fn(usize) -> u64) {
-        for (f, fo) in self.flows.iter_mut().enumerate() {
-            fo.handovers.started(k, sent_max(f));
+        for &f in &self.measured_by[k] {
+            self.flows[f as usize].handovers.started(k, sent_max(f as usize));
         }
     }
 
     /// Flow `f`'s sender received the notification of handover `k`.
     pub fn notified(&mut self, k: usize, f: u32) {
-        self.flows[f as usize].handovers.stats[k].notifications += 1;
+        if let Some(st) = self.flows[f as usize].handovers.of(k) {
+            st.notifications += 1;
+        }
     }
 
     /// Keep the byte log that branches need (`crate::branch`).
@@ -395,8 +408,9 @@ impl Observers {
     fn recount_before_window(&mut self, k: usize) {
         let h = &self.handovers[k];
         let w = self.handover_window;
-        for (f, fo) in self.flows.iter_mut().enumerate() {
-            let st = &mut fo.handovers.stats[k];
+        for &f in &self.measured_by[k] {
+            let f = f as usize;
+            let Some(st) = self.flows[f].handovers.of(k) else { continue };
             st.received_bytes[0] = 0;
             st.delivered_bytes[0] = 0;
             for &(t, received, delivered) in self.byte_log.as_ref().map_or(&[][..], |l| &l[f]) {
@@ -471,6 +485,37 @@ impl Observers {
             self.apply_labels(f as u32);
         }
     }
+}
+
+/// The handovers each flow measures: those of the mobile nodes it has an endpoint on; a flow
+/// with none measures every handover of a scenario with one mobile node (what the mobile node's
+/// handovers do to cross traffic) and none with several.
+fn measured_handovers(sc: &Scenario, handovers: &[HandoverRecord]) -> Vec<Vec<u32>> {
+    let mut mobile_at = vec![None; sc.nodes.len()];
+    for (k, m) in sc.mobiles.iter().enumerate() {
+        mobile_at[m.node as usize] = Some(k as u32);
+    }
+    let mut of_mobile = vec![Vec::new(); sc.mobiles.len()];
+    for (j, h) in handovers.iter().enumerate() {
+        of_mobile[h.mobile as usize].push(j as u32);
+    }
+    sc.flows
+        .iter()
+        .map(|f| {
+            let on: Vec<u32> = [f.src, f.dst].into_iter().filter_map(|n| mobile_at[n as usize]).collect();
+            match on.as_slice() {
+                [] if sc.mobiles.len() == 1 => (0..handovers.len() as u32).collect(),
+                [] => Vec::new(),
+                [k] => of_mobile[*k as usize].clone(),
+                _ => {
+                    let mut ids: Vec<u32> = on.iter().flat_map(|&k| of_mobile[k as usize].iter().copied()).collect();
+                    ids.sort_unstable();
+                    ids.dedup();
+                    ids
+                }
+            }
+        })
+        .collect()
 }
 
 /// When the last handover window, notification or goodput window of a run ends.

@@ -189,4 +189,7 @@ impl Endpoint for AnyEndpoint {
     fn engagement(&self, out: &mut Engagement) {
         each!(self, e => e.engagement(out))
     }
+    fn rtt_estimate(&self) -> Option<vhsim_core::SimDuration> {
+        each!(self, e => e.rtt_estimate())
+    }
 }

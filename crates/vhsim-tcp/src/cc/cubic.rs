@@ -41,6 +41,7 @@ use crate::rtt::RttEstimator;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::{SimDuration, SimTime, TracedVar};
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// The window CUBIC's multiplicative decrease starts from (RFC 9438 §4.6).
@@ -148,7 +149,12 @@ pub struct Cubic {
     /// The largest FlightSize seen on an ACK in the current round and in the last one.
     flight_max: (u64, u64),
     saved: Option<Saved>,
+    /// Engagement counters: losses where fast convergence lowered W_max (§4.7), ACKs on which
+    /// the Reno-friendly estimate set cwnd (§4.3), ACKs of an application-limited flow that
+    /// did not grow cwnd (§5.8).
     fast_convergences: u64,
+    reno_friendly_acks: u64,
+    app_limited_acks: u64,
 }
 
 impl Part for Cubic {
@@ -168,6 +174,8 @@ impl Part for Cubic {
             flight_max: (0, 0),
             saved: None,
             fast_convergences: 0,
+            reno_friendly_acks: 0,
+            app_limited_acks: 0,
         }
     }
 }
@@ -277,6 +285,7 @@ impl Cubic {
         self.w_est += self.alpha() * acked / w.cwnd;
         if self.cfg.reno_friendly && self.w_cubic(t) < self.w_est {
             w.cwnd = w.cwnd.max(self.w_est);
+            self.reno_friendly_acks += 1;
             return;
         }
         // §4.2: the target one RTT ahead, bounded; §4.4-4.5: the step towards it.
@@ -297,6 +306,7 @@ impl CongestionControl for Cubic {
         // The flight when this ACK arrived.
         self.flight_max.0 = self.flight_max.0.max(ack.in_flight + ack.acked);
         let limited = !self.cwnd_limited(w);
+        self.app_limited_acks += u64::from(limited);
         // §5.8, §4.2: the time since the last ACK does not count in t if the flow was
         // application-limited during it.
         if let (Some(last), Some(_), true) = (self.last_ack, self.epoch, self.was_limited) {
@@ -360,5 +370,19 @@ impl CongestionControl for Cubic {
 
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {
         out.push(TracedVar::new("cubic_w_max", "pkts", self.w_max.unwrap_or(f64::NAN)));
+    }
+
+    /// `cubic_fast_convergences` (with `fast_convergence`), `cubic_reno_friendly_acks` (with
+    /// `reno_friendly`), `cubic_app_limited_acks` (with `cwnd_validation`).
+    fn engagement(&self, out: &mut Engagement) {
+        if self.cfg.fast_convergence {
+            out.insert("cubic_fast_convergences", self.fast_convergences);
+        }
+        if self.cfg.reno_friendly {
+            out.insert("cubic_reno_friendly_acks", self.reno_friendly_acks);
+        }
+        if self.cfg.cwnd_validation {
+            out.insert("cubic_app_limited_acks", self.app_limited_acks);
+        }
     }
 }

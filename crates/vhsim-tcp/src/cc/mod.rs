@@ -23,6 +23,7 @@ use crate::estimate::Estimators;
 use crate::handover::HandoverNotice;
 use crate::rtt::RttEstimator;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
+use vhsim_net::Engagement;
 
 /// Congestion window and slow-start threshold, in segments (may be fractional, as ns-2's).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,8 +65,8 @@ pub struct CongestionEvent {
     pub window: f64,
     /// Segments outstanding.
     pub in_flight: u64,
-    /// When the segment about to be retransmitted was last sent and how many times it was
-    /// (a fast retransmit; `None` at a timeout).
+    /// When the segment about to be retransmitted (at a fast retransmit or a timeout) was
+    /// last sent and how many times it was; `None` if nothing is outstanding.
     pub lost: Option<(SimTime, u32)>,
     /// The shared delivery-rate estimate (bit/s of payload, Westwood+'s), if a round was
     /// measured.
@@ -103,6 +104,8 @@ pub trait CongestionControl {
     fn on_base_rtt_restart(&mut self, _now: SimTime) {}
     /// The law's own traced variables (beyond cwnd and ssthresh, which the sender reports).
     fn traced_vars(&self, _out: &mut Vec<TracedVar>) {}
+    /// How often the law's own mechanisms acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -193,6 +196,9 @@ impl CongestionControl for AnyCc {
     }
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {
         dispatch!(self, p => p.traced_vars(out))
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 

@@ -1,5 +1,5 @@
 //! TCP Vegas's window law (Brakmo & Peterson, JSAC 13(8) 1995; as ns-2.35 `tcp-vegas.cc`
-//! computes it; protocol-facts §7.2). The fine-grained retransmission check is the loss
+//! computes it; docs/references.md §7.2). The fine-grained retransmission check is the loss
 //! detection `vegas` (`detect/vegas.rs`).
 //!
 //! **Once per round** (when the ACK of the first segment sent in the round arrives, ns-2

@@ -1,4 +1,4 @@
-//! TCP Westwood+'s window law (Mascolo et al. 2001; Grieco & Mascolo 2004; protocol-facts §7.3).
+//! TCP Westwood+'s window law (Mascolo et al. 2001; Grieco & Mascolo 2004; docs/references.md §7.3).
 //!
 //! Growth is Reno's. The bandwidth estimate BWE is the shared delivery-rate estimator
 //! (`estimate/bandwidth.rs`: one sample per round, Tustin filter α = 0.9), RTTmin the smallest

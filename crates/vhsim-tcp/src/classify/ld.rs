@@ -1,6 +1,6 @@
 //! Lim & Jang's loss differentiation (LD; IET Communications 2(2) 2008, summarised in Lim &
-//! Jang, EURASIP JWCN 2009 §4.1; protocol-facts §5), with the paper's handover modification
-//! (§4.1.2, §4.2; protocol-facts §3.4 and A3, A4, A7).
+//! Jang, EURASIP JWCN 2009 §4.1; docs/references.md §5), with the paper's handover modification
+//! (§4.1.2, §4.2; docs/references.md §3.4 and A3, A4, A7).
 //!
 //! State, in seconds: Tcur (the latest RTT sample), Tavg (initially 0), Tdev (initially 0.5 s)
 //! and Tmin (initially +inf).
@@ -10,7 +10,7 @@
 //! unquantized; except an ACK that fills a hole, see [`crate::sender::SenderCore::take_new_ack`]):
 //! - Tcur = R;
 //! - Tdev = 3/4·Tdev + 1/4·|Tavg − R|, with the Tavg before this sample (as RFC 6298 §2.3
-//!   orders SRTT and RTTVAR; protocol-facts §5);
+//!   orders SRTT and RTTVAR; docs/references.md §5);
 //! - Tavg = 7/8·Tavg + 1/8·R;
 //! - Tmin = min(Tmin, R).
 //!
@@ -21,14 +21,14 @@
 //! (Tcur − Tavg)/Tdev > 2·(Tmin/Tcur)^k − 1, evaluated as Tcur > Tavg + Tdev·(2·(Tmin/Tcur)^k − 1)
 //! (the right-hand side is the threshold of (2)); otherwise **wireless**. Equality is
 //! wireless, as (1) is strict. Without any sample yet the loss counts as congestion (the
-//! standard response). k is configurable (default 2, protocol-facts A7).
+//! standard response). k is configurable (default 2, docs/references.md A7).
 //!
 //! Handover modification, when F-RTO declares a timeout spurious (§4.2, Fig. 4; A3): Tmin =
 //! +inf; the first sample of a segment sent at or after that timeout sets Tavg = R,
 //! Tdev = R/2, Tmin = R (samples of older segments measure the old path plus the outage and
 //! are ignored until then); and LD is not invoked for n rounds, a round ending when the first
 //! segment sent after its start is acknowledged (n = 1 in the paper). A loss decided while LD
-//! is suspended, or before the first new sample, is wireless (protocol-facts A4).
+//! is suspended, or before the first new sample, is wireless (docs/references.md A4).
 
 use super::{LossClass, LossClassification, LossClassifier};
 use crate::config::{ConfigError, TcpConfig};
@@ -37,16 +37,17 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, Duration};
 use vhsim_core::{SimDuration, SimTime, TracedVar};
+use vhsim_net::Engagement;
 
 /// Options of LD (defaults: Lim & Jang's original LD, scheme I).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct LdConfig {
-    /// Exponent k of inequality (1) (protocol-facts A7: not stated by the paper; default 2; a
+    /// Exponent k of inequality (1) (docs/references.md A7: not stated by the paper; default 2; a
     /// finite number > 0).
     pub k: f64,
     /// Rounds after a detected spurious timeout during which LD is not invoked (Lim & Jang
-    /// §4.2: n = 1, the default); a loss in them is treated as wireless (protocol-facts A4).
+    /// §4.2: n = 1, the default); a loss in them is treated as wireless (docs/references.md A4).
     pub suspend_rounds: u32,
     /// Lim & Jang's handover modification (§4.1.2, §4.2): on F-RTO's spurious detection,
     /// Tmin = +inf, Tavg = the first new sample, Tdev = half of it, and the suspension. Off
@@ -93,6 +94,10 @@ pub struct Ld {
     /// Rounds of suspension left, and the segment whose acknowledgment ends the current one.
     suspend_left: u32,
     round_end: u64,
+    /// Verdicts given at fast retransmits, by class (`LossClass` order), and how many of the
+    /// wireless ones only because LD was suspended (engagement counters).
+    verdicts: [u64; 2],
+    suspended_verdicts: u64,
 }
 
 impl Part for Ld {
@@ -115,6 +120,8 @@ impl Ld {
             awaiting_since: None,
             suspend_left: 0,
             round_end: 0,
+            verdicts: [0; 2],
+            suspended_verdicts: 0,
             cfg,
         }
     }
@@ -255,8 +262,11 @@ impl LossClassifier for Ld {
     fn on_spurious_rto(&mut self, snd_max: u64) {
         Ld::on_spurious_rto(self, snd_max);
     }
-    fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification> {
-        Some(Ld::classify(self, now, seq))
+    fn classify(&mut self, now: SimTime, seq: u64) -> Option<LossClassification> {
+        let verdict = Ld::classify(self, now, seq);
+        self.verdicts[verdict.class as usize] += 1;
+        self.suspended_verdicts += u64::from(verdict.suspended);
+        Some(verdict)
     }
     fn tavg(&self) -> Option<SimDuration> {
         Some(self.tavg_duration())
@@ -265,5 +275,14 @@ impl LossClassifier for Ld {
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {
         out.push(TracedVar::new("ld_tcur", "s", self.tcur.unwrap_or(f64::NAN)));
         out.push(TracedVar::new("ld_threshold", "s", self.threshold().unwrap_or(f64::NAN)));
+    }
+    /// `ld_verdicts`, `ld_congestion`, `ld_wireless` (`ld_wireless_suspended` of them while
+    /// suspended, the A4 default rather than inequality (1)).
+    fn engagement(&self, out: &mut Engagement) {
+        let [congestion, wireless] = self.verdicts;
+        out.insert("ld_verdicts", congestion + wireless);
+        out.insert("ld_congestion", congestion);
+        out.insert("ld_wireless", wireless);
+        out.insert("ld_wireless_suspended", self.suspended_verdicts);
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::config::TcpConfig;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
+use vhsim_net::Engagement;
 
 /// The verdict on one loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,7 +41,7 @@ pub struct LossClassification {
     /// The verdict.
     pub class: LossClass,
     /// The classifier was suspended (Lim & Jang's n rounds after a spurious timeout) and the
-    /// verdict is the default `Wireless` (protocol-facts A4), not inequality (1).
+    /// verdict is the default `Wireless` (docs/references.md A4), not inequality (1).
     pub suspended: bool,
     /// LD's Tcur (seconds) at the decision, if it had a sample.
     pub tcur: Option<f64>,
@@ -61,11 +62,13 @@ pub trait LossClassifier {
     /// segment sent so far.
     fn on_spurious_rto(&mut self, snd_max: u64);
     /// Classify the loss of `seq` at `now`; `None` for a classifier that records nothing.
-    fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification>;
+    fn classify(&mut self, now: SimTime, seq: u64) -> Option<LossClassification>;
     /// The classifier's RTT average, the delay Lim & Jang give TCP-DCR (none without one).
     fn tavg(&self) -> Option<SimDuration>;
     /// The classifier's traced variables.
     fn traced_vars(&self, _out: &mut Vec<TracedVar>) {}
+    /// How often the classifier acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -96,7 +99,7 @@ impl LossClassifier for AnyLossClassifier {
     fn on_spurious_rto(&mut self, snd_max: u64) {
         dispatch!(self, p => LossClassifier::on_spurious_rto(p, snd_max))
     }
-    fn classify(&self, now: SimTime, seq: u64) -> Option<LossClassification> {
+    fn classify(&mut self, now: SimTime, seq: u64) -> Option<LossClassification> {
         dispatch!(self, p => LossClassifier::classify(p, now, seq))
     }
     fn tavg(&self) -> Option<SimDuration> {
@@ -104,6 +107,9 @@ impl LossClassifier for AnyLossClassifier {
     }
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {
         dispatch!(self, p => LossClassifier::traced_vars(p, out))
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => LossClassifier::engagement(p, out))
     }
 }
 

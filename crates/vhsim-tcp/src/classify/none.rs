@@ -15,7 +15,7 @@ impl LossClassifier for NoClassifier {
     fn on_ack(&mut self, _: u64, _: u64) {}
     fn on_rto(&mut self, _: SimTime) {}
     fn on_spurious_rto(&mut self, _: u64) {}
-    fn classify(&self, _: SimTime, _: u64) -> Option<LossClassification> {
+    fn classify(&mut self, _: SimTime, _: u64) -> Option<LossClassification> {
         None
     }
     fn tavg(&self) -> Option<SimDuration> {

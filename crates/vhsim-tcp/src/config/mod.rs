@@ -3,7 +3,7 @@
 //! preset ([`resolve`]), written back in the same form (canonical JSON, `vhsim schemes --show`)
 //! and described in the JSON Schema from the same declarations.
 //!
-//! Scalar settings default to ns-2.35 (protocol-facts §1.1), because every paper vhsim
+//! Scalar settings default to ns-2.35 (docs/references.md §1.1), because every paper vhsim
 //! reproduces used ns-2. Each axis is a tagged table (`{ kind = "...", <options> }`) whose
 //! options and their defaults belong to the variant's own file (see [`crate::part`]). Checks
 //! that involve more than one key live in [`TcpConfig::validate`] and [`SinkConfig::validate`].
@@ -73,7 +73,7 @@ crate::named_enum! {
 
 crate::named_enum! {
     /// How the sender reads repeats of the ACK that reopens a zero window (Freeze-TCP's
-    /// TR-ACKs, protocol-facts A6).
+    /// TR-ACKs, docs/references.md A6).
     pub enum ReopeningCopies {
         /// Copies of one window update: not duplicate ACKs (the recommended reading; the
         /// TR-ACKs only restore the frozen state).
@@ -84,7 +84,7 @@ crate::named_enum! {
     }
 }
 
-/// Retransmission-timer settings (RFC 6298 with ns-2's knobs, protocol-facts §1.2), as the
+/// Retransmission-timer settings (RFC 6298 with ns-2's knobs, docs/references.md §1.2), as the
 /// RTT estimator takes them ([`TcpConfig::rto`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RtoConfig {
@@ -188,7 +188,7 @@ pub struct TcpConfig {
 }
 
 impl Default for TcpConfig {
-    /// ns-2.35 `Agent/TCP/Sack1` with its defaults (protocol-facts §1.1): the `sack` preset.
+    /// ns-2.35 `Agent/TCP/Sack1` with its defaults (docs/references.md §1.1): the `sack` preset.
     fn default() -> Self {
         TcpConfig {
             segment_size: 1000,

@@ -15,6 +15,7 @@
 use crate::config::TcpConfig;
 use crate::sender::{AckInfo, SenderCore, Transmit};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 /// A loss-detection algorithm.
 pub trait LossDetection {
@@ -43,6 +44,8 @@ pub trait LossDetection {
     fn on_rto(&mut self, _c: &mut SenderCore, _now: SimTime) {}
     /// A segment was just sent.
     fn on_sent(&mut self, _c: &mut SenderCore, _now: SimTime, _tx: Transmit) {}
+    /// How often the detection's mechanisms acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 pub mod tlp;
@@ -99,6 +102,9 @@ impl LossDetection for AnyLossDetection {
     }
     fn on_sent(&mut self, c: &mut SenderCore, now: SimTime, tx: Transmit) {
         dispatch!(self, p => p.on_sent(c, now, tx))
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 

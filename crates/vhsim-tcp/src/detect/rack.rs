@@ -41,6 +41,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, Duration};
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 /// Options of RACK-TLP (defaults: RFC 8985, and Linux's `tcp_recovery` = 1, `tcp_early_retrans`
 /// = 3).
@@ -128,6 +129,8 @@ pub struct Rack {
     marked_lost: u64,
     reorder_timeouts: u64,
     dsacks: u64,
+    /// D-SACKs that raised reo_wnd_mult (step 4).
+    reo_wnd_raises: u64,
 }
 
 impl Part for Rack {
@@ -152,6 +155,7 @@ impl Part for Rack {
             marked_lost: 0,
             reorder_timeouts: 0,
             dsacks: 0,
+            reo_wnd_raises: 0,
         }
     }
 }
@@ -268,6 +272,7 @@ impl Rack {
         if self.cfg.dsack_adaptation && self.dsack_round.is_none() && dsack {
             self.dsack_round = Some(c.snd_max());
             self.reo_wnd_mult += 1;
+            self.reo_wnd_raises += 1;
             self.reo_wnd_persist = self.cfg.persist_recoveries;
         } else if self.recovering && !recovering {
             self.reo_wnd_persist = self.reo_wnd_persist.saturating_sub(1);
@@ -390,6 +395,20 @@ impl LossDetection for Rack {
         if self.pending == Pending::Reorder {
             c.clear_timer(Timer::Loss);
             self.pending = Pending::None;
+        }
+    }
+
+    /// `rack_marked_lost`, `rack_reorder_timeouts`, `rack_reo_wnd_raises` (with
+    /// `dsack_adaptation`), `tlp_probes`, `tlp_repairs` (with `tlp`).
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("rack_marked_lost", self.marked_lost);
+        out.insert("rack_reorder_timeouts", self.reorder_timeouts);
+        if self.cfg.dsack_adaptation {
+            out.insert("rack_reo_wnd_raises", self.reo_wnd_raises);
+        }
+        if self.cfg.tlp {
+            out.insert("tlp_probes", self.tlp.probes());
+            out.insert("tlp_repairs", self.tlp.repaired());
         }
     }
 

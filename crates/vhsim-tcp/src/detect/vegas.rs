@@ -1,5 +1,5 @@
 //! TCP Vegas's fine-grained retransmission check (Brakmo & Peterson 1995 §3.1; ns-2
-//! `tcp-vegas.cc` `vegas_expire`; protocol-facts §7.2).
+//! `tcp-vegas.cc` `vegas_expire`; docs/references.md §7.2).
 //!
 //! Vegas keeps its own retransmission timeout from every valid per-ACK sample, unquantized:
 //! with ns-2's scaled averages sa (8·rtt) and sd, timeout = (sa/4 + sd)/2 · 17/16 (about srtt +

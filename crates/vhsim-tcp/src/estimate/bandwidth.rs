@@ -1,5 +1,5 @@
 //! Delivery-rate (bandwidth) estimate as Westwood+ samples and filters it (Grieco & Mascolo
-//! 2004; protocol-facts §7.3).
+//! 2004; docs/references.md §7.3).
 //!
 //! - **Delivered segments**: a duplicate ACK counts one segment (it reports one arrival); a
 //!   cumulative ACK counts the segments it newly acknowledges minus the duplicate ACKs already
@@ -69,6 +69,26 @@ impl Bandwidth {
         self.round_start = Some((self.delivered, now));
     }
 
+    /// Start afresh at `now` (Freeze-TCPv2's resume: the new cell's bandwidth is measured
+    /// from the ACKs after the PACK): no estimate, deliveries counted from here, the current
+    /// round starting now.
+    pub fn restart(&mut self, now: SimTime) {
+        *self = Bandwidth { round_start: Some((0, now)), ..Bandwidth::new(self.segment_bytes) };
+    }
+
+    /// The filtered estimate if a round has been measured since the start (or the restart),
+    /// else the delivery rate over the round under way until `now` (after a restart: the ACKs
+    /// counted during the first window after it, Park et al. §3.2); `None` before anything
+    /// was delivered in a measurable time.
+    pub fn estimate_at(&self, now: SimTime) -> Option<f64> {
+        self.estimate.or_else(|| {
+            let (d0, t0) = self.round_start?;
+            let secs = now.saturating_since(t0).as_secs_f64();
+            let segments = self.delivered - d0;
+            (secs > 0.0 && segments > 0).then(|| segments as f64 * self.segment_bytes as f64 * 8.0 / secs)
+        })
+    }
+
     /// Segments delivered so far.
     pub fn delivered(&self) -> u64 {
         self.delivered
@@ -97,6 +117,23 @@ mod tests {
         // The ACK that covers the hole and the two segments the dupACKs reported: 4 new, 2 counted.
         b.on_ack(4, false);
         assert_eq!(b.delivered(), 4);
+    }
+
+    #[test]
+    fn after_a_restart_the_first_round_so_far_stands_in_for_the_estimate() {
+        let mut b = Bandwidth::new(1000);
+        b.end_round(t(0));
+        b.on_ack(10, false);
+        b.end_round(t(100));
+        b.restart(t(500));
+        assert_eq!(b.estimate(), None);
+        assert_eq!(b.estimate_at(t(500)), None);
+        b.on_ack(0, true); // a duplicate ACK: one segment delivered
+        b.on_ack(4, false); // 3 more
+        // 4 segments of 8000 bits in 50 ms: 640 kbit/s.
+        assert_eq!(b.estimate_at(t(550)), Some(640_000.0));
+        b.end_round(t(600)); // 4 segments in 100 ms: the first filtered sample, 320 kbit/s
+        assert_eq!(b.estimate_at(t(700)), Some(320_000.0));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The base RTT: the smallest RTT sample since the last path change (Vegas's BaseRTT; reset on
-//! a handover as DEMO-Vegas re-measures it, protocol-facts §7.1).
+//! a handover as DEMO-Vegas re-measures it, docs/references.md §7.1).
 
 use vhsim_core::SimDuration;
 

@@ -1,15 +1,19 @@
 //! Estimators every part may read, kept up to date by the sender on every ACK: round
 //! counting ([`Rounds`]), the base (minimum) RTT since the last path change and since the
-//! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s). Westwood+
-//! and Freeze-TCPv2 read the delivery rate and the minimum RTT since the start
-//! (protocol-facts §7.3); nothing in the wave-1 schemes reads them, so they change no result.
+//! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s), each also
+//! since the sender last resumed from persist mode. Westwood+ reads the delivery rate and the
+//! minimum RTT since the start (docs/references.md §7.3), Freeze-TCPv2's WAVE those since the
+//! resume (its option `bandwidth_since`); nothing in the wave-1 schemes reads them. The
+//! receiver's own RTT estimate from echoed timestamps is [`ReceiverRtt`].
 
 mod bandwidth;
 mod base_rtt;
+pub mod receiver_rtt;
 mod rounds;
 
 pub use bandwidth::Bandwidth;
 pub use base_rtt::BaseRtt;
+pub use receiver_rtt::ReceiverRtt;
 pub use rounds::Rounds;
 
 use vhsim_core::{SimDuration, SimTime};
@@ -26,6 +30,11 @@ pub struct Estimators {
     pub min_rtt: BaseRtt,
     /// Delivery rate (Westwood+).
     pub bandwidth: Bandwidth,
+    /// Delivery rate since the sender last resumed from persist mode (Freeze-TCPv2's WAVE
+    /// counts the ACKs after the PACK, Park et al. §3.2); the same as `bandwidth` before any.
+    pub bandwidth_since_resume: Bandwidth,
+    /// Minimum RTT since the sender last resumed from persist mode (the new cell's RTTmin).
+    pub min_rtt_since_resume: BaseRtt,
 }
 
 impl Estimators {
@@ -36,6 +45,8 @@ impl Estimators {
             base_rtt: BaseRtt::default(),
             min_rtt: BaseRtt::default(),
             bandwidth: Bandwidth::new(segment_bytes),
+            bandwidth_since_resume: Bandwidth::new(segment_bytes),
+            min_rtt_since_resume: BaseRtt::default(),
         }
     }
 
@@ -45,9 +56,11 @@ impl Estimators {
     pub fn on_ack(&mut self, now: SimTime, ack: u64, snd_una: u64, snd_max: u64) -> bool {
         let duplicate = ack == snd_una && snd_max > snd_una;
         self.bandwidth.on_ack(ack.saturating_sub(snd_una), duplicate);
+        self.bandwidth_since_resume.on_ack(ack.saturating_sub(snd_una), duplicate);
         let round_end = self.rounds.on_ack(now, ack, snd_max);
         if round_end {
             self.bandwidth.end_round(now);
+            self.bandwidth_since_resume.end_round(now);
         }
         round_end
     }
@@ -57,6 +70,14 @@ impl Estimators {
     pub fn on_rtt_sample(&mut self, rtt: SimDuration) {
         self.base_rtt.on_sample(rtt);
         self.min_rtt.on_sample(rtt);
+        self.min_rtt_since_resume.on_sample(rtt);
+    }
+
+    /// The sender resumes from persist mode at `now` (a PACK): the since-resume estimates
+    /// start afresh.
+    pub fn on_resume(&mut self, now: SimTime) {
+        self.bandwidth_since_resume.restart(now);
+        self.min_rtt_since_resume.reset();
     }
 
     /// The path changed (a handover notification): the base RTT is measured anew.

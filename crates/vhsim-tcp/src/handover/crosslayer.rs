@@ -1,4 +1,4 @@
-//! Daniel & Kojo's cross-layer assisted TCP (IJCNDS 2008, §5; protocol-facts §11): algorithms
+//! Daniel & Kojo's cross-layer assisted TCP (IJCNDS 2008, §5; docs/references.md §11): algorithms
 //! A1-A5, driven by the handover notification's old/new access-link bandwidth and delay.
 //!
 //! Quantities (S = data packet bytes on the wire, A = ACK bytes; access links only):
@@ -12,7 +12,7 @@
 //!   Case 2, if in fast recovery: minrto = RTT_newlink + FlightSize/BW_old + 200 ms; the timer
 //!   restarts at once. Case 3, until `pre_HO_high` is acknowledged: on entering fast recovery,
 //!   minrto = RTT_newlink + FlightSize/BW_new + 200 ms. Case 1 uses RTT_old_newlink as the
-//!   paper's prose and worked example (552 ms) do, not its pseudocode (protocol-facts A12).
+//!   paper's prose and worked example (552 ms) do, not its pseudocode (docs/references.md A12).
 //!   When `pre_HO_high` is acknowledged minrto is restored and, if the delay grew, the RTT
 //!   variables restart as for a new connection; the next valid ACK gives the first sample.
 //! - A2 (Fig. 13; any notification, not in RTO recovery): if FlightSize > 2·BDP_newlink, cwnd =
@@ -24,7 +24,7 @@
 //! - A4 (Fig. 16; delay decrease, not in RTO recovery): when `pre_HO_high` is acknowledged, the
 //!   RTT variables restart; the next valid ACK gives the first sample.
 //! - A5 (Fig. 25, replaces A2): the threshold is 1.5·BDP_newlink when BW_old >= 8·BW_new,
-//!   else 2·BDP_newlink (the prose's reading; protocol-facts §11).
+//!   else 2·BDP_newlink (the prose's reading; docs/references.md §11).
 //!
 //! The RTO of restarted RTT variables is `reinit_rto` until the first sample (RFC 2988's 3 s;
 //! A13); "significant" delay change = a factor of at least `significant_delay_factor` (A14).
@@ -42,9 +42,9 @@ use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, Duration};
 use std::collections::VecDeque;
 use vhsim_core::{Rate, SimDuration, SimTime, TracedVar};
-use vhsim_net::Decision;
+use vhsim_net::{Decision, Engagement};
 
-/// Which of Daniel & Kojo's algorithms run (protocol-facts §11), and their open parameters.
+/// Which of Daniel & Kojo's algorithms run (docs/references.md §11), and their open parameters.
 /// The defaults are the paper's "enhanced TCP": A1 + A2 + A3 + A4.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
@@ -118,6 +118,8 @@ pub struct CrossLayer {
     case3: Option<(Rate, SimDuration)>,
     /// Restart the RTT variables when `pre_ho_high` is acknowledged (A1 with a delay increase, A4).
     reinit_at_pre_ho: bool,
+    /// That restart is A4's (a delay decrease).
+    a4_armed: bool,
     /// The next valid ACK gives the first sample of restarted RTT variables.
     sample_next: bool,
     /// A2/A5 reduced the window for this handover.
@@ -146,6 +148,9 @@ pub struct CrossLayerCounters {
     pub a3_restores: u64,
     /// RTT variables restarted (A1, A3, A4).
     pub rtt_restarts: u64,
+    /// A4 restarted the RTT variables when `pre_HO_high` was acknowledged after a delay
+    /// decrease.
+    pub a4_restarts: u64,
 }
 
 /// Transmission time of `bytes` at `bw`.
@@ -185,6 +190,7 @@ impl CrossLayer {
             saved_minrto: None,
             case3: None,
             reinit_at_pre_ho: false,
+            a4_armed: false,
             sample_next: false,
             cwnd_reduced: false,
             saved_ssthresh: None,
@@ -305,6 +311,7 @@ impl HandoverPolicy for CrossLayer {
         }
         if self.cfg.a4 && d_new < d_old {
             self.reinit_at_pre_ho = true;
+            self.a4_armed = true;
         }
         if self.cfg.a2 || self.cfg.a5 {
             let factor = if self.cfg.a5 && old.bandwidth.bits_per_sec() >= 8 * new.bandwidth.bits_per_sec() {
@@ -358,6 +365,9 @@ impl HandoverPolicy for CrossLayer {
             self.sample_next = true;
             self.counters.rtt_restarts += 1;
         }
+        if std::mem::take(&mut self.a4_armed) {
+            self.counters.a4_restarts += 1;
+        }
     }
 
     /// Whether a fast retransmit now must keep cwnd and ssthresh (A2's `cwnd_reduced`).
@@ -392,5 +402,20 @@ impl HandoverPolicy for CrossLayer {
 
     fn next_decision(&mut self) -> Option<Decision> {
         self.decisions.pop_front()
+    }
+
+    /// One counter per enabled algorithm, `a1_activations` .. `a5_activations`: A1 set minrto
+    /// (Case 1, 2 or 3), A2/A5 cut the window, A3 retransmitted at once and restored ssthresh,
+    /// A4 restarted the RTT variables.
+    fn engagement(&self, out: &mut Engagement) {
+        let k = &self.counters;
+        let enabled = [self.cfg.a1, self.cfg.a2, self.cfg.a3, self.cfg.a4, self.cfg.a5];
+        let counts = [k.a1_case1 + k.a1_case2 + k.a1_case3, k.window_reductions, k.a3_restores, k.a4_restarts, k.window_reductions];
+        let names = ["a1_activations", "a2_activations", "a3_activations", "a4_activations", "a5_activations"];
+        for ((name, on), n) in names.into_iter().zip(enabled).zip(counts) {
+            if on {
+                out.insert(name, n);
+            }
+        }
     }
 }

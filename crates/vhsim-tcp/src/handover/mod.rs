@@ -7,7 +7,7 @@
 use crate::config::TcpConfig;
 use crate::sender::SenderCore;
 use vhsim_core::SimTime;
-use vhsim_net::Decision;
+use vhsim_net::{Decision, Engagement};
 
 pub use vhsim_net::{AccessLinkInfo, HandoverNotice};
 
@@ -29,6 +29,8 @@ pub trait HandoverPolicy {
     fn next_decision(&mut self) -> Option<Decision> {
         None
     }
+    /// How often the policy's mechanisms acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -46,7 +48,7 @@ crate::axis! {
     /// default: "enhanced TCP", A1 + A2 + A3 + A4).
     "cross_layer" => CrossLayer(crosslayer::CrossLayer),
     /// DEMO-Vegas: stop sending while the peer's ACKs carry the SIG bit, restart the base RTT
-    /// when it clears (protocol-facts §7.1, A17).
+    /// when it clears (docs/references.md §7.1, A17).
     "demo_sig" => DemoSig(sig::DemoSig),
 }
 
@@ -68,6 +70,9 @@ impl HandoverPolicy for AnyHandoverPolicy {
     }
     fn next_decision(&mut self) -> Option<Decision> {
         dispatch!(self, p => p.next_decision())
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 

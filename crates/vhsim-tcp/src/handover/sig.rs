@@ -1,4 +1,4 @@
-//! DEMO-Vegas's sender side (Ho, Chan & Chen 2005 via Park et al. 2009 §2.2; protocol-facts
+//! DEMO-Vegas's sender side (Ho, Chan & Chen 2005 via Park et al. 2009 §2.2; docs/references.md
 //! §7.1, A17): "having received an acknowledgement with the reserved bit named 'SIG', the
 //! sender is informed of the occurrence of the handoff and temporarily ceases transmission";
 //! when the bit is reset it "updates its RTT_base value and resumes transmission".
@@ -13,11 +13,13 @@ use super::{HandoverNotice, HandoverPolicy};
 use crate::config::TcpConfig;
 use crate::sender::SenderCore;
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 /// Halts seen so far.
 #[derive(Clone, Debug, Default)]
 pub struct DemoSig {
     halts: u32,
+    resumes: u32,
 }
 
 crate::no_options_part!(DemoSig, TcpConfig);
@@ -40,6 +42,14 @@ impl HandoverPolicy for DemoSig {
         } else if !c.peer_sig() && c.halted() {
             c.set_halted(false);
             c.restart_base_rtt(now);
+            self.resumes += 1;
         }
+    }
+
+    /// `sig_halts` (ACKs with SIG that stopped the sender), `sig_resumes` (the clearing ACKs
+    /// that resumed it and restarted BaseRTT).
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("sig_halts", u64::from(self.halts));
+        out.insert("sig_resumes", u64::from(self.resumes));
     }
 }

@@ -9,6 +9,7 @@
 use crate::config::TcpConfig;
 use crate::sender::{AckInfo, SenderCore, Transmit};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 /// A loss-recovery algorithm.
 pub trait RecoveryPolicy {
@@ -28,6 +29,8 @@ pub trait RecoveryPolicy {
     fn blocked_inflation(&self, _c: &SenderCore) -> f64 {
         0.0
     }
+    /// How often the algorithm's mechanisms acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -37,7 +40,7 @@ crate::axis! {
     state AnyRecovery;
     dispatch dispatch;
     settings TcpConfig;
-    /// ns-2 `Agent/TCP/Sack1`: pipe-based recovery over the SACK scoreboard (protocol-facts
+    /// ns-2 `Agent/TCP/Sack1`: pipe-based recovery over the SACK scoreboard (docs/references.md
     /// §1.3).
     "sack1" => Sack1(sack1::Sack1),
     /// NewReno (RFC 6582, ns-2 `Agent/TCP/Newreno`): stay in recovery until `recover` is
@@ -78,5 +81,8 @@ impl RecoveryPolicy for AnyRecovery {
     }
     fn blocked_inflation(&self, c: &SenderCore) -> f64 {
         dispatch!(self, p => p.blocked_inflation(c))
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }

@@ -1,4 +1,4 @@
-//! NewReno (RFC 6582; ns-2 `Agent/TCP/Newreno`, protocol-facts §1.4).
+//! NewReno (RFC 6582; ns-2 `Agent/TCP/Newreno`, docs/references.md §1.4).
 //!
 //! Recovery lasts until `recover` is acknowledged. Each partial ACK retransmits the next
 //! unacknowledged segment and deflates the window by the amount acknowledged minus one

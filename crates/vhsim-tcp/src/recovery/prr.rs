@@ -44,6 +44,7 @@ use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// PRR's Reduction Bound (RFC 6937 §3), used once pipe is at or below ssthresh.
@@ -92,7 +93,10 @@ pub struct Prr {
     fresh_ack: bool,
     /// No SACK: duplicate ACKs not yet matched by a cumulative ACK (segments that left).
     reported: u64,
+    /// Engagement counters: episodes entered, ACKs whose sndcnt the Reduction Bound set
+    /// (pipe <= ssthresh).
     episodes: u64,
+    bound_acks: u64,
 }
 
 impl Part for Prr {
@@ -117,6 +121,7 @@ impl Part for Prr {
             fresh_ack: false,
             reported: 0,
             episodes: 0,
+            bound_acks: 0,
         }
     }
 }
@@ -199,6 +204,7 @@ impl Prr {
         let sndcnt = if pipe > self.ssthresh {
             (pd * self.ssthresh / self.recover_fs.max(1) as f64).ceil() - po
         } else {
+            self.bound_acks += 1;
             let limit = match self.bound {
                 PrrBound::Crb => pd - po,
                 PrrBound::Ssrb => (pd - po).max(self.delivered as f64) + 1.0,
@@ -300,5 +306,11 @@ impl RecoveryPolicy for Prr {
         self.sndcnt = 0;
         self.fresh_ack = false;
         self.reported = 0;
+    }
+
+    /// `prr_episodes`, `prr_reduction_bound_acks`.
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("prr_episodes", self.episodes);
+        out.insert("prr_reduction_bound_acks", self.bound_acks);
     }
 }

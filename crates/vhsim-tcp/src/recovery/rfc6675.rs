@@ -1,4 +1,4 @@
-//! RFC 6675 conservative SACK-based loss recovery (protocol-facts §2.3).
+//! RFC 6675 conservative SACK-based loss recovery (docs/references.md §2.3).
 //!
 //! IsLost(S): at least DupThresh SACKed segments lie above S (with whole-segment SACKs this is
 //! the byte rule of §4). SetPipe counts unSACKed outstanding segments not deemed lost, plus

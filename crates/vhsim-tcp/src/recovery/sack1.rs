@@ -1,4 +1,4 @@
-//! ns-2 `Agent/TCP/Sack1` recovery (tcp-sack1.cc; protocol-facts §1.3).
+//! ns-2 `Agent/TCP/Sack1` recovery (tcp-sack1.cc; docs/references.md §1.3).
 //!
 //! At entry `pipe` = outstanding − dupACKs counted (the threshold, or more after a TCP-DCR
 //! delay). Every ACK in recovery takes one from `pipe`, a partial ACK one more (and restarts

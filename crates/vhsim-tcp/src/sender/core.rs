@@ -318,7 +318,7 @@ impl SenderCore {
         self.halted = halted;
     }
 
-    /// Measure the base RTT anew (DEMO-Vegas after a handover, protocol-facts A17): the shared
+    /// Measure the base RTT anew (DEMO-Vegas after a handover, docs/references.md A17): the shared
     /// estimator and the window law forget their minimum.
     pub(crate) fn restart_base_rtt(&mut self, now: SimTime) {
         self.est.base_rtt.reset();
@@ -417,7 +417,7 @@ impl SenderCore {
     }
 
     /// Keep the retransmission timer from expiring before `at` (TCP-DCR's tau,
-    /// protocol-facts A5): a running timer due earlier is moved to `at`.
+    /// docs/references.md A5): a running timer due earlier is moved to `at`.
     pub(crate) fn defer_rto_to(&mut self, at: SimTime) {
         if self.timers.get(Timer::Rto).is_some_and(|d| d < at) {
             self.timers.set(Timer::Rto, at);
@@ -501,7 +501,7 @@ impl SenderCore {
         self.recover = Some(self.snd_max);
         self.sb.clear();
         self.pending.clear();
-        let ev = self.congestion_event(self.window(), None);
+        let ev = self.congestion_event(self.window(), self.sb.sent_info(self.snd_una));
         self.cc.on_rto(&mut self.window, now, &ev);
         self.ss.on_loss(true);
         self.rtt.on_timeout();

@@ -121,6 +121,11 @@ pub struct SenderStats {
     pub dcr_reorderings: u64,
     /// Fast retransmits the loss classifier called wireless (cwnd kept).
     pub wireless_losses: u64,
+    /// Persist-mode episodes: the peer closed its window (Freeze-TCP's ZWA) or a handover
+    /// policy halted the sender (DEMO-Vegas's SIG).
+    pub persist_episodes: u64,
+    /// Window probes the persist timer sent.
+    pub window_probes: u64,
 }
 
 /// A TCP sender with its parts.
@@ -348,6 +353,7 @@ impl TcpSender {
         if self.core.timers.due(Timer::DcrDelay, now) {
             self.dupack_response.cancel(&mut self.core);
             if !self.core.in_recovery {
+                self.dupack_response.on_delayed_retransmit();
                 self.fast_retransmit(now);
             }
         }
@@ -489,6 +495,22 @@ impl TcpSender {
     /// [`vhsim_net::Decision`]).
     pub fn take_decision(&mut self) -> Option<vhsim_net::Decision> {
         self.handover.next_decision()
+    }
+
+    /// How often each mechanism of the sender acted (engagement counters; docs/schemes.md
+    /// "Engagement counters"): persist mode, which every sender has, then each part's own.
+    pub fn engagement(&self, out: &mut vhsim_net::Engagement) {
+        let stats = &self.core.stats;
+        out.insert("persist_episodes", stats.persist_episodes);
+        out.insert("window_probes", stats.window_probes);
+        self.core.cc.engagement(out);
+        self.core.ss.engagement(out);
+        self.detection.engagement(out);
+        self.recovery.engagement(out);
+        self.rto_response.engagement(out);
+        self.dupack_response.engagement(out);
+        self.classifier.engagement(out);
+        self.handover.engagement(out);
     }
 
     /// A cross-layer handover notification arrives at `now`: the handover policy, then the

@@ -1,4 +1,4 @@
-//! Zero-window persist mode (RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17; protocol-facts §6).
+//! Zero-window persist mode (RFC 9293 §3.8.6.1, RFC 1122 §4.2.2.17; docs/references.md §6).
 //!
 //! - An ACK advertising a zero window puts the sender in persist mode: neither new data nor
 //!   queued retransmissions go out, and the retransmission timer stops, so it neither expires
@@ -13,13 +13,13 @@
 //!   repeat; with nothing to send, none. The interval then doubles (exponential backoff), capped at
 //!   `max_rto`. Probes do not start the retransmission timer.
 //! - A handover policy may halt the sender the same way (DEMO-Vegas while the peer's ACKs
-//!   carry SIG, protocol-facts §7.1): persist mode lasts while the window is zero *or* the
+//!   carry SIG, docs/references.md §7.1): persist mode lasts while the window is zero *or* the
 //!   sender is halted.
 //! - The window law hears of both edges ([`crate::cc::CongestionControl::on_freeze`],
 //!   `on_resume`), after the ACK that caused them was processed (Freeze-TCPv2 saves its RTT
 //!   there).
 //! - Repeats of the ACK that ended persist mode arriving within half the smallest RTT of it
-//!   are copies of that window update (Freeze-TCP's three TR-ACKs, protocol-facts A6), not
+//!   are copies of that window update (Freeze-TCP's three TR-ACKs, docs/references.md A6), not
 //!   duplicate ACKs: no segment sent at the reopening can have been acknowledged yet.
 //! - An ACK advertising a non-zero window ends persist mode: the persist timer stops, the
 //!   retransmission timer restarts if data is outstanding (RFC 6298 §5.3), and sending resumes
@@ -49,6 +49,7 @@ impl SenderCore {
         let closed = self.peer_window == 0 || self.halted;
         if closed && !self.persist.active {
             self.persist = Persist { active: true, probes: 0, probe_due: false };
+            self.stats.persist_episodes += 1;
             self.timers.clear(Timer::Rto);
             // The ACKs of what is outstanding may wait for the window to open: no RTT sample
             // from them (as Karn's rule for retransmissions).
@@ -61,6 +62,7 @@ impl SenderCore {
             self.timers.clear(Timer::Persist);
             self.restart_or_stop_timer(now);
             self.reopened = Some((self.snd_una, now));
+            self.est.on_resume(now);
             self.cc.on_resume(&mut self.window, now, self.snd_nxt);
         }
     }
@@ -100,6 +102,7 @@ impl SenderCore {
         if !std::mem::take(&mut self.persist.probe_due) {
             return None;
         }
+        self.stats.window_probes += 1;
         if let Some(queued) = self.pending.pop_front() {
             Some(queued)
         } else if self.snd_max > self.snd_una {

@@ -8,7 +8,7 @@ use vhsim_core::SimTime;
 #[repr(u8)]
 pub enum Timer {
     /// TCP-DCR's delay tau (served first: its fast retransmit restarts the RTO timer,
-    /// protocol-facts A5).
+    /// docs/references.md A5).
     DcrDelay = 0,
     /// The loss detection's own timer: RACK's reordering timer or the tail loss probe's PTO
     /// (RFC 8985 §5.4; served before the RTO, which a probe re-arms, §7.3).

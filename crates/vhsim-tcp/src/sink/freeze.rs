@@ -1,4 +1,4 @@
-//! Freeze-TCP's receiver (Goff, Moronski, Phatak & Gupta, INFOCOM 2000; protocol-facts §6).
+//! Freeze-TCP's receiver (Goff, Moronski, Phatak & Gupta, INFOCOM 2000; docs/references.md §6).
 //!
 //! - At the handover warning (`Imminent`, sent `mobile.warning` before the old link is lost;
 //!   the paper prefers about one RTT) the receiver sends a Zero Window Advertisement: an ACK
@@ -21,6 +21,7 @@ use crate::part::{Part, PartConfig};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 /// Options of the Freeze-TCP receiver.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -53,13 +54,15 @@ pub struct Freeze {
     frozen: bool,
     /// Zero-window advertisements so far (for tests and traces).
     freezes: u32,
+    /// Window-reopening ACKs (TR-ACKs) sent so far.
+    tr_acks_sent: u64,
 }
 
 impl Part for Freeze {
     type Config = FreezeConfig;
     type Settings = SinkConfig;
     fn new(cfg: &FreezeConfig, _: &SinkConfig) -> Self {
-        Freeze { tr_acks: cfg.tr_acks, frozen: false, freezes: 0 }
+        Freeze { tr_acks: cfg.tr_acks, frozen: false, freezes: 0, tr_acks_sent: 0 }
     }
 }
 
@@ -93,9 +96,17 @@ impl SinkPolicy for Freeze {
             }
             SinkLinkEvent::Up | SinkLinkEvent::Completed if self.frozen => {
                 self.frozen = false;
+                self.tr_acks_sent += u64::from(self.tr_acks);
                 self.tr_acks
             }
             _ => 0,
         }
+    }
+
+    /// `zwa_sent` (freezes: zero-window advertisements at a warning), `tr_acks_sent` (the
+    /// window-reopening copies).
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("zwa_sent", u64::from(self.freezes));
+        out.insert("tr_acks_sent", self.tr_acks_sent);
     }
 }

@@ -22,6 +22,7 @@
 use crate::config::SinkConfig;
 use std::collections::BTreeMap;
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 /// A link event at the mobile node, as the sink's policy sees it (the world maps its own link
 /// events onto these).
@@ -50,10 +51,18 @@ pub trait SinkPolicy {
     fn on_link_event(&mut self, _now: SimTime, _ev: &SinkLinkEvent) -> u32 {
         0
     }
+    /// After the ACKs of [`SinkPolicy::on_link_event`] were made: how many more to send at
+    /// once, made after this call changed the policy's state (DEMO-Vegas's SIG set, then
+    /// cleared, at the same event).
+    fn follow_up_acks(&mut self) -> u32 {
+        0
+    }
     /// Whether ACKs carry DEMO-Vegas's SIG bit now.
     fn sig(&self) -> bool {
         false
     }
+    /// How often the policy acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -65,10 +74,10 @@ crate::axis! {
     settings SinkConfig;
     /// Advertise the configured window; ignore link events (ns-2's sinks).
     "standard" => Standard(standard::Standard),
-    /// Freeze-TCP (Goff et al. 2000; protocol-facts §6): a zero-window ACK at the handover
+    /// Freeze-TCP (Goff et al. 2000; docs/references.md §6): a zero-window ACK at the handover
     /// warning, `tr_acks` copies of the ACK with the window reopened when the new link is up.
     "freeze" => Freeze(freeze::Freeze),
-    /// DEMO-Vegas (Ho, Chan & Chen 2005; protocol-facts §7.1, A17): the SIG bit in every ACK
+    /// DEMO-Vegas (Ho, Chan & Chen 2005; docs/references.md §7.1, A17): the SIG bit in every ACK
     /// while a handover is in progress.
     "sig" => Sig(sig::Sig),
 }
@@ -80,8 +89,14 @@ impl SinkPolicy for AnySinkPolicy {
     fn on_link_event(&mut self, now: SimTime, ev: &SinkLinkEvent) -> u32 {
         dispatch!(self, p => p.on_link_event(now, ev))
     }
+    fn follow_up_acks(&mut self) -> u32 {
+        dispatch!(self, p => p.follow_up_acks())
+    }
     fn sig(&self) -> bool {
         dispatch!(self, p => p.sig())
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 
@@ -126,6 +141,10 @@ pub struct TcpSink {
     quick: u32,
     /// Whether any data arrived yet (the first data starts quick-ack mode).
     started: bool,
+    /// Engagement counters: ACKs that carried a D-SACK block, ACKs of in-order data that
+    /// quick-ack mode sent at once instead of delaying them.
+    dsacks_sent: u64,
+    quick_acks: u64,
 }
 
 impl TcpSink {
@@ -143,12 +162,26 @@ impl TcpSink {
             dsack: None,
             quick: 0,
             started: false,
+            dsacks_sent: 0,
+            quick_acks: 0,
         }
     }
 
     /// The receiver policy (to inspect its state).
     pub fn policy(&self) -> &AnySinkPolicy {
         &self.policy
+    }
+
+    /// How often the receiver's mechanisms acted (engagement counters): its policy's, then
+    /// `dsacks_sent` (with `dsack`) and `quick_acks` (with `quickack` and delayed ACKs).
+    pub fn engagement(&self, out: &mut Engagement) {
+        self.policy.engagement(out);
+        if self.cfg.dsack {
+            out.insert("dsacks_sent", self.dsacks_sent);
+        }
+        if self.cfg.delayed_ack && self.cfg.quickack > 0 {
+            out.insert("quick_acks", self.quick_acks);
+        }
     }
 
     /// Next segment expected.
@@ -192,6 +225,9 @@ impl TcpSink {
         self.recent.retain(|&s| s >= self.rcv_nxt);
         let delivered = self.rcv_nxt - seq;
         if filled_gap || !self.cfg.delayed_ack || self.quick > 0 {
+            // Quick-ack mode acted if this ACK would otherwise wait for a second segment.
+            let quick = !filled_gap && self.cfg.delayed_ack && self.unacked_in_order == 0;
+            self.quick_acks += u64::from(quick);
             return Received { delivered, ack: Some(self.make_ack()) };
         }
         self.unacked_in_order += 1;
@@ -216,7 +252,10 @@ impl TcpSink {
     /// (none with the standard policy).
     pub fn on_link_event(&mut self, now: SimTime, ev: SinkLinkEvent) -> Vec<AckOut> {
         let copies = self.policy.on_link_event(now, &ev);
-        (0..copies).map(|_| self.make_ack()).collect()
+        let mut acks: Vec<AckOut> = (0..copies).map(|_| self.make_ack()).collect();
+        let more = self.policy.follow_up_acks();
+        acks.extend((0..more).map(|_| self.make_ack()));
+        acks
     }
 
     fn make_ack(&mut self) -> AckOut {
@@ -226,6 +265,7 @@ impl TcpSink {
         let mut sack = Vec::new();
         if let Some(dup) = self.dsack.take() {
             // RFC 2883 §4: the D-SACK block first, then the out-of-order block holding it.
+            self.dsacks_sent += 1;
             sack.push((dup, dup + 1));
             sack.extend(self.block_containing(dup));
         }

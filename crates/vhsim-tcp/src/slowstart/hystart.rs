@@ -29,6 +29,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, as_packets_u32, Duration, Packets};
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// Which of HyStart's exits run (Linux `hystart_detect`).
@@ -126,7 +127,9 @@ pub struct Hystart {
     sample_cnt: u32,
     /// A timeout asked for a new round at the next ACK (Linux resets it in `CA_Loss`).
     reset_pending: bool,
-    exits: u64,
+    /// Slow starts each exit ended (engagement counters).
+    ack_train_exits: u64,
+    delay_exits: u64,
 }
 
 impl Part for Hystart {
@@ -142,7 +145,8 @@ impl Part for Hystart {
             curr_rtt: None,
             sample_cnt: 0,
             reset_pending: false,
-            exits: 0,
+            ack_train_exits: 0,
+            delay_exits: 0,
         }
     }
 }
@@ -217,7 +221,10 @@ impl SlowStart for Hystart {
         }
         if let Some(exit) = self.check(w, now, delay) {
             self.found = Some(exit);
-            self.exits += 1;
+            match exit {
+                HystartExit::AckTrain => self.ack_train_exits += 1,
+                HystartExit::Delay => self.delay_exits += 1,
+            }
             w.ssthresh = w.cwnd;
         }
     }
@@ -231,6 +238,18 @@ impl SlowStart for Hystart {
     }
 
     fn exits(&self) -> u64 {
-        self.exits
+        self.ack_train_exits + self.delay_exits
+    }
+
+    /// `hystart_exits`, and by exit `hystart_exits_ack_train`, `hystart_exits_delay` (those
+    /// that `detect` runs).
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("hystart_exits", self.exits());
+        if self.detects(HystartExit::AckTrain) {
+            out.insert("hystart_exits_ack_train", self.ack_train_exits);
+        }
+        if self.detects(HystartExit::Delay) {
+            out.insert("hystart_exits_delay", self.delay_exits);
+        }
     }
 }

@@ -29,6 +29,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::units::{as_duration, Duration};
 use vhsim_core::{SimDuration, SimTime, TracedVar};
+use vhsim_net::Engagement;
 
 /// Options of HyStart++ (defaults: RFC 9406 §4.3).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -113,7 +114,11 @@ pub struct HystartPp {
     current_round_min: Option<SimDuration>,
     samples: u32,
     css_baseline: Option<SimDuration>,
+    /// Engagement counters: entries into CSS, CSS left for slow start (a spurious exit), CSS
+    /// completed (ssthresh = cwnd after CSS_ROUNDS rounds).
     exits: u64,
+    css_returns: u64,
+    css_completions: u64,
 }
 
 impl Part for HystartPp {
@@ -128,6 +133,8 @@ impl Part for HystartPp {
             samples: 0,
             css_baseline: None,
             exits: 0,
+            css_returns: 0,
+            css_completions: 0,
         }
     }
 }
@@ -153,6 +160,7 @@ impl HystartPp {
                 // CSS_ROUNDS rounds done: congestion avoidance.
                 w.ssthresh = w.cwnd;
                 self.phase = HystartPpPhase::Off;
+                self.css_completions += 1;
             } else {
                 self.phase = HystartPpPhase::Css { round: round + 1 };
             }
@@ -191,6 +199,7 @@ impl HystartPp {
                     // The exit was spurious: back to slow start with HyStart++.
                     self.css_baseline = None;
                     self.phase = HystartPpPhase::SlowStart;
+                    self.css_returns += 1;
                 }
             }
             HystartPpPhase::Off => {}
@@ -223,6 +232,13 @@ impl SlowStart for HystartPp {
 
     fn exits(&self) -> u64 {
         self.exits
+    }
+
+    /// `hystart_pp_css_entries`, `hystart_pp_css_returns`, `hystart_pp_css_completions`.
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("hystart_pp_css_entries", self.exits);
+        out.insert("hystart_pp_css_returns", self.css_returns);
+        out.insert("hystart_pp_css_completions", self.css_completions);
     }
 
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {

@@ -16,6 +16,7 @@
 use crate::cc::{AckSample, Window};
 use crate::config::TcpConfig;
 use vhsim_core::{SimTime, TracedVar};
+use vhsim_net::Engagement;
 
 /// A slow-start exit.
 pub trait SlowStart {
@@ -31,6 +32,8 @@ pub trait SlowStart {
     }
     /// The part's own traced variables.
     fn traced_vars(&self, _out: &mut Vec<TracedVar>) {}
+    /// How often the part's exits acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -73,6 +76,9 @@ impl SlowStart for AnySlowStart {
     }
     fn traced_vars(&self, out: &mut Vec<TracedVar>) {
         dispatch!(self, p => p.traced_vars(out))
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 

@@ -270,6 +270,23 @@ impl Script {
     }
 }
 
+/// The counters named in `names` of the sender's engagement (docs/schemes.md "Engagement
+/// counters"), in that order; a counter the sender does not report is a test failure.
+#[track_caller]
+pub fn engaged(tcp: &TcpSender, names: &[&str]) -> Vec<u64> {
+    let mut e = vhsim_net::Engagement::new();
+    tcp.engagement(&mut e);
+    names.iter().map(|n| *e.get(n).unwrap_or_else(|| panic!("no counter {n} in {e:?}"))).collect()
+}
+
+/// The same for a sink.
+#[track_caller]
+pub fn sink_engaged(sink: &TcpSink, names: &[&str]) -> Vec<u64> {
+    let mut e = vhsim_net::Engagement::new();
+    sink.engagement(&mut e);
+    names.iter().map(|n| *e.get(n).unwrap_or_else(|| panic!("no counter {n} in {e:?}"))).collect()
+}
+
 /// Sequence numbers of a list of transmissions.
 pub fn seqs(v: &[Transmit]) -> Vec<u64> {
     v.iter().map(|t| t.seq).collect()
@@ -512,7 +529,7 @@ impl Net {
 /// Invariants every sender must keep at every step of a [`Net`] run, whatever its parts:
 /// sequence order, the application's and `window_`'s limits, cwnd >= 1, ssthresh >= 2, in-order
 /// delivery without gaps, a future timer while data is outstanding, TCP-DCR's delay never
-/// outliving the RTO (protocol-facts A5) nor running in recovery, and consistent counters.
+/// outliving the RTO (docs/references.md A5) nor running in recovery, and consistent counters.
 /// `ctx` describes the case for failure messages.
 #[track_caller]
 pub fn check_sender_invariants(net: &Net, app_segments: u64, window: u32, ctx: &dyn Fn() -> String) {

@@ -32,6 +32,7 @@ from ..axes import Axis, AxisValue, quantity
 from ..claims import Measure
 from ..figures import Col, FigureSpec, Grid, Paper, Table
 from ..plots import Quartiles
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -230,8 +231,10 @@ class Study:
                          "time to transfer 100 packets (s)", self.panel, self.panel_order, self.panel_title,
                          self.shown, extra, unit_of_n="handoff instants")
         tables = (study_table(self.drops), *(comparison_table(o, self.drops) for o in self.senders[1:]))
+        # The handoff instants are the sample (the paper's quartiles are over them), like seeds; the
+        # duration follows the instant (instant + horizon).
         return FigureSpec(self.id, self.title, full, quick, plot=plot, claims=claims, derive=derive, table=tables,
-                          names=BDP_NAMES if self.x == "old_kbps" and self.panel is None else {})
+                          names=BDP_NAMES if self.x == "old_kbps" and self.panel is None else {}, samples=(AT, DURATION))
 
 
 NAMES = {"old_ms": "{} ms", "new_ms": "{} ms", "old_kbps": "{} kb/s", "new_kbps": "{} kb/s"}
@@ -292,6 +295,21 @@ def studies() -> list[Study]:
     ]
 
 
+# `--robustness N`: what a real setup would vary. No seeds: nothing in these runs is random.
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms")),
+                            "No seeds: the study has no random element (the spread comes from the handoff instants)")
+# `--ambiguities`: the enhanced sender's readings the paper leaves open (docs/schemes.md, A13 and A14).
+AMBIGUITIES = (
+    Alternative("reinit-rto-6s", "A13: the re-initialized RTO is ns-2.29's initial RTO, 6 s",
+                {"flows.bulk.tcp.handover.reinit_rto": "6s"},
+                ours="`reinit_rto = 3s` (presets enhanced, enhanced-a5): RFC 2988's initial RTO"),
+    Alternative("significant-delay-1.5", "A14: a delay change counts as 'significant' from a factor 1.5",
+                {"flows.bulk.tcp.handover.significant_delay_factor": "1.5"},
+                ours="`significant_delay_factor = 2` (presets enhanced, enhanced-a5): a doubling, our reading of "
+                     "'significant'"),
+)
+
+
 def _paper() -> Paper:
     from . import danielkojo_cases as K
     from . import danielkojo_claims as C
@@ -306,7 +324,8 @@ def _paper() -> Paper:
                  "pp. 433-465, 2008. Regular TCP = ns-2 Sack1 (preset sack); enhanced TCP = presets enhanced "
                  "(A1+A2+A3+A4) and enhanced-a5 (A1+A5+A3+A4). Settings, choices and differences: "
                  "docs/reproductions.md#danielkojo.",
-        figures=figures, names={**NAMES, "kind": {"MBB": "MBB", "BBM": "BBM"}})
+        figures=figures, names={**NAMES, "kind": {"MBB": "MBB", "BBM": "BBM"}},
+        perturbation=PERTURBATION, ambiguities=AMBIGUITIES)
 
 
 def __getattr__(name: str):

@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .. import metrics as M
-from ..claims import (CONSISTENCY, AllOf, Band, Check, Events, Gain, Given, Level, Measure, NotCheckable, Ordering,
-                      above, around)
+from ..claims import (CONSISTENCY, AllOf, Band, Check, Engagement, Events, Gain, Given, Level, Measure, NotCheckable,
+                      NotInResults, Ordering, above, around)
 from ..figures import Col, FigureSpec, Table
 from ..plots import SideBySide
 from ..story import run_story, story_columns
@@ -41,10 +41,18 @@ SPURIOUS = Measure(M.handover("bulk", M.SPURIOUS_RTOS), digits=0, name="spurious
 NEW_DROPS = Measure("story.new_drops", digits=0, name="new-link drops:")
 
 
+# Engagement: the decisions that show a rule acted (the simulator's rule names; "a1_no_case" and
+# "a2_no_cut" are decisions not to act), counted per run from the notification on.
+ACTED = {"a1": ("a1_case1", "a1_case2", "a1_case3"), "a2": ("a2_cut",), "a3": ("a3",), "a5": ("a5_cut",)}
+A1_ACTED = Engagement("A1 (the RTO raised to minrto)", ("story.acted.a1",), where=ENH)
+A2_ACTED = Engagement("A2 (the window cut to the new BDP)", ("story.acted.a2",), where=ENH)
+A5_ACTED = Engagement("A5 (the window cut to the new BDP)", ("story.acted.a5",), where=A5)
+
+
 def _run(ctx, sender: str) -> "pd.Series":
     rows = ctx.table[ctx.table["sender"] == sender]
     if len(rows) != 1:
-        raise NotCheckable(f"expected one {sender} run, found {len(rows)}")
+        raise (NotInResults if not len(rows) else NotCheckable)(f"expected one {sender} run, found {len(rows)}")
     return rows.iloc[0]
 
 
@@ -122,18 +130,17 @@ def cut_test(sender: str, factor: float, paper: str) -> Check:
 
 
 def _a3(ctx) -> tuple[bool, str]:
-    e, r = _run(ctx, "enhanced")["story"], _run(ctx, "regular")["story"]
-    if e.before.state != M.LOSS or not e.decided("a3"):
-        raise NotCheckable(f"{e.describe()}: not in RTO recovery, so A3 does not act")
-    d = e.decided("a3")[0]
-    saved = d.inputs["saved_ssthresh_pkts"]
-    gap = e.first_retransmit_s - e.notify_s
-    holds = gap <= 1e-3 and d.after.ssthresh == saved and saved > 2 and len(e.rto_s) == 1
-    return holds, (f"enhanced: {e.describe()}; first retransmission {1e3 * gap:.1f} ms after the notification; "
-                   f"ssthresh saved at the first RTO {saved:.0f}, traced after A3 {d.after.ssthresh:.0f}; RTOs at "
-                   f"{', '.join(f'{t:.2f}' for t in e.rto_s)} s; regular: first retransmission "
-                   f"{1e3 * (r.first_retransmit_s - r.notify_s):.0f} ms after the reconnection, RTOs at "
-                   f"{', '.join(f'{t:.2f}' for t in r.rto_s)} s")
+    e, r = _run(ctx, "enhanced"), _run(ctx, "regular")
+    if e["story.before_state"] != M.LOSS or not e["story.acted.a3"]:
+        raise NotCheckable(f"enhanced TCP is '{e['story.before_state']}' at the notification, not in RTO recovery, "
+                           "so A3 does not act")
+    saved, after, gap = e["story.a3_saved_ssthresh"], e["story.a3_ssthresh_after"], e["story.first_retransmit_delay_s"]
+    holds = gap <= 1e-3 and after == saved and saved > 2 and e["story.rtos"] == 1
+    return holds, (f"enhanced: first retransmission {1e3 * gap:.1f} ms after the notification; ssthresh saved at the "
+                   f"first RTO {saved:.0f}, traced after A3 {after:.0f}; RTOs at "
+                   f"{', '.join(f'{t:.2f}' for t in e['story.rto_s'])} s; regular: first retransmission "
+                   f"{1e3 * r['story.first_retransmit_delay_s']:.0f} ms after the reconnection, RTOs at "
+                   f"{', '.join(f'{t:.2f}' for t in r['story.rto_s'])} s")
 
 
 def rtos(text: str, *expected) -> Events:
@@ -143,18 +150,19 @@ def rtos(text: str, *expected) -> Events:
 
 def no_spurious_and_faster(text: str, sender: dict = ENH) -> AllOf:
     """``sender`` avoids the spurious RTO regular TCP has here and is faster (not checkable where
-    regular TCP has none: there is nothing to avoid)."""
+    regular TCP has none: there is nothing to avoid, or where A1 did not act: nothing was tested)."""
     return AllOf(text, paper="no spurious RTO, faster", given=Given(SPURIOUS, REG, above(0), "regular TCP has a "
                                                                      "spurious RTO at this instant"), parts=(
-        Level("", measure=SPURIOUS, where=sender, band=Band(0, 0)), faster("", sender)))
+        Level("", measure=SPURIOUS, where=sender, band=Band(0, 0)), faster("", sender)),
+        engages=(replace(A1_ACTED, where=sender),))
 
 
 def faster(text: str, sender: dict = ENH, than: dict = REG, strict: bool = True) -> Gain:
     return Gain(text, paper="faster", measure=T100, a=sender, b=than, reduction=True, band=above(0, strict))
 
 
-def fewer_drops(text: str, sender: dict, band: Band) -> AllOf:
-    return AllOf(text, paper="fewer new-link drops", parts=(
+def fewer_drops(text: str, sender: dict, band: Band, engages: tuple[Engagement, ...] = ()) -> AllOf:
+    return AllOf(text, paper="fewer new-link drops", engages=engages, parts=(
         Level("", measure=NEW_DROPS, where=sender, band=band),
         Ordering("", measure=NEW_DROPS, axis="sender", top=(sender["sender"],), lowest=True,
                  among=(sender["sender"], "regular"))))
@@ -179,6 +187,11 @@ class Case:
             out[key] = [story_columns(s)[key] for s in stories]
         out["story"] = stories
         out["story.new_drops"] = [len(s.drops_s.get(M.link_direction("new"), [])) for s in stories]
+        for family, rules in ACTED.items():
+            out[f"story.acted.{family}"] = [len(s.decided(*rules)) for s in stories]
+        a3 = [s.decided("a3")[0] if s.decided("a3") else None for s in stories]
+        out["story.a3_saved_ssthresh"] = [d.inputs["saved_ssthresh_pkts"] if d else math.nan for d in a3]
+        out["story.a3_ssthresh_after"] = [d.after.ssthresh if d and d.after else math.nan for d in a3]
         return out
 
     def table(self, table: "pd.DataFrame") -> str:
@@ -198,13 +211,13 @@ class Case:
         fixed = {"metrics.stop": "end", **({"metrics.handover_window": f"{self.window_s}s"} if self.window_s != 5 else {})}
         g = grid([(self.old, self.new)], [self.at], (self.kind,), self.senders, detail="packets", fixed=fixed)
         return FigureSpec(self.id, self.title, g, plot=SideBySide("sender", after_s=max(3.0, self.window_s)),
-                          claims=self.claims, table=self.table, derive=self.derive)
+                          claims=self.claims, table=self.table, derive=self.derive, deterministic=True)
 
 
 def a1_avoids(case: int, paper_flight: int, paper_ms: float) -> tuple[AllOf, Check]:
     """Cases 2 and 3: enhanced TCP avoids the spurious RTO, and A1's formula in our run."""
-    return (no_spurious_and_faster("Enhanced TCP (A1) avoids regular TCP's spurious RTO, and gets 100 packets "
-                                   "ACKed sooner."), a1_test(case, paper_flight, paper_ms))
+    return (no_spurious_and_faster(f"Enhanced TCP (A1, Case {case}) avoids regular TCP's spurious RTO, and gets 100 "
+                                   "packets ACKed sooner."), a1_test(case, paper_flight, paper_ms))
 
 
 SEVERAL, MANY = Band(3, 10, words='"several" read as 3-10'), above(10, strict=False, words='"many" read as >= 10')
@@ -240,7 +253,7 @@ CASES = (
                    measure=NEW_DROPS, band=SEVERAL, where=REG),
              cut_test("enhanced", 2, "FlightSize 39 > 2 x BDP 11: cwnd = ssthresh = 11"),
              fewer_drops("Enhanced TCP avoids the congestion losses on the new link (none in the 5 s after the "
-                         "handoff, fewer than regular TCP).", ENH, Band(0, 0)),
+                         "handoff, fewer than regular TCP).", ENH, Band(0, 0), (A2_ACTED,)),
              faster("...and gets 100 packets ACKed sooner than regular TCP (which needs ~2.5 s to recover)."))),
     Case("fig14", "Figure 14: break-before-make handoff (500 ms gap) at 7.0 s from 6400 kb/s / 9 ms to 6400 kb/s / "
          "300 ms", Link(6400, 9), Link(6400, 300), "BBM", "7s", (
@@ -268,7 +281,7 @@ CASES = (
              cut_test("enhanced", 2, "124 outstanding: cwnd cut to the new BDP"),
              fewer_drops("Enhanced TCP avoids the congestion losses on the new link: fewer new-link drops than regular "
                          "TCP in the 11 s after the handoff (the paper: only an occasional later drop).", ENH,
-                         Band(0, math.inf)),
+                         Band(0, math.inf), (A2_ACTED,)),
              faster("Enhanced TCP gets 100 packets ACKed sooner than regular TCP.")), window_s=11),
     Case("fig24", "Figure 24: make-before-break handoff at 8.9 s from 1600 kb/s / 37 ms to 200 kb/s / 300 ms",
          Link(1600, 37), Link(200, 300), "MBB", "8.9s", (
@@ -282,9 +295,9 @@ CASES = (
                          Band(1, math.inf)),
              cut_test("enhanced-a5", 1.5, "FlightSize between 1.5 and 2 x BDP: window cut to the BDP"),
              Level("A5 eliminates the packet losses: no new-link drop in the 5 s after the handoff.", paper="none",
-                   measure=NEW_DROPS, where=A5, band=Band(0, 0), given=A2_LOSES),
+                   measure=NEW_DROPS, where=A5, band=Band(0, 0), given=A2_LOSES, engages=(A5_ACTED,)),
              replace(faster("A5's transfer is slightly shorter than A2's (no losses to recover); checked as not "
-                            "longer.", A5, ENH, strict=False), given=A2_LOSES)), senders=WITH_A5),
+                            "longer.", A5, ENH, strict=False), given=A2_LOSES, engages=(A5_ACTED,))), senders=WITH_A5),
 )
 
 

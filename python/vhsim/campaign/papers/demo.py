@@ -22,6 +22,7 @@ from .. import metrics as M
 from ..claims import Gain, Measure, Monotone, above
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from ..plots import bar_chart, quartile_lines, run_overview
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -74,4 +75,8 @@ PAPER = Paper(
         plot=plot, claims=CLAIMS,
         table=Table((LOSS,), tuple(Col(s, MEAN, where={SCHEME: s}, ci=True) for s in SCHEMES),
                     "Mean goodput (kb/s) \u00b1 95% CI half-width, per loss rate p and scheme:", headers=("p",))),),
+    perturbation=Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds())),
+    ambiguities=(Alternative("delayed-ack", "a delayed-ACK receiver (RFC 1122 §4.2.3.2; ns-2's DelAck sink)",
+                             {"flows.bulk.sink.delayed_ack": "true"},
+                             ours="an ACK per segment (ns-2's default TCPSink)"),),
 )

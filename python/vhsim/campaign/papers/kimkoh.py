@@ -11,8 +11,10 @@ The scenarios pin ns-2's settings where the paper is silent and the paper's wher
 (scenarios/kimkoh/).  Two readings get a variant of Figure 9 each (docs/reproductions.md):
 where fast retransmissions go (the main figures: ns-2's default rtxToAlt_ 1, to the alternate
 path; the variant: RFC 9260 §6.4, the same path) and the receive buffer (the main figures:
-1 MiB, the paper's "large"; the variant: ns-2's default 64 KiB).  Figure 13's timeouts get a
-figure of evidence under varied losses (no claims).
+1 MiB, the paper's "large"; the variant: ns-2's default 64 KiB).  The variants show our
+numbers and plots only: their claims would restate Figure 9's under another reading of an
+unstated choice, which is the ambiguity table's job, not a claim of the paper.  Figure 13's
+timeouts get a figure of evidence under varied losses (no claims).
 
 Quick mode: 2 replications and the lowest and highest loss rate of each sweep.
 """
@@ -26,6 +28,7 @@ from .. import metrics as M
 from ..claims import Measure
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from ..plots import Bars
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 from . import kimkoh_claims as C
 from . import kimkoh_plots as P
 from . import kimkoh_runs as R
@@ -49,8 +52,10 @@ WLAN_LOSSES = ("0.002", "0.006", "0.01", "0.014", "0.017", "0.02")  # Figure 12:
 WINDOW_LOSSES = ("0.01", "0.02", "0.03", "0.04", "0.05")     # Figure 15: the 48-50 s loss (Figure 13: 3%)
 PP_SWITCHES = (5.0, 7.0, 11.0, 16.0, 20.0, 28.0)
 PP_END = 35.0
+RTX_KEY = "flows.ftp.sctp.rtx_to_alt"
 NS2_BUFFER = {"flows.ftp.sctp.receive_buffer": "64KiB"}
-TIMEOUTS_ONLY = {"flows.ftp.sctp.rtx_to_alt": "timeouts_only"}
+TIMEOUTS_ONLY = {RTX_KEY: "timeouts_only"}
+RTX_OURS = "`rtx_to_alt = alternate`: every retransmission to an alternate, ns-2's default rtxToAlt_ 1 (after RFC 2960 \u00a76.4)"
 
 
 def bernoulli(losses) -> dict[str, str]:
@@ -106,6 +111,7 @@ def fig8() -> FigureSpec:
 
 
 def fig9(variant: str = "", fixed=None, note: str = "") -> FigureSpec:
+    """Figure 9, or (``variant``) the same runs under another reading, without claims."""
     g = grid(MAIN, (axis(SCHEME, SCHEMES),), "packets", fixed)
     table = Table((SCHEME,), (goodput(BEFORE25, "goodput 21-25 s (kb/s)"), goodput(AFTER25, "goodput 25-29 s (kb/s)"),
                               Col("old data acked after (s)", Measure("old_acked_s", digits=2)),
@@ -118,7 +124,7 @@ def fig9(variant: str = "", fixed=None, note: str = "") -> FigureSpec:
                       f"Figure 9: congestion window and throughput of mSCTP, MT-mSCTP and HR-mSCTP after the 3G "
                       f"\u2192 WLAN switch at 25 s{suffix}", g, quick(g),
                       plot=partial(P.cwnd_and_goodput, scripted_s=25.0, new=R.WLAN, window=AFTER25, names=NAMES),
-                      claims=C.FIG9, table=table, derive=derive_at(25.0, R.WLAN, R.UMTS, True))
+                      claims=() if variant else C.FIG9, table=table, derive=derive_at(25.0, R.WLAN, R.UMTS, True))
 
 
 def sweep_table(metric: str, x: str, header: str, what: str) -> Table:
@@ -192,7 +198,7 @@ WINDOWS_13 = {"3% 48-50 s (paper)": _window("0.03", "48s", "50s"), "3% 49-50 s":
               "10% 48-50 s": _window("0.1", "48s", "50s"), "30% 48-50 s": _window("0.3", "48s", "50s")}
 SACK_LOSS_13 = {"data only": '{ kind = "bernoulli", p = 0 }', "SACKs too": _window("0.03", "48s", "50s")}
 RTX_13 = ("alternate", "timeouts_only")  # ns-2's default rtxToAlt_ 1; RFC 9260 §6.4
-WLAN_REVERSE_ERROR, RTX_KEY = "links.wlan.reverse.error", "flows.ftp.sctp.rtx_to_alt"
+WLAN_REVERSE_ERROR = "links.wlan.reverse.error"
 T3_WLAN, FR_CHUNKS = M.flow(FLOW, "path1.t3_expiries"), M.flow(FLOW, "engagement.fast_retransmits")
 
 
@@ -265,6 +271,44 @@ def tcp() -> FigureSpec:
                       g.but(replications=QUICK_REPLICATIONS), table=tcp_summary)
 
 
+# `--robustness N`: what a real setup would vary (the seeds move the loss draws and the heartbeat jitter).
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms"), Seeds()))
+# `--ambiguities`: the SCTP settings the paper does not give, or gives loosely (docs/sctp.md lists every
+# default; each entry says what the scenarios use and whose value it is).
+SCTP = "flows.ftp.sctp"
+AMBIGUITIES = (
+    # Where the paper is silent, the scenarios take ns-2's SCTP module (scenarios/kimkoh/):
+    Alternative("rtx-timeouts-only", "fast retransmissions to their own destination, timed-out chunks to an "
+                                     "alternate (RFC 9260 \u00a76.4; ns-2 rtxToAlt_ 2; the variant fig9-rtx-same)",
+                TIMEOUTS_ONLY, ours=RTX_OURS),
+    Alternative("rtx-never-alternate", "every retransmission to the destination it was last sent to (ns-2 rtxToAlt_ 0)",
+                {RTX_KEY: "same"}, ours=RTX_OURS),
+    Alternative("max-burst-every-send", "Max.Burst limits every send (RFC 4960 \u00a76.1 D)",
+                {f"{SCTP}.max_burst_scope": "every_send"},
+                ours="`max_burst_scope = after_fast_retransmit`: only after a SACK that acknowledges a fast-"
+                     "retransmitted chunk, ns-2's useMaxBurst_ 1"),
+    Alternative("no-delayed-sack", "a SACK for every packet", {f"{SCTP}.delayed_sack": "false"},
+                ours="`delayed_sack = true`: RFC 4960 \u00a76.2, ns-2's useDelayedSacks_ 1"),
+    # Where the paper speaks loosely or about another paper's scheme (docs/sctp.md "Schemes"):
+    Alternative("ns2-buffer-64k", "ns-2's default initialRwnd_, 64 KiB (44 chunks, below WLAN's bandwidth-delay "
+                                  "product; the variant fig9-64k)", NS2_BUFFER,
+                ours="`receive_buffer = 1MiB`: the paper's 'large' buffer (\u00a73 assumption (b)), four times what "
+                     "both paths hold at once"),
+    Alternative("hr-cwnd-reset", "HR-mSCTP restarts the new primary's cwnd from the initial cwnd at each switch "
+                                 "(vhsim's model before issue #25; Figures 5-6 start the new path at 2 MTU)",
+                {f"{SCTP}.hr_cwnd_reset": "true"}, schemes=(HR,),
+                ours="`hr_cwnd_reset = false`: \u00a73's Steps 1-4 contain no restart"),
+    Alternative("mt-region-add-ip", "MT-mSCTP's 'at the same time' (\u00a71) read literally: from Add-IP to "
+                                    "Delete-IP new data also goes to the other path when the primary's window is full",
+                {f"{SCTP}.mt_region": "add_ip"}, schemes=(MT,),
+                ours="`mt_region = set_primary`: new data follows the primary, the reading closest to "
+                     "\u00a74.1-4.2"),
+    Alternative("set-primary-from-new", "the Set-Primary ASCONF leaves from the new address (the library's "
+                                        "default; RFC 5061 leaves it open): what the paper's statement decides",
+                {f"{SCTP}.set_primary_from": "new"},
+                ours="`set_primary_from = old`: \u00a72.1, 'the MN sends the ASCONF chunk using the IP 1 address'"),
+)
+
 PAPER = Paper(
     name="kimkoh",
     title="Performance enhancement of mSCTP for vertical handover across heterogeneous wireless networks",
@@ -282,4 +326,5 @@ PAPER = Paper(
     names={SCHEME: NAMES, UMTS_ERROR: {float(p): f"{100 * float(p):g}%" for p in LOSSES},
            WLAN_ERROR: {float(p): f"{100 * float(p):g}%" for p in WLAN_LOSSES},
            WLAN_WINDOW_P: {float(p): f"{100 * float(p):g}%" for p in WINDOW_LOSSES}},
+    perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
 )

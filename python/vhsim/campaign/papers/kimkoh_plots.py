@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
+from ... import plots as run_plots
+from ...figstyle import legend_below
 from .. import metrics as M
 from ..plots import PALETTE, caption, save_figure
 from ..stats import mean_ci
@@ -41,7 +43,9 @@ def tsn_panels(camp, table: "pd.DataFrame", out: Path, fig, *, scripted_s: float
     figure = Figure(figsize=(5.5 * len(runs) + 1, 5), layout="constrained")
     axes = figure.subplots(1, len(runs), squeeze=False, sharey=True)[0]
     for k, (ax, row) in enumerate(zip(axes, runs)):
-        pk = R.flow_rows(camp.trace_for(row).trace("packets"))
+        result = camp.trace_for(row)
+        run_plots.mark_handovers(result, ax)
+        pk = R.flow_rows(result.trace("packets"))
         sw = R.switch_time(pk, scripted_s)
         lo, hi = sw + span[0], sw + span[1]
         t, seq, first = R.first_arrivals(pk)
@@ -60,7 +64,7 @@ def tsn_panels(camp, table: "pd.DataFrame", out: Path, fig, *, scripted_s: float
         ax.set_title(f"({'abc'[k]}) {names.get(row[SCHEME], row[SCHEME])}", fontsize="medium")
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel("TSN")
-    axes[0].legend(fontsize="x-small", loc="upper left")
+    legend_below(axes[0], columns=2)
     return _finish(figure, out, fig, "tsn", "n = 1 run per panel (first replication)", table)
 
 
@@ -87,7 +91,7 @@ def cwnd_and_goodput(camp, table: "pd.DataFrame", out: Path, fig, *, scripted_s:
     ax_c.set_ylabel("cwnd of the new primary path (MTUs of 1468 B)")
     ax_c.set_title("(a) congestion window (first replication)", fontsize="medium")
     ax_c.grid(True, alpha=0.3)
-    ax_c.legend(fontsize="small")
+    legend_below(ax_c)
     schemes = list(dict.fromkeys(table[SCHEME]))
     cis = [mean_ci(table[table[SCHEME] == s][window].to_numpy(float)) for s in schemes]
     ax_g.bar(range(len(schemes)), [c.mean for c in cis], yerr=[np.nan_to_num(c.half_width) for c in cis], capsize=4,
@@ -116,7 +120,7 @@ def lines_vs(camp, table: "pd.DataFrame", out: Path, fig, *, metric: str, x: str
     ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
+    legend_below(ax, columns=4)
     return _finish(figure, out, fig, stem, "mean \u00b1 95% CI over the replications", table)
 
 
@@ -143,7 +147,7 @@ def ping_pong(camp, table: "pd.DataFrame", out: Path, fig, *, switches: Sequence
         ax.set_xlim(0, end_s)
         ax.set_xlabel("time (s)")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize="x-small")
+        legend_below(ax, columns=2)
     ax_t.set_ylabel("TSNs delivered in order")
     ax_t.set_title("(a) TSN", fontsize="medium")
     ax_c.set_ylabel("cwnd (MTUs of 1468 B)")

@@ -19,7 +19,7 @@ import numpy as np
 from .. import metrics as M
 from ..claims import ALL, AllOf, Band, Level, Measure, above, below
 from ..figures import Col, FigureSpec, Grid, Table, axis
-from ..plots import PALETTE, caption, save_figure
+from ..plots import PALETTE, caption, legend_below, save_figure
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -114,8 +114,9 @@ def claims(fig: str, profile: str):
               f"moves to the new link's RTT and the threshold follows it within a few seconds (§4.1.2, Figure "
               f"{fig[3:]}; 'a few seconds' taken as {SETTLE_LIMIT_S:g} s).", paper="figure", over={profile: ALL},
               parts=(Level("", measure=tcur, band=near_new), Level("", measure=settle, band=Band(0, SETTLE_LIMIT_S)))),
-        AllOf("The loss differentiation identifies the cause of every loss correctly across the handover (§4.1.2: "
-              "'correctly indicates noncongestion ... and congestion'; checked against the ground truth).",
+        AllOf(f"The loss differentiation identifies the cause of every loss correctly across the handover from {old} "
+              f"to {new} (§4.1.2: 'correctly indicates noncongestion ... and congestion'; checked against the ground "
+              "truth).",
               paper="every decision right", parts=(
                   Level("", measure=Measure("ld_decisions", "sum", digits=0, name="LD decisions"), band=above(0)),
                   Level("", measure=Measure("ld_wrong", "sum", digits=0, name="wrong"), band=Band(0, 0)))),
@@ -146,7 +147,7 @@ def plot(camp, table: "pd.DataFrame", out, fig, profile: str = "") -> list:
                      f"{row[M.flow(FLOW, M.SPURIOUS_RTO_COUNT)]}), {confusion_text(table.loc[[row.name]])}",
                      fontsize="small")
         ax.grid(True, alpha=0.3, which="both")
-        ax.legend(fontsize="x-small", loc="upper right")
+        legend_below(ax)
     axes[-1].set_xlabel("time (s)")
     cap = caption(table, "n = 1 run per profile (timeseries trace)")
     figure.suptitle(fig.title + "\n" + cap, fontsize="small")

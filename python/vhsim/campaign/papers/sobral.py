@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
+from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation
 from ..claims import Measure
 from . import sobral_claims as C
 from . import sobral_to3g as T
@@ -88,7 +89,7 @@ class Point:
             "mobile.binding": ("800ms" if self.case == "MIP" else "none", binding),
             "agents": ("none" if self.case == "MIP" else self.active, agents),
             "flows.cbr.scheme": (self.scheme, self.scheme),
-            # NewReno's timer variant (protocol-facts A2); ns-2's Sack1 recovery has none, so its
+            # NewReno's timer variant (docs/references.md A2); ns-2's Sack1 recovery has none, so its
             # points run Sack1 whatever the timer label says.
             "flows.cbr.tcp.recovery": (timer, f'{{ kind = "new_reno", timer = "{self.timer}"{exit_key} }}'
                                        if self.scheme == "newreno" else '{ kind = "sack1" }'),
@@ -164,7 +165,7 @@ FIG4 = FigureSpec(
         Panel("(a) UH and FH", 0, 400, curves(("UH", "FH"))), Panel("(b) MIP", 0, 400, curves(("MIP",))),
         Panel("(c) detail at 100 s", 99.5, 110, curves(CASES) + sack_curves(("UH",))),
         Panel("(d) detail at 300 s", 299.5, 310, curves(CASES) + sack_curves(("UH",))))),
-    claims=C.FIG4, table=EVENTS_TABLE, derive=derive)
+    claims=C.FIG4, table=EVENTS_TABLE, derive=derive, deterministic=True)
 
 FIG5 = FigureSpec(
     "fig5", "Figure 5: sequence numbers of the TCP segments around 300 s, forced handover (FH), NewReno",
@@ -176,7 +177,7 @@ FIG5 = FigureSpec(
         Col("stable from (s)", Measure("stable300_s", digits=2)), Col("RTT then (s)", Measure("rtt_stable_s", digits=2))),
         "Segments numbered from 0 (ns-2 too); our ACKs carry the next segment expected, ns-2's the highest received "
         "(ours minus one).", headers=("case", "TCP", "NewReno timer")),
-    derive=derive)
+    derive=derive, deterministic=True)
 
 FIG6 = FigureSpec(
     "fig6", "Figure 6: throughput of the TCP flow for UH, FH and MIP, (a) the whole run, (b) detail around 300 s",
@@ -189,7 +190,7 @@ FIG6 = FigureSpec(
         Col("kB 20 s after 300 s", Measure("kb_20s_300", digits=0)),
         RECOVER_300),
         "Throughput = payload delivered in order per 1 s bin.", headers=("case", "TCP")),
-    derive=derive)
+    derive=derive, deterministic=True)
 
 ACTIVES = ("off", "0.5s", "1s", "2s", "5s", "0.5s any", "1s any", "2s any", "5s any")
 FIG7 = FigureSpec(
@@ -208,7 +209,7 @@ FIG7 = FigureSpec(
         Col("kB 20 s after 300 s", Measure("kb_20s_300", digits=0))),
         "Active mode: '<d>' filters for d after the handover to WLAN (§5.2's text), '<d> any' after every handover "
         "(Figure 7(b) shows the filter acting at 300 s too).", headers=("case", "active mode")),
-    derive=derive)
+    derive=derive, deterministic=True)
 
 VARIANTS = (
     FigureSpec("internet", "The 'Internet' placement: the server 100 ms from the core instead of 30 ms (§5.1)",
@@ -216,20 +217,20 @@ VARIANTS = (
                plot=Panels("cwnd", (Panel("Internet: detail at 100 s", 99.5, 110, curves(CASES, placement="internet")),
                                     Panel("Internet: detail at 300 s", 299.5, 310, curves(CASES, placement="internet")))),
                claims=C.INTERNET, table=Table(("placement", "case"), EVENTS_TABLE.columns, EVENTS_TABLE.note,
-                                              headers=("placement", "case")), derive=derive),
+                                              headers=("placement", "case")), derive=derive, deterministic=True),
     FigureSpec("cbr-reading", "The two readings of the CBR source: 500 kb/s (16 ms between 1000-byte writes) and 'a "
                               "packet each 2 ms' (4 Mb/s)",
                grid(points(CASES) + points(CASES, reading="2ms")), grid(points(("FH",)) + points(("FH",), reading="2ms")),
                plot=Panels("throughput", (Panel("throughput, 2 ms reading", 0, 400, curves(CASES, reading="2ms")),)),
                claims=C.READING, table=Table(("reading", "case"), (
                    Col("segment at 300 s", Measure("seg_at_300", digits=0)), *EVENTS_TABLE.columns[3:])),
-               derive=derive),
+               derive=derive, deterministic=True),
     FigureSpec("uh-pause", "Sensitivity: the user handover's 16.7 ms as a pause of the old link instead of a "
                            "switch with the old path in use",
                grid([Point("UH"), Point("UH-pause")]), grid([Point("UH"), Point("UH-pause")]),
                plot=Panels("cwnd", (Panel("detail at 300 s", 299.5, 310, curves(("UH", "UH-pause"))),)),
                table=Table(("case",), EVENTS_TABLE.columns, "No claims: a modelling alternative we did not choose "
-                                                            "(docs/reproductions.md)."), derive=derive),
+                                                            "(docs/reproductions.md)."), derive=derive, deterministic=True),
 )
 
 # -- the return to 3G (issue #26): the forced handover's options, ns-2's exitFastRetrans_, and the
@@ -273,7 +274,7 @@ TO_3G = FigureSpec(
     grid([Point("UH"), Point("FH"), *(Point("FH", forced=o) for o in FORCED_OPTIONS), Point("MIP")]),
     grid([Point("UH"), Point("FH"), Point("FH", forced=("delivered", "at_failure")), Point("MIP")]),
     plot=Panels("cwnd", (Panel("cwnd at 300 s: UH, FH and its options, MIP", 299.9, 303.5, _forced_curves()),)),
-    claims=T.CLAIMS, table=TO_3G_TABLE, derive=derive)
+    claims=T.CLAIMS, table=TO_3G_TABLE, derive=derive, deterministic=True)
 
 EXIT = FigureSpec(
     "exit-fast-retrans", "Figures 5 and 7(b) under both settings of ns-2 NewReno's exitFastRetrans_ (true, ns-2's "
@@ -292,7 +293,41 @@ EXIT = FigureSpec(
         KB20_300),
         "No claims: the paper's Figure 5 and 7(b) claims are judged on ns-2's default (true) in fig5 and fig7; this "
         "table shows what the other setting changes (docs/reproductions.md).", headers=("case", "NewReno", "active mode")),
-    derive=derive)
+    derive=derive, deterministic=True)
+
+# `--robustness N`: what a real setup would vary. No seeds: nothing in these runs is random.
+PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms")),
+                            "No seeds: the runs have no random element (no loss model, no random start).")
+# `--ambiguities`: choices the paper leaves open that no figure varies (the NewReno timer, the CBR
+# reading, the Internet placement and the user handover as a pause have figures of their own).
+FORCED, DS_AT_ANCHOR, DS_AT_MN = "timeline[1]", "agents[0]", "agents[1]"  # as every point of grid() sets them
+AMBIGUITIES = (
+    Alternative("min-rto-1s", "ns-2's minrto_ before 2004-10-14, 1 s; the report names no ns-2 version",
+                {"flows.cbr.tcp.min_rto": "1s"}, ours="`min_rto = 200ms`: ns-2's minrto_ since then (ns-2.35)"),
+    Alternative("delayed-ack", "a delayed-ACK sink (ns-2's TCPSink/DelAck, 100 ms); the paper names no sink",
+                {"flows.cbr.sink.delayed_ack": "true"}, ours="an ACK per segment: ns-2's default TCPSink"),
+    Alternative("no-exit-fast-retrans", "ns-2's older NewReno: exitFastRetrans_ false, the window also inflates on "
+                                        "duplicate ACKs while `recover` blocks a fast retransmit (figure "
+                                        "exit-fast-retrans)", {"flows.cbr.tcp.recovery.exit_fast_retrans": "false"},
+                ours="`exit_fast_retrans = true`: ns-2's default exitFastRetrans_"),
+    # The forced handover (docs/handover.md "Forced handovers"; figure to-3g shows all four).
+    Alternative("fh-in-flight-delivered", "packets propagating on the WLAN when it fails still arrive",
+                {f"{FORCED}.in_flight": "delivered"},
+                ours="`in_flight = lost`: ns-2's link failure kills packets in transit; the MN has left the coverage"),
+    Alternative("fh-uplink-at-failure", "the MN sends by the UTRAN from the failure on",
+                {f"{FORCED}.uplink": "at_failure"},
+                ours="`uplink = at_completion`: by the UTRAN once the DS timeout completes the handover (\u00a75: "
+                     "forced handovers are performed after it expires)"),
+    # The Delivery Service (\u00a72.2 gives an acknowledged service and a 90 ms timeout, not its policies).
+    Alternative("ds-packet-age", "the DS timeout runs from when the oldest kept copy was kept",
+                {f"{DS_AT_ANCHOR}.timer": "packet_age"},
+                ours="`timer = restart_on_progress`: from the last acknowledgement that freed a copy"),
+    Alternative("ds-buffer-80kbit", "the DS keeps at most 80 kbit of copies (\u00a72.2 sizes it so for 40 ms at 2 "
+                                    "Mb/s); a packet that does not fit goes without a copy",
+                {f"{DS_AT_ANCHOR}.buffer": "10kB"}, ours="no bound on the copies kept"),
+    Alternative("ds-ack-every-2", "the MN's DS acknowledges every second packet (at most 10 ms late)",
+                {f"{DS_AT_MN}.ack_every": "2"}, ours="`ack_every = 1`: an acknowledgement per packet"),
+)
 
 PAPER = Paper(
     name="sobral",
@@ -305,4 +340,5 @@ PAPER = Paper(
     names={"scheme": {"newreno": "NewReno", "sack": "SACK"}, "timer": {"impatient": "Impatient",
                                                                      "slow_but_steady": "Slow-but-Steady",
                                                                      NOEXIT: "Impatient, exitFastRetrans_ false"}},
+    perturbation=PERTURBATION, ambiguities=AMBIGUITIES,
 )

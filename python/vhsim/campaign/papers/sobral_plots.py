@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
+from ...figstyle import legend_below
 from .. import metrics as M
 from ..plots import PALETTE, _title_block, save_figure
 from .sobral_runs import FLOW, goodput_kbps
@@ -75,8 +76,10 @@ class Panels:
     def draw(self, camp: "Campaign", table: "pd.DataFrame", out: Path, fig: Any) -> list[Path]:
         from matplotlib.figure import Figure
 
+        from ... import plots as run_plots
+
         draw, ylabel = _DRAW[self.what]
-        figure = Figure(figsize=(5.2 * len(self.panels) + 0.6, 4.6), layout="constrained")
+        figure = Figure(figsize=(5.2 * len(self.panels) + 0.6, 5.2), layout="constrained")
         axes = figure.subplots(1, len(self.panels), squeeze=False)[0]
         cache: dict[str, Any] = {}
         for ax, panel in zip(axes, self.panels):
@@ -88,6 +91,8 @@ class Panels:
                 run = str(row["run_id"])
                 cache.setdefault(run, camp.trace_for(row))
                 draw(ax, cache[run], curve, panel.start_s, panel.end_s)
+                if not drawn:
+                    run_plots.mark_handovers(cache[run], ax)
                 drawn += 1
             ax.set_xlim(panel.start_s, panel.end_s)
             ax.set_title(panel.title, fontsize="medium")
@@ -97,7 +102,7 @@ class Panels:
             if self.ylim:
                 ax.set_ylim(*self.ylim)
             if drawn:
-                ax.legend(loc="best", fontsize="small")
+                legend_below(ax, columns=2)
             else:
                 ax.text(0.5, 0.5, "runs not in this campaign (quick mode)", ha="center", va="center",
                         transform=ax.transAxes)
@@ -123,13 +128,13 @@ class Sequence:
         from ... import plots as run_plots
 
         row = _row(table, self.where)
-        figure = Figure(figsize=(9, 5.6), layout="constrained")
+        figure = Figure(figsize=(9, 6.4), layout="constrained")
         ax = figure.add_subplot()
         if row is None:
             ax.text(0.5, 0.5, "run not in this campaign", ha="center", va="center", transform=ax.transAxes)
             return save_figure(figure, out / fig.id, fig.title, "")
         result = camp.trace_for(row)
-        run_plots.time_sequence(result, FLOW, ax=ax)
+        run_plots.time_sequence(result, FLOW, ax=ax, window=(self.start_s, self.end_s))
         pk = result.trace("packets")
         acks = pk[(pk[M.FLOW] == FLOW) & (pk[M.EVENT] == M.ACK_RECEIVE)]
         acks = acks[(acks[M.TIME] >= self.start_s) & (acks[M.TIME] <= self.end_s)]
@@ -139,13 +144,7 @@ class Sequence:
             ax.axvline(t, color=PALETTE[1], linestyle="--", linewidth=0.9, label="timeout" if i == 0 else None)
         for i, t in enumerate(row["dup300_s"]):
             ax.axvline(t, color=PALETTE[3], linestyle=":", linewidth=1.1, label="repeated ACKs start" if i == 0 else None)
-        run_plots.mark_handovers(result, ax)
-        sent = pk[(pk[M.FLOW] == FLOW) & (pk[M.TIME] >= self.start_s) & (pk[M.TIME] <= self.end_s)
-                  & pk[M.EVENT].isin([M.SEND, M.RETRANSMIT])]
-        if len(sent):
-            ax.set_ylim(float(sent[M.SEQ].min()) - 5, float(sent[M.SEQ].max()) + 5)
-        ax.set_xlim(self.start_s, self.end_s)
-        ax.legend(loc="upper left", fontsize="small")
+        run_plots.finish_panel(ax)
         cap = f"scenario {result.scenario_name}, one deterministic run \u2014 vhsim {result.version}"
         _title_block(figure, fig.title, cap)
         return save_figure(figure, out / fig.id, fig.title, cap)

@@ -188,7 +188,6 @@ def run_columns(result: "Result") -> dict[str, Any]:
         "peak_kbps_100": float(kbps[(kbps.index >= 100) & (kbps.index < 120)].max()),
         "recover300_s": recovery_s(kbps, HANDOVERS[1]),
         "data_lost": _lost(pk),
-        "acks_destroyed": int(((pk[M.EVENT] == M.ACK_DROP) & (pk[M.CAUSE] == "agent")).sum()),
     })
     return out
 

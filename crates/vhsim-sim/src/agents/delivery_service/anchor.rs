@@ -12,28 +12,49 @@
 //! "40 ms needs a buffer of 80 K bits" at 2 Mb/s); a packet that does not fit is forwarded
 //! without a copy (counted `unkept`): it is not protected if the path fails.
 
+//!
+//! Many mobile nodes: one DS at an anchor serves every mobile node anchored there that has a DS
+//! of its own for the interface, each with its own copies and timer; the timers wait in a heap
+//! (a deadline that moved leaves a stale entry, dropped when it reaches the top), so a packet
+//! or an acknowledgement costs O(log N) whatever the number of mobile nodes.
+
 use super::DS_ACK_FLAG;
 use crate::agents::{AgentAction, AgentCounts, Hook, NodeAgent, Verdict};
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 use vhsim_core::{SimDuration, SimTime};
-use vhsim_net::{Addr, Packet, UnitKind, NO_FLOW};
+use vhsim_net::{Packet, UnitKind, NO_FLOW};
 use vhsim_scenario::{DsAnchorModel, DsTimer};
 
-/// The anchor's Delivery Service.
+/// No guard for an address.
+const NONE: u32 = u32::MAX;
+
+/// The acknowledged service of one mobile node's interface.
 #[derive(Clone, Debug)]
-pub struct DsAnchor {
+struct Guard {
+    mobile: u32,
     interface: u32,
-    timeout: SimDuration,
     guarded_link: u32,
-    mobile: Vec<Addr>,
-    buffer: Option<u64>,
-    timer: DsTimer,
     /// Copies of packets forwarded on the guarded path and not acknowledged, in order, with
     /// when each was kept.
     kept: VecDeque<(SimTime, Packet)>,
     kept_bytes: u64,
     deadline: Option<SimTime>,
-    action: Option<AgentAction>,
+}
+
+/// The anchor's Delivery Service.
+#[derive(Clone, Debug)]
+pub struct DsAnchor {
+    timeout: SimDuration,
+    buffer: Option<u64>,
+    timer: DsTimer,
+    guards: Vec<Guard>,
+    /// The guard of each address (`NONE` for addresses of mobile nodes it does not serve).
+    guard_of: Vec<u32>,
+    /// Every deadline set, earliest first (with stale entries, see the module docs); the top
+    /// is always a guard's current deadline.
+    timers: BinaryHeap<Reverse<(SimTime, u32)>>,
+    actions: VecDeque<AgentAction>,
     resend: VecDeque<Packet>,
     counts: AgentCounts,
 }
@@ -41,46 +62,93 @@ pub struct DsAnchor {
 impl DsAnchor {
     /// The DS of `m`.
     pub fn new(m: &DsAnchorModel) -> Self {
+        let top = m.served.iter().flat_map(|s| s.addresses.iter()).max().map_or(0, |&a| a as usize + 1);
+        let mut guard_of = vec![NONE; top];
+        for (g, s) in m.served.iter().enumerate() {
+            for &a in &s.addresses {
+                guard_of[a as usize] = g as u32;
+            }
+        }
         DsAnchor {
-            interface: m.interface,
             timeout: m.timeout,
-            guarded_link: m.guarded_link,
-            mobile: m.mobile_addresses.iter().map(|&a| Addr(a)).collect(),
             buffer: m.buffer,
             timer: m.timer,
-            kept: VecDeque::new(),
-            kept_bytes: 0,
-            deadline: None,
-            action: None,
+            guards: m
+                .served
+                .iter()
+                .map(|s| Guard {
+                    mobile: s.mobile,
+                    interface: s.interface,
+                    guarded_link: s.guarded_link,
+                    kept: VecDeque::new(),
+                    kept_bytes: 0,
+                    deadline: None,
+                })
+                .collect(),
+            guard_of,
+            timers: BinaryHeap::new(),
+            actions: VecDeque::new(),
             resend: VecDeque::new(),
             counts: AgentCounts::default(),
         }
     }
 
-    /// The mobile node's DS received the packet `uid`: free its copy and every earlier one.
-    fn acknowledge(&mut self, now: SimTime, uid: u64) {
-        let Some(pos) = self.kept.iter().position(|(_, p)| p.uid == uid) else { return };
-        for (_, p) in self.kept.drain(..=pos) {
-            self.kept_bytes -= p.size as u64;
+    fn guard(&self, addr: vhsim_net::Addr) -> Option<usize> {
+        self.guard_of.get(addr.index()).copied().filter(|&g| g != NONE).map(|g| g as usize)
+    }
+
+    fn set_deadline(&mut self, g: usize, deadline: Option<SimTime>) {
+        self.guards[g].deadline = deadline;
+        if let Some(d) = deadline {
+            self.timers.push(Reverse((d, g as u32)));
         }
-        self.deadline = self.kept.front().map(|&(kept_at, _)| match self.timer {
+        while let Some(&Reverse((t, g))) = self.timers.peek() {
+            if self.guards[g as usize].deadline == Some(t) {
+                break;
+            }
+            self.timers.pop();
+        }
+    }
+
+    /// The mobile node's DS received the packet `uid`: free its copy and every earlier one.
+    fn acknowledge(&mut self, now: SimTime, g: usize, uid: u64) {
+        let guard = &mut self.guards[g];
+        let Some(pos) = guard.kept.iter().position(|(_, p)| p.uid == uid) else { return };
+        for (_, p) in guard.kept.drain(..=pos) {
+            guard.kept_bytes -= p.size as u64;
+        }
+        let deadline = guard.kept.front().map(|&(kept_at, _)| match self.timer {
             DsTimer::RestartOnProgress => now + self.timeout,
             DsTimer::PacketAge => kept_at + self.timeout,
         });
+        self.set_deadline(g, deadline);
     }
 
     /// Keep a copy of `pkt` if the buffer has room; the timer starts with the first copy.
-    fn keep(&mut self, now: SimTime, pkt: &Packet) {
-        if self.buffer.is_some_and(|b| self.kept_bytes + pkt.size as u64 > b) {
+    fn keep(&mut self, now: SimTime, g: usize, pkt: &Packet) {
+        let guard = &mut self.guards[g];
+        if self.buffer.is_some_and(|b| guard.kept_bytes + pkt.size as u64 > b) {
             self.counts.unkept += 1;
             return;
         }
-        if self.kept.is_empty() {
-            self.deadline = Some(now + self.timeout);
-        }
-        self.kept_bytes += pkt.size as u64;
-        self.kept.push_back((now, pkt.clone()));
+        let first = guard.kept.is_empty();
+        guard.kept_bytes += pkt.size as u64;
+        guard.kept.push_back((now, pkt.clone()));
         self.counts.kept += 1;
+        if first {
+            self.set_deadline(g, Some(now + self.timeout));
+        }
+    }
+
+    /// §2.2: no acknowledgement within the DS timeout: the path is declared dead and every
+    /// queued packet goes to the mobile node by the other path, in order.
+    fn fail(&mut self, g: usize) {
+        self.counts.failures += 1;
+        let guard = &mut self.guards[g];
+        self.actions.push_back(AgentAction::InterfaceFailed { mobile: guard.mobile, iface: guard.interface });
+        self.resend.extend(guard.kept.drain(..).map(|(_, p)| p));
+        guard.kept_bytes = 0;
+        self.set_deadline(g, None);
     }
 }
 
@@ -93,34 +161,37 @@ impl NodeAgent for DsAnchor {
             && pkt.tag.flags & DS_ACK_FLAG != 0
         {
             self.counts.consumed += 1;
-            self.acknowledge(now, pkt.tag.seq);
+            if let Some(g) = self.guard(pkt.src) {
+                self.acknowledge(now, g, pkt.tag.seq);
+            }
             return Verdict::Consume;
         }
-        if hook.next_link == Some(self.guarded_link) && self.mobile.contains(&pkt.dst) {
-            self.keep(now, pkt);
+        if let Some(g) = self.guard(pkt.dst) {
+            if hook.next_link == Some(self.guards[g].guarded_link) {
+                self.keep(now, g, pkt);
+            }
         }
         Verdict::Forward
     }
 
     fn on_timeout(&mut self, now: SimTime) {
-        if self.deadline.is_none_or(|d| d > now) {
-            return;
+        while let Some(&Reverse((t, g))) = self.timers.peek() {
+            if t > now {
+                break;
+            }
+            self.timers.pop();
+            if self.guards[g as usize].deadline == Some(t) {
+                self.fail(g as usize);
+            }
         }
-        // §2.2: no acknowledgement within the DS timeout: the path is declared dead and every
-        // queued packet goes to the mobile node by the other path, in order.
-        self.deadline = None;
-        self.counts.failures += 1;
-        self.action = Some(AgentAction::InterfaceFailed(self.interface));
-        self.resend.extend(self.kept.drain(..).map(|(_, p)| p));
-        self.kept_bytes = 0;
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        self.deadline
+        self.timers.peek().map(|&Reverse((t, _))| t)
     }
 
     fn poll_action(&mut self) -> Option<AgentAction> {
-        self.action.take()
+        self.actions.pop_front()
     }
 
     fn poll_resend(&mut self, _now: SimTime) -> Option<Packet> {

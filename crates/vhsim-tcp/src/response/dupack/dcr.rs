@@ -1,8 +1,8 @@
 //! TCP-DCR, delayed congestion response (Bhandarkar, Sadry, Reddy & Vaidya, IEEE TMC 4(5), 2005;
-//! protocol-facts §4).
+//! docs/references.md §4).
 //!
 //! - **Trigger**: the `trigger`-th counted duplicate ACK arms a delay tau (TCP-DCR: the first
-//!   dupACK and one RTT; Lim & Jang §4.2-4.3: the third dupACK and tau = Tavg; protocol-facts
+//!   dupACK and one RTT; Lim & Jang §4.2-4.3: the third dupACK and tau = Tavg; docs/references.md
 //!   A5). It is armed only if `recover` allows a new fast retransmit (RFC 6582 §3.2 step 1).
 //! - **During the delay**: no retransmission and no cwnd change; each duplicate ACK lets one
 //!   more new segment out (limited transmit, RFC 3042, extended over the whole delay).
@@ -10,7 +10,7 @@
 //!   is left alone; the sender counts a reordering (Lim & Jang Fig. 5).
 //! - **tau expires**: fast retransmit and the base recovery (Lim & Jang Figs. 6-7: after the
 //!   loss classifier).
-//! - **RTO timer**: kept from expiring before tau (protocol-facts A5): arming moves an earlier
+//! - **RTO timer**: kept from expiring before tau (docs/references.md A5): arming moves an earlier
 //!   deadline to tau's, and at equal times the delay is handled first, so the fast retransmit
 //!   restarts the timer. A timeout that does run cancels the delay.
 //! - **tau** (`tau`): one RTT (`srtt`: [`crate::rtt::RttEstimator::round_trip`], never the
@@ -25,6 +25,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// Where TCP-DCR's delay tau comes from.
@@ -43,7 +44,7 @@ crate::named_enum! {
 #[serde(default, deny_unknown_fields)]
 pub struct DcrConfig {
     /// The counted duplicate ACK that arms the delay: an integer >= 1 or `first`, `second`,
-    /// `third` (TCP-DCR: 1; Lim & Jang's schemes: 3; protocol-facts A5).
+    /// `third` (TCP-DCR: 1; Lim & Jang's schemes: 3; docs/references.md A5).
     pub trigger: DupAckCount,
     /// The delay: `srtt` (one RTT) or `tavg` (LD's Tavg).
     pub tau: DcrTau,
@@ -123,13 +124,18 @@ impl JsonSchema for DupAckCount {
 pub struct Dcr {
     cfg: DcrConfig,
     limited_transmit: bool,
+    /// Engagement counters: delays armed, fast retransmits they led to (at tau, or at once
+    /// when tau is 0), and delays a new cumulative ACK cancelled (reorderings).
+    delays: u64,
+    delayed_fast_retransmits: u64,
+    reorderings: u64,
 }
 
 impl Part for Dcr {
     type Config = DcrConfig;
     type Settings = TcpConfig;
     fn new(cfg: &DcrConfig, tcp: &TcpConfig) -> Self {
-        Dcr { cfg: *cfg, limited_transmit: tcp.limited_transmit }
+        Dcr { cfg: *cfg, limited_transmit: tcp.limited_transmit, delays: 0, delayed_fast_retransmits: 0, reorderings: 0 }
     }
 }
 
@@ -153,7 +159,9 @@ impl DupAckResponse for Dcr {
             return DupAckAction::None;
         }
         c.stats_mut().dcr_delays += 1;
+        self.delays += 1;
         if tau == SimDuration::ZERO {
+            self.delayed_fast_retransmits += 1;
             return DupAckAction::FastRetransmit; // nothing to wait for (e.g. Tavg still 0)
         }
         let deadline = now + tau;
@@ -164,7 +172,9 @@ impl DupAckResponse for Dcr {
     }
 
     fn on_new_ack(&mut self, c: &mut SenderCore) -> bool {
-        c.clear_timer(Timer::DcrDelay)
+        let cancelled = c.clear_timer(Timer::DcrDelay);
+        self.reorderings += u64::from(cancelled);
+        cancelled
     }
 
     fn cancel(&mut self, c: &mut SenderCore) {
@@ -178,5 +188,16 @@ impl DupAckResponse for Dcr {
         c.timer(Timer::DcrDelay)?;
         let uncounted = if self.limited_transmit { 0 } else { self.cfg.trigger.0 - 1 };
         Some(c.dupacks().saturating_sub(uncounted) as f64)
+    }
+
+    fn on_delayed_retransmit(&mut self) {
+        self.delayed_fast_retransmits += 1;
+    }
+
+    /// `dcr_delays`, `dcr_delayed_fast_retransmits`, `dcr_reorderings`.
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("dcr_delays", self.delays);
+        out.insert("dcr_delayed_fast_retransmits", self.delayed_fast_retransmits);
+        out.insert("dcr_reorderings", self.reorderings);
     }
 }

@@ -5,6 +5,7 @@
 use crate::config::TcpConfig;
 use crate::sender::SenderCore;
 use vhsim_core::{SimDuration, SimTime};
+use vhsim_net::Engagement;
 
 /// What the sender does after a duplicate ACK was counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +38,10 @@ pub trait DupAckResponse {
     /// Segments the window may exceed cwnd by after `c.dupacks()` duplicate ACKs, if this
     /// response decides it; `None` = limited transmit (RFC 3042) as configured.
     fn allowance(&self, c: &SenderCore) -> Option<f64>;
+    /// The response's delay expired and the sender fast-retransmits now (TCP-DCR).
+    fn on_delayed_retransmit(&mut self) {}
+    /// How often the response's mechanisms acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -72,6 +77,12 @@ impl DupAckResponse for AnyDupAckResponse {
     }
     fn allowance(&self, c: &SenderCore) -> Option<f64> {
         dispatch!(self, p => p.allowance(c))
+    }
+    fn on_delayed_retransmit(&mut self) {
+        dispatch!(self, p => p.on_delayed_retransmit())
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 

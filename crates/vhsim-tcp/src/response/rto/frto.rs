@@ -1,6 +1,6 @@
 //! F-RTO, forward RTO recovery (RFC 5682; Sarolahti, Kojo & Raatikainen, CCR 33(2) 2003;
-//! protocol-facts §3), basic (§2) and SACK-enhanced (§3), with ns-2's responses to a spurious
-//! timeout (`spurious_response_`, protocol-facts §3.3).
+//! docs/references.md §3), basic (§2) and SACK-enhanced (§3), with ns-2's responses to a spurious
+//! timeout (`spurious_response_`, docs/references.md §3.3).
 //!
 //! Step 1 (timeout): the common timeout steps (ssthresh halved, cwnd = 1, backoff) and the
 //! retransmission of the first unacknowledged segment, but no go-back-N. The window at the
@@ -39,6 +39,7 @@ use crate::sender::{AckInfo, SenderCore, TxCause};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 crate::named_enum! {
     /// Which F-RTO detection algorithm runs (RFC 5682 §2 or §3).
@@ -52,7 +53,7 @@ crate::named_enum! {
 
 crate::named_enum! {
     /// What the sender does after F-RTO declares a timeout spurious (ns-2 `spurious_response_`,
-    /// protocol-facts §3.3). In all three, ssthresh returns to max(window, ssthresh) at the
+    /// docs/references.md §3.3). In all three, ssthresh returns to max(window, ssthresh) at the
     /// timeout (RFC 4015 §3.2 `pipe_prev`, ns-2 `spurious_timeout`).
     pub enum SpuriousResponse {
         /// `spurious_response_` = 1 (ns-2 default): cwnd = the FlightSize before the detecting ACK.
@@ -97,13 +98,17 @@ pub struct Frto {
     pipe_prev: f64,
     /// `recover` / RecoveryPoint as set in step 2: one past the highest segment sent then.
     recovery_point: u64,
+    /// Engagement counters: timeouts that started F-RTO at step 1 (a restart in step 2 is the
+    /// same episode), and the episodes it found spurious.
+    episodes: u64,
+    spurious: u64,
 }
 
 impl Part for Frto {
     type Config = FrtoConfig;
     type Settings = TcpConfig;
     fn new(cfg: &FrtoConfig, _: &TcpConfig) -> Self {
-        Frto { cfg: *cfg, step: FrtoStep::Idle, pipe_prev: 0.0, recovery_point: 0 }
+        Frto { cfg: *cfg, step: FrtoStep::Idle, pipe_prev: 0.0, recovery_point: 0, episodes: 0, spurious: 0 }
     }
 }
 
@@ -201,6 +206,7 @@ impl Frto {
         c.set_window(cwnd.max(1.0), self.pipe_prev);
         c.end_rto_recovery();
         c.stats_mut().spurious_rto_detected += 1;
+        self.spurious += 1;
         self.step = FrtoStep::Idle;
         AckOutcome::Spurious
     }
@@ -230,6 +236,7 @@ impl RtoResponse for Frto {
             c.go_back_n();
         } else {
             // Step 1: retransmit the first unacknowledged segment only.
+            self.episodes += u64::from(!restart);
             self.step = FrtoStep::FirstAck;
             let una = c.snd_una();
             c.queue_retransmission(una, TxCause::Rto);
@@ -242,5 +249,11 @@ impl RtoResponse for Frto {
             FrtoStep::FirstAck => self.first_ack(c, now, ack),
             FrtoStep::SecondAck => self.second_ack(c, now, ack),
         }
+    }
+
+    /// `frto_episodes`, `frto_spurious_detected`.
+    fn engagement(&self, out: &mut Engagement) {
+        out.insert("frto_episodes", self.episodes);
+        out.insert("frto_spurious_detected", self.spurious);
     }
 }

@@ -7,6 +7,7 @@
 use crate::config::TcpConfig;
 use crate::sender::{AckInfo, SenderCore};
 use vhsim_core::SimTime;
+use vhsim_net::Engagement;
 
 /// What an RTO response made of an ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +27,8 @@ pub trait RtoResponse {
     fn on_timeout(&mut self, c: &mut SenderCore, now: SimTime, in_fast_recovery: bool);
     /// An ACK arrives outside fast recovery (before the sender's ordinary processing).
     fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) -> AckOutcome;
+    /// How often the response's mechanisms acted (docs/schemes.md "Engagement counters").
+    fn engagement(&self, _out: &mut Engagement) {}
 }
 
 crate::axis! {
@@ -49,6 +52,9 @@ impl RtoResponse for AnyRtoResponse {
     }
     fn on_ack(&mut self, c: &mut SenderCore, now: SimTime, ack: &AckInfo) -> AckOutcome {
         dispatch!(self, p => p.on_ack(c, now, ack))
+    }
+    fn engagement(&self, out: &mut Engagement) {
+        dispatch!(self, p => p.engagement(out))
     }
 }
 
