@@ -143,7 +143,7 @@ def test_forced_handover_claims_need_the_delivery_service_to_have_completed_it()
     # the anchor's DS first, the mobile node's second, as sobral.py lists them
     assert failures == "agent0.failures" and SC.DS_DESTROYED == "agent1.dropped"
     v = _verdict(SC.FIG4, "At 300 s a spurious timeout", [_row()])
-    assert v.status == "holds" and "failure declaration engaged in 1 of 1 runs" in v.ours
+    assert v.status == "holds" and "failure declaration engaged in 1 of 1 run" in v.ours
     v = _verdict(SC.FIG4, "At 300 s a spurious timeout", [_row(**{failures: 0})])
     assert v.status == "not checkable" and "failure declaration never engaged" in v.ours
     uh = _row(case="UH", ack3g300_s=300.24, ack3g_leave300_s=300.01, **{failures: 0})

@@ -45,3 +45,21 @@ def test_danielkojo_case_lines_say_no_rto_not_at_none_s():
     assert "none s" not in text and "RTOs at none" not in text
     assert "* regular: " in text and "2 RTOs at 8.42 and 9.88 s; no fast recovery; 1 new-link drop in the 5 s" in text
     assert "no RTO; 1 fast recovery at 8.90 s; 0 new-link drops in the 5 s" in text
+
+
+def test_counts_of_one_are_singular_in_reports():
+    from vhsim.campaign import claims as C
+    from vhsim.campaign.reproduce import counts_line
+    from vhsim.campaign.variants import Rewrite
+
+    one = pd.DataFrame({"seed": [1, 2], "scheme": ["a", "b"], "y": [2.0, 1.0], "a.wave": [3.0, float("nan")]})
+    level = C.Level("a is above 1", measure=C.Measure("y"), where={"scheme": "a"}, band=C.above(1),
+                    engages=(C.Engagement("WAVE", ("a.wave",), where={"scheme": "a"}),))
+    v = C.evaluate(level, one)
+    assert v.status == "holds" and "WAVE engaged in 1 of 1 run" in v.ours and "1 runs" not in v.ours
+    never = one.assign(**{"a.wave": [0.0, float("nan")]})
+    assert "= 0 in 1 run the claim is about" in C.evaluate(level, never).ours
+    assert counts_line([v]) == "1 holds, 0 do not hold, 0 not checkable (of 1 claim)"
+    calibration = C.evaluate(C.Level("x", category=C.CALIBRATION, measure=C.Measure("y"), band=C.above(0)), one)
+    assert counts_line([v, calibration]).endswith("(of 1 claim); 1 calibration")
+    assert Rewrite(object(), 1, 1).describe() == "1 of 1 configuration"

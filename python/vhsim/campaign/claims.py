@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .stats import quartiles
+from ..wording import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -319,9 +320,10 @@ class Engagement:
                                f"{' / '.join(self.columns)} counter)")
         engaged = int((np.nansum(counts[known], axis=1) > 0).sum())
         if not engaged:
-            raise NotCheckable(f"{self.mechanism} never engaged ({' + '.join(present)} = 0 in all {int(known.sum())} "
-                               "runs the claim is about)")
-        return f"{self.mechanism} engaged in {engaged} of {int(known.sum())} runs"
+            raise NotCheckable(f"{self.mechanism} never engaged ({' + '.join(present)} = 0 in "
+                               f"{'all ' if known.sum() > 1 else ''}{counted(int(known.sum()), 'run')} the claim is "
+                               "about)")
+        return f"{self.mechanism} engaged in {engaged} of {counted(int(known.sum()), 'run')}"
 
 
 # -- claims -------------------------------------------------------------------------------------------
@@ -539,7 +541,8 @@ class AllOf(Claim):
             except NotCheckable as why:
                 undecided.append(why)
         if not results and not undecided:
-            raise NotInResults(f"none of the configurations of its {len(self.parts)} parts is in the results")
+            raise NotInResults(f"none of the configurations of its {counted(len(self.parts), 'part')} is in the "
+                               "results")
         holds = self._combine([r.holds for r in results]) if results else None
         if undecided and holds is not self._decisive:
             raise type(undecided[0])(str(undecided[0]))

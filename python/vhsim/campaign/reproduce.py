@@ -178,13 +178,14 @@ def counts_line(verdicts: list[Verdict]) -> str:
     claims = c[CLAIM]
     n = sum(claims.values())
     quick = f", {claims[NOT_IN_QUICK]} not checked in quick mode" if claims[NOT_IN_QUICK] else ""
-    text = (f"{claims['holds']} hold, {claims['does not hold']} do not hold, {claims['not checkable']} not "
-            f"checkable{quick} (of {n} claims)")
+    text = (f"{counted(claims['holds'], 'holds', 'hold')}, {counted(claims['does not hold'], 'does not hold', 'do not hold')}, "
+            f"{claims['not checkable']} not checkable{quick} (of {counted(n, 'claim')})")
     if c[CALIBRATION]["calibration"]:
-        text += f"; {c[CALIBRATION]['calibration']} calibration"
+        text += f"; {counted(c[CALIBRATION]['calibration'], 'calibration')}"
     tests = c[CONSISTENCY]
     if sum(tests.values()):
-        text += (f"; consistency tests: {tests['passes']} pass, {tests['fails']} fail, "
+        text += (f"; consistency tests: {counted(tests['passes'], 'passes', 'pass')}, "
+                 f"{counted(tests['fails'], 'fails', 'fail')}, "
                  f"{tests['not reached']} not reached")
     return text
 

@@ -29,6 +29,7 @@ from .._native import ScenarioError
 from ..scenario import Scenario
 from .axes import Axis, AxisValue, CampaignError
 from .spec import CampaignSpec
+from ..wording import counted
 
 __all__ = ["Alternative", "Draw", "FlowStarts", "LinkDelays", "Perturbation", "Rewrite", "Seeds", "alternative_spec",
            "perturbed_spec", "rewrite"]
@@ -183,7 +184,7 @@ class Rewrite:
     def describe(self) -> str:
         if self.spec is None:
             return f"does not apply ({self.why_not})" if self.why_not else "does not apply"
-        text = f"{self.applied} of {self.total} configurations"
+        text = f"{self.applied} of {counted(self.total, 'configuration')}"
         return text + (f" (elsewhere: {self.why_not})" if self.why_not and self.applied < self.total else "")
 
 
