@@ -63,6 +63,8 @@ class FigureOutcome:
     files: list[Path]
     verdicts: list[Verdict]
     table: str | None = None
+    #: What the figures' captions say that a reader of the report must know too (a line hidden under another).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -100,7 +102,7 @@ def _figure(fig: FigureSpec, spec, fig_dir: Path, run: Callable[..., SweepReport
     files = fig.draw(sweep.campaign, table, fig_dir) if draw and len(df) else []
     ours = fig.render_table(table) if draw and len(df) else None
     sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
-    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours)
+    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours, list(getattr(files, "notes", ())))
 
 
 def reproduce(
@@ -232,6 +234,7 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
                   f"Campaign: {spec.describe()}; {counted(fig.sweep.total, 'run')} ({fig.sweep.executed} run now, "
                   f"{fig.sweep.already_done} reused{failed}); folder `{rel}`.", ""]
         lines += [f"![{p.stem}]({os.path.relpath(p, outcome.out)})\n" for p in fig.files if p.suffix == ".png"]
+        lines += [f"*In the figure:* {'; '.join(fig.notes)}.", ""] if fig.notes else []
         if fig.table:
             lines += ["### Our numbers", "", fig.table, ""]
         lines += _verdict_tables(fig.verdicts, ens.notes(fig.figure.id) if ens is not None else {})
