@@ -34,6 +34,11 @@ def test_reproduce_demo_quick_writes_plots_and_report(tmp_path):
         line = next(ln for ln in report.splitlines() if ln.startswith(f"| {claim.text}"))
         assert line.endswith("| **holds** |") or line.endswith("| **does not hold** |"), line
         assert "kb/s" in line
+    # every verdict line on the console names its figure (issue #31 item 6)
+    verdict_lines = [ln for ln in r.stdout.splitlines() if ln.startswith("  ") and not ln.startswith("  wrote ")]
+    assert len(verdict_lines) == 2, r.stdout
+    assert all(ln.startswith("  [goodput-vs-loss] holds: ") or ln.startswith("  [goodput-vs-loss] does not hold: ")
+               for ln in verdict_lines), verdict_lines
     df = campaign.open(fig / "campaign").results()
     assert len(df) == 36 and set(df.rep) == {0, 1, 2} and (df["sim_s"] == 30).all()
     # a second call reuses every run

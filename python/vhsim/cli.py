@@ -648,7 +648,9 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         click.echo(f"{fig.figure.id}: {fig.sweep.line()}")
         notes = ens.summaries(fig.figure.id) if ens is not None else []
         for i, verdict in enumerate(fig.verdicts):
-            click.echo(f"  {verdict.status}: {verdict.claim.text}" + (f"  [{notes[i]}]" if notes and notes[i] else ""))
+            # Each line names its figure: the same statement can be judged under several figures.
+            click.echo(f"  [{fig.figure.id}] {verdict.status}: {verdict.claim.text}"
+                       + (f"  [{notes[i]}]" if notes and notes[i] else ""))
         for path in fig.files:
             click.echo(f"  wrote {path}")
     if ens is not None:
