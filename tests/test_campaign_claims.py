@@ -5,6 +5,7 @@ replications count once), ceilings, engagement, quick mode, the categories and t
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -293,7 +294,7 @@ def test_one_run_per_configuration_needs_replications_and_quick_mode_says_so():
     v = C.evaluate(gain, one)
     assert v.status == "not checkable" and "one run per configuration" in v.ours
     quick = C.evaluate(gain, one, ctx=C.Context(one, quick=True))
-    assert quick.status == "not checked in quick mode" and "needs the replications" in quick.ours
+    assert quick.status == "not checked in quick mode" and "(needs replications)" in quick.ours
     missing = C.Gain("a over c", measure=Y, a={"scheme": "a"}, b={"scheme": "c"}, band=C.above(0))
     q = C.evaluate(missing, one, ctx=C.Context(one, quick=True))
     assert q.status == "not checked in quick mode" and "configurations of the full grid" in q.ours
@@ -389,3 +390,71 @@ def test_a_level_above_the_ceiling_is_not_checkable_as_set_up():
     v = C.evaluate(claim, df)
     assert v.status == "not checkable" and "the window's limit (39.0%)" in v.ours and "as set up" in v.ours
     assert _status(replace_band(claim, C.around(36)), df) == "holds"
+
+
+# -- quick mode: an interval only the few replications leave open (issue #23 item 7) ----------------
+def _two_reps_apart(values: dict, reps: int = 2) -> pd.DataFrame:
+    """Two paired replications whose differences disagree enough for a t interval with one
+    degree of freedom to include zero, though the means differ in the claimed direction."""
+    rows = []
+    for (scheme, x), v in values.items():
+        for rep, noise in zip(range(reps), (-1, 1)):
+            rows.append({"seed": 1 + rep, "scheme": scheme, "x": x, "y": v + noise * (40 if scheme == "a" else 0)})
+    return pd.DataFrame(rows)
+
+
+def test_quick_mode_leaves_undecided_what_only_its_few_replications_cannot_show():
+    df = _two_reps_apart({("a", 1): 120, ("b", 1): 100, ("a", 2): 110, ("b", 2): 100})
+    quick, full = C.Context(df, quick=True, full_replications=10), C.Context(df)
+    gain = C.Gain("a beats b", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, band=C.above(0), over={"x": (1,)})
+    assert C.evaluate(gain, df, ctx=full).status == "does not hold"  # the full campaign's rule: CI includes 0
+    v = C.evaluate(gain, df, ctx=quick)
+    assert v.status == "not checked in quick mode"
+    assert v.ours.startswith("not checked in quick mode (needs the full campaign's 10 replications): ")
+    assert "+20%" in v.ours and "95% CI over the quick campaign's runs does not show it" in v.ours
+    # a quick table whose campaign has as many replications as the full one decides as the full one
+    assert C.evaluate(gain, df, ctx=C.Context(df, quick=True)).status == "does not hold"
+    # a value outside the band is decided by the quick campaign too
+    worse = C.Gain("b beats a", measure=Y, a={"scheme": "b"}, b={"scheme": "a"}, band=C.above(0), over={"x": (1,)})
+    assert C.evaluate(worse, df, ctx=quick).status == "does not hold"
+    # ... and so is a claim of which one pair fails on its value, another only on its interval
+    both = C.Gain("a beats b by 15%", measure=Y, a={"scheme": "a"}, b={"scheme": "b"}, band=C.above(0.15),
+                  over={"x": (1, 2)})
+    assert C.evaluate(both, df, ctx=quick).status == "does not hold"
+    # inside AllOf the reason, and what it needs, survive
+    whole = C.AllOf("all", parts=(gain,))
+    assert "needs the full campaign's 10 replications" in C.evaluate(whole, df, ctx=quick).ours
+    counts = C.tally([C.evaluate(gain, df, ctx=quick), C.evaluate(worse, df, ctx=quick)])
+    assert counts["claim"]["not checked in quick mode"] == 1 and counts["claim"]["does not hold"] == 1
+
+
+def test_quick_mode_trends_and_orderings_open_only_on_their_interval_are_not_checked():
+    df = _two_reps_apart({("a", 1): 100, ("b", 1): 90})  # a: 60 and 140 against 90 and 90
+    quick = C.Context(df, quick=True, full_replications=10)
+    # a's series rises (100, 110, 160) but last - first differs by 20 and 100 in the two pairs
+    trend = pd.DataFrame([{"seed": seed, "scheme": "a", "x": x, "y": y}
+                          for x, ys in ((1, (100, 100)), (2, (110, 110)), (3, (120, 200))) for seed, y in zip((1, 2), ys)])
+    quick_trend = C.Context(trend, quick=True, full_replications=10)
+    rises = C.Monotone("a rises with x", measure=Y, along="x", order=(1, 2, 3), overall=True, over={"scheme": ("a",)})
+    assert C.evaluate(rises, trend).status == "does not hold"
+    assert "(last beyond first not shown by its 95% CI)" in C.evaluate(rises, trend).ours
+    assert C.evaluate(rises, trend, ctx=quick_trend).status == "not checked in quick mode"
+    falls = replace(rises, text="a falls with x", rising=False)  # its steps go the other way: decided
+    v = C.evaluate(falls, trend, ctx=quick_trend)
+    assert v.status == "does not hold" and "(not falling throughout)" in v.ours
+    top = C.Ordering("a highest", measure=Y, axis="scheme", top=("a",), over={"x": (1,)})
+    assert C.evaluate(top, df).status == "does not hold"
+    assert C.evaluate(top, df, ctx=quick).status == "not checked in quick mode"
+    bottom = C.Ordering("a lowest", measure=Y, axis="scheme", top=("a",), lowest=True, over={"x": (1,)})
+    assert C.evaluate(bottom, df, ctx=quick).status == "does not hold"
+
+
+def test_a_figure_knows_the_replications_its_quick_campaign_drops():
+    from vhsim.campaign.papers import park
+
+    assert park.PAPER.figure("fig3a").replications_dropped_by_quick() == park.REPLICATIONS == 10
+    assert park.PAPER.figure("fig3a").context(pd.DataFrame(), quick=True).full_replications == 10
+    assert park.PAPER.figure("fig3a").context(pd.DataFrame()).full_replications == 0
+    from vhsim.campaign.papers import sobral
+
+    assert sobral.PAPER.figure("fig5").replications_dropped_by_quick() == 0  # one deterministic run either way

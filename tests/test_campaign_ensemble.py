@@ -156,6 +156,22 @@ def test_an_alternative_that_is_invalid_or_the_figures_own_axis_does_not_apply()
     assert same.spec is None and same.why_not == "already the figure's setting"
 
 
+def test_a_reading_a_configuration_cannot_have_says_why_in_words():
+    # Issue #23 item 6: Mobile IP's configurations have no Delivery Service, so the DS readings'
+    # keys (agents[0]...) do not exist there; the report names the reading and what it needs, not
+    # the scenario's "index 0 is out of range".
+    sobral = papers()["sobral"]
+    for name in ("ds-packet-age", "ds-buffer-80kbit", "ds-ack-every-2", "fh-in-flight-delivered"):
+        alt = next(a for a in sobral.ambiguities if a.name == name)
+        out = alternative_spec(sobral.figure("fig4").campaign(False), alt)
+        assert out.why_not == f"not applicable: {name} needs {alt.needs}", out.why_not
+        assert "out of range" not in out.describe() and "only allowed" not in out.describe()
+    assert "Mobile IP has none" in next(a for a in sobral.ambiguities if a.name == "ds-packet-age").needs
+    # undeclared: the scenario's own one-line error, under the reading's name
+    invalid = alternative_spec(spec(SCHEMES, P), Alternative("sctp-option", "", {"flows.bulk.sctp.rtx_to_alt": "same"}, ""))
+    assert invalid.why_not.startswith("not applicable: the scenario rejects sctp-option's override (flows.bulk.sctp")
+
+
 def test_a_schemes_own_option_changes_only_that_schemes_configurations():
     # The window resolves for every scheme; declared as SACK's option it leaves Reno and NewReno alone.
     alt = Alternative("x", "", {"flows.bulk.tcp.window": "32pkt"}, "", schemes=("sack",))
@@ -226,7 +242,8 @@ WHERE = {
     ("kimkoh", "hr-cwnd-reset"): lambda lab: lab["flows.ftp.scheme"] == "hr-msctp",
     ("kimkoh", "mt-region-add-ip"): lambda lab: lab["flows.ftp.scheme"] == "mt-msctp",
     **{("kimkoh", name): lambda lab: True for name in ("rtx-timeouts-only", "rtx-never-alternate", "max-burst-every-send",
-                                                      "no-delayed-sack", "ns2-buffer-64k", "set-primary-from-new")},
+                                                      "no-delayed-sack", "ns2-buffer-64k", "set-primary-from-new",
+                                                      "idle-cwnd-reset")},
     # The forced handover's options: forced handovers only, and not where the figure already sets them.
     ("sobral", "fh-in-flight-delivered"): lambda lab: _case(lab).startswith("FH") and "delivered" not in _case(lab),
     ("sobral", "fh-uplink-at-failure"): lambda lab: _case(lab).startswith("FH") and "at_failure" not in _case(lab),

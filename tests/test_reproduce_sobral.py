@@ -102,6 +102,22 @@ def test_forced_handover_run_tells_the_papers_story_with_the_same_segment_offset
     assert cols["recover300_s"] == 7 and cols["seg_at_300"] == 18750
 
 
+def test_figure_5_explains_the_dropped_segments_that_come_back_as_spurious_retransmissions():
+    # Issue #31 item 6: the crosses at 300 s and the diamonds after the timeout are the same
+    # segments; the Delivery Service's copies are what arrived in between.
+    from vhsim.campaign.papers.sobral_plots import ds_copies_note
+
+    note = ds_copies_note(vhsim.load(SCEN / FILES["FH"]).run(detail="packets"), 299.8, 304.5)
+    assert note.startswith("crosses: the sender's first transmissions of 8 segments (18746-18753) lost on the "
+                           "failed wlan link; the Delivery Service at hnac kept a copy")
+    assert "declared wlan failed at 300.089 s and sent its 10 kept copies again over utran" in note
+    assert "8 of the lost segments arrived through these copies before the sender retransmitted them" in note
+    assert "the other 34 diamonds" in note  # 42 spurious retransmissions in view, as the legend counts
+    # Mobile IP has no Delivery Service: nothing to explain; nor a window without the handover.
+    assert ds_copies_note(vhsim.load(SCEN / FILES["MIP"]).run(detail="packets"), 299.8, 304.5) is None
+    assert ds_copies_note(vhsim.load(SCEN / FILES["FH"]).run(detail="packets"), 200.0, 210.0) is None
+
+
 # -- claims on synthetic rows ------------------------------------------------------------------------
 def _row(**kw) -> dict:
     base = {"case": "FH", "scheme": "newreno", "timer": "impatient", "active": "off", "placement": "core",
@@ -143,7 +159,7 @@ def test_forced_handover_claims_need_the_delivery_service_to_have_completed_it()
     # the anchor's DS first, the mobile node's second, as sobral.py lists them
     assert failures == "agent0.failures" and SC.DS_DESTROYED == "agent1.dropped"
     v = _verdict(SC.FIG4, "At 300 s a spurious timeout", [_row()])
-    assert v.status == "holds" and "failure declaration engaged in 1 of 1 runs" in v.ours
+    assert v.status == "holds" and "failure declaration engaged in 1 of 1 run" in v.ours
     v = _verdict(SC.FIG4, "At 300 s a spurious timeout", [_row(**{failures: 0})])
     assert v.status == "not checkable" and "failure declaration never engaged" in v.ours
     uh = _row(case="UH", ack3g300_s=300.24, ack3g_leave300_s=300.01, **{failures: 0})
@@ -198,6 +214,7 @@ def test_reproduce_sobral_quick_writes_every_figure_and_an_honest_report(tmp_pat
     # variant), and the repeated ACKs arrive when the paper says.
     assert "RTOs at 300.23 (spurious), 301.50 (spurious) s (paper: 300.28 (spurious), 301.54 (spurious) s)" in report
     assert "repeated-ACK arrivals at 301.13, 302.29 s (paper: 301.1, 302.32 s)" in report
+    assert "*In the figure:* crosses: the sender's first transmissions of 8 segments" in report  # Figure 5
 
 
 # -- the return to 3G (issue #26) --------------------------------------------------------------------

@@ -278,7 +278,7 @@ def _print_aggregate(s: dict) -> None:
     """Figures over all flows (summary.json's `aggregate`), for runs with many."""
     a = s.get("aggregate") or {}
     g = a.get("goodput_kbps") or {}
-    click.echo(f"{a.get('flows', 0)} flows: {float(a.get('total_goodput_kbps', 0)) / 1000:.3f} Mb/s in all, "
+    click.echo(f"{counted(int(a.get('flows', 0)), 'flow')}: {float(a.get('total_goodput_kbps', 0)) / 1000:.3f} Mb/s in all, "
                f"Jain's index {float(a.get('jain_index', 1)):.3f}, goodput per flow median {float(g.get('p50', 0)):.1f} "
                f"kb/s (5% {float(g.get('p5', 0)):.1f}, 95% {float(g.get('p95', 0)):.1f})")
     i = a.get("interruption_s")
@@ -328,7 +328,7 @@ def _print_run(result, out: Path) -> None:
         click.echo(f"(the first {len(flows)} of {len(s['flows'])} flows)")
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
     files += [f"{t}.parquet" for t in ENTITY_TABLES if len(s.get(t) or ()) > TABLE_LIMIT]
-    files += [f"{c.path.name} ({c.packets:,} packets)" for c in result.captures]
+    files += [f"{c.path.name} ({counted(c.packets, 'packet')})" for c in result.captures]
     click.echo(f"wrote {out}/ ({', '.join(files)})")
 
 
@@ -648,7 +648,9 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         click.echo(f"{fig.figure.id}: {fig.sweep.line()}")
         notes = ens.summaries(fig.figure.id) if ens is not None else []
         for i, verdict in enumerate(fig.verdicts):
-            click.echo(f"  {verdict.status}: {verdict.claim.text}" + (f"  [{notes[i]}]" if notes and notes[i] else ""))
+            # Each line names its figure: the same statement can be judged under several figures.
+            click.echo(f"  [{fig.figure.id}] {verdict.status}: {verdict.claim.text}"
+                       + (f"  [{notes[i]}]" if notes and notes[i] else ""))
         for path in fig.files:
             click.echo(f"  wrote {path}")
     if ens is not None:

@@ -50,6 +50,7 @@ def matrix_cmd(ctx: click.Context, matrix_file, schemes, scenarios, metrics, see
     from .campaign import CampaignError
     from .cli import EXIT_INPUT, EXIT_SIM, _fail, _interrupted
     from .matrix import load_matrix, run_matrix
+    from .wording import counted
 
     try:
         spec = load_matrix(matrix_file, schemes=_names(schemes), scenarios=_names(scenarios),
@@ -69,7 +70,7 @@ def matrix_cmd(ctx: click.Context, matrix_file, schemes, scenarios, metrics, see
         return
     for e in outcome.entries:
         click.echo(f"{e.entry.name}: {e.sweep.line()}")
-    click.echo(f"matrix: {outcome.total} runs ({outcome.executed} run now) in {outcome.wall_s:.1f} s; "
+    click.echo(f"matrix: {counted(outcome.total, 'run')} ({outcome.executed} run now) in {outcome.wall_s:.1f} s; "
                f"report: {outcome.files[0]}")
     if outcome.failed_runs:
-        _fail(ctx, f"{outcome.failed_runs} runs failed; see the campaigns' failures/ folders", EXIT_SIM)
+        _fail(ctx, f"{counted(outcome.failed_runs, 'run')} failed; see the campaigns' failures/ folders", EXIT_SIM)

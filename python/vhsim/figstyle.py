@@ -13,6 +13,8 @@
   part in the legend's title.
 * **The effective window** min(cwnd, rwnd) is drawn when the receive window binds
   (:func:`vhsim.plots.cwnd`).
+* **No line hidden without a word**: where a line lies under one drawn after it (equal values
+  within half that line's width), the caption says so (:func:`hidden_lines`).
 
 Tests (tests/test_figures.py) check these on the figures of ``make demo`` and of a
 ``vhsim reproduce --quick`` figure.
@@ -29,7 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.legend import Legend
 
-__all__ = ["COUNTED", "HANDOVER_GID", "RTO_GID", "clip_note", "count_in_view", "legend_below", "top_of"]
+__all__ = ["COUNTED", "HANDOVER_GID", "RTO_GID", "clip_note", "count_in_view", "hidden_lines", "legend_below",
+           "top_of"]
 
 #: A legend label that counts points: ``sent (4,347)``; a leading ``_`` hides the entry (none in view).
 COUNTED = re.compile(r"^_?(?P<name>.*) \((?P<n>[\d,]+)\)$")
@@ -109,3 +112,69 @@ def clip_note(ax: "Axes", what: str, clipped: float, unit: str = "") -> None:
     """Say on the y-axis label that ``what`` rises to ``clipped`` above the axis."""
     if clipped > 0:
         ax.set_ylabel(f"{ax.get_ylabel()}\n({what} up to {clipped:,.0f}{unit} above the axis)")
+
+
+def hidden_lines(ax: "Axes") -> list[str]:
+    """Notes for a caption on the labelled lines of ``ax`` that lie under a line drawn after them:
+    at points of equal x whose positions on the axis (after layout) are at most half the covering
+    line's width apart, the earlier line cannot be seen.  ``["Freeze-TCP's line lies under
+    Freeze-TCPv2's (values equal at the plot's resolution)"]``, or ``"... at 10 and 50 km/h
+    (...)"`` when only some points coincide (the x unit is read from the axis label's
+    parentheses)."""
+    series = _labelled_lines(ax)
+    if len(series) < 2:
+        return []
+    _lay_out(ax.figure)
+    unit = re.search(r"\(([^()]*)\)\s*$", ax.get_xlabel())
+    unit = f" {unit[1]}" if unit and unit[1] else ""
+    notes = []
+    for i, (name, line) in enumerate(series):
+        x, y = _xy(line)
+        shown = np.isfinite(x) & np.isfinite(y)
+        pixels = ax.transData.transform(np.column_stack([x, y]))[:, 1]
+        covered: dict[float, str] = {}  # x -> the last line drawn over this one's point there
+        for above_name, above in series[i + 1:]:
+            ax_, ay = _xy(above)
+            above_pixels = ax.transData.transform(np.column_stack([ax_, ay]))[:, 1]
+            half_width = above.get_linewidth() * ax.figure.dpi / 72 / 2
+            for xv, py, ok in zip(x, pixels, shown):
+                at = np.flatnonzero(ax_ == xv)
+                if ok and len(at) and np.isfinite(ay[at[0]]) and abs(above_pixels[at[0]] - py) <= half_width:
+                    covered[float(xv)] = above_name
+        for above_name in dict.fromkeys(covered.values()):
+            xs = sorted(xv for xv, who in covered.items() if who == above_name)
+            where = "" if len(xs) == int(shown.sum()) else f" at {_and([f'{xv:g}' for xv in xs])}{unit}"
+            notes.append(f"{name}'s line lies under {above_name}'s{where} (values equal at the plot's resolution)")
+    return notes
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _labelled_lines(ax: "Axes") -> list[tuple[str, object]]:
+    """(legend label, the line drawn for it) in drawing order; error bars give their data line.
+    Marker-only series (no line style) are left out."""
+    from matplotlib.container import ErrorbarContainer
+    from matplotlib.lines import Line2D
+
+    drawn = list(ax.get_lines())
+    out = []
+    for handle, label in zip(*ax.get_legend_handles_labels()):
+        line = handle.lines[0] if isinstance(handle, ErrorbarContainer) else handle
+        if isinstance(line, Line2D) and line in drawn and line.get_linestyle() not in ("None", "none", "", " "):
+            out.append((label, line))
+    return sorted(out, key=lambda item: (item[1].get_zorder(), drawn.index(item[1])))
+
+
+def _xy(line) -> tuple[np.ndarray, np.ndarray]:
+    return np.asarray(line.get_xdata(), dtype=float), np.asarray(line.get_ydata(), dtype=float)
+
+
+def _lay_out(figure) -> None:
+    """Place the axes as they will be drawn (constrained layout), so data maps to the final pixels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not isinstance(figure.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(figure)
+    figure.draw_without_rendering()

@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Sequence
 from . import _native
 from ._native import ScenarioError
 from .errors import shown
+from .wording import counted
 
 try:
     import tomllib
@@ -192,7 +193,7 @@ def read_store(path: Path | None) -> dict[tuple[str, str, int], Fingerprint]:
             for line, r in enumerate(rows, start=2):  # line 1: the header
                 if None in r or None in r.values():
                     fields = sum(v is not None for k, v in r.items() if k is not None) + len(r.get(None) or [])
-                    raise ValueError(f"{fields} fields instead of {len(COLUMNS)}")
+                    raise ValueError(f"{counted(fields, 'field')} instead of {len(COLUMNS)}")
                 if not r["seed"].isdigit():
                     raise ValueError(f"seed {shown(r['seed'])} is not a whole number")
                 out[(r["scenario"], r["set"], int(r["seed"]))] = Fingerprint(r["packets"], r["timeseries"], r["summary"])

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
+from .wording import counted
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -56,7 +58,7 @@ def goodput_cdf(result: "Result", ax: "Axes | None" = None, by: str | None = "sc
     groups = [(None, flows)] if by is None or by not in flows else list(flows.groupby(by, sort=True))
     for name, df in groups:
         x = df["goodput_kbps"].to_numpy(dtype=float)
-        label = f"{name + ': ' if name else ''}{len(x)} flows, Jain {jain(x):.3f}"
+        label = f"{name + ': ' if name else ''}{counted(len(x), 'flow')}, Jain {jain(x):.3f}"
         _ecdf(ax, x, label=label)
     ax.set_xlabel("goodput (kb/s)")
     ax.set_ylabel("share of flows")
@@ -80,7 +82,7 @@ def interruption_cdf(result: "Result", ax: "Axes | None" = None) -> "Axes":
     ax = _axes(ax)
     x = interruptions(result)
     if len(x):
-        _ecdf(ax, x, label=f"{len(x)} interruptions, median {np.median(x):.3g} s")
+        _ecdf(ax, x, label=f"{counted(len(x), 'interruption')}, median {np.median(x):.3g} s")
         ax.legend(fontsize="small", loc="lower right")
     else:
         ax.text(0.5, 0.5, "no handover interruption in this run", transform=ax.transAxes, ha="center",
@@ -109,7 +111,7 @@ def total_goodput(result: "Result", ax: "Axes | None" = None, flows: Iterable[st
     if len(handovers):
         start, done = float(handovers["start_s"].min()), float(handovers["done_s"].max())
         ax.axvspan(start, max(done, start + 1e-3), color="0.85", zorder=0, lw=0,
-                   label=f"{len(handovers)} handovers")
+                   label=counted(len(handovers), "handover"))
         ax.legend(fontsize="small", loc="lower right")
     ax.set_xlim(0, float(result.summary.get("sim_s") or times[-1]))
     ax.set_xlabel("time (s)")
@@ -139,7 +141,7 @@ def population(result: "Result", path: str | os.PathLike[str], dpi: int = 130) -
     goodput_cdf(result, ax=left)
     interruption_cdf(result, ax=right)
     n = int((result.summary.get("aggregate") or {}).get("flows", len(result.flows)))
-    fig.suptitle(f"scenario {result.scenario_name} \u2014 {n} flows \u2014 seed {result.seed} \u2014 vhsim {result.version}",
+    fig.suptitle(f"scenario {result.scenario_name} \u2014 {counted(n, 'flow')} \u2014 seed {result.seed} \u2014 vhsim {result.version}",
                  fontsize="medium")
     dest = Path(path)
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -4,13 +4,15 @@
 ('1 RTO', '2 RTOs', '0 replications', '1,500 runs')
 >>> instants([8.42, 9.875]), instants([])
 ('8.42 and 9.88 s', 'none')
+>>> occurrences("RTO", [8.42, 9.875]), occurrences("RTO", [8.42]), occurrences("fast recovery", [], "fast recoveries")
+('2 RTOs at 8.42 and 9.88 s', '1 RTO at 8.42 s', 'no fast recovery')
 """
 
 from __future__ import annotations
 
 from typing import Iterable
 
-__all__ = ["counted", "instants"]
+__all__ = ["counted", "instants", "occurrences"]
 
 
 def counted(n: int, word: str, plural: str | None = None) -> str:
@@ -26,3 +28,12 @@ def instants(times: Iterable[float], digits: int = 2, unit: str = "s", empty: st
         return empty
     text = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
     return f"{text} {unit}".rstrip()
+
+
+def occurrences(word: str, times: Iterable[float], plural: str | None = None, digits: int = 2) -> str:
+    """How many ``word`` events and when: ``2 RTOs at 8.42 and 9.88 s``, ``1 RTO at 8.42 s``,
+    ``no RTO``."""
+    times = list(times)
+    if not times:
+        return f"no {word}"
+    return f"{counted(len(times), word, plural)} at {instants(times, digits)}"

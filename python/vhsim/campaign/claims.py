@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .stats import quartiles
+from ..wording import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -64,13 +65,20 @@ class NotCheckable(Exception):
 class NotInResults(NotCheckable):
     """The claim's configurations are not in the results (in quick mode: the reduced grid dropped them)."""
 
-    needs = "configurations of the full grid"
+    needs = "the configurations of the full grid"
 
 
 class NeedsReplications(NotCheckable):
-    """A comparison found one run per configuration: it needs replications (quick mode may have too few)."""
+    """A comparison found one run per configuration, or (quick mode) its 95% CI over the reduced
+    campaign's few replications cannot show an effect whose value meets the claim: it needs
+    replications (``needs`` says how many, when known)."""
 
     needs = "replications"
+
+    def __init__(self, message: str = "", needs: str | None = None) -> None:
+        super().__init__(message)
+        if needs:
+            self.needs = needs
 
 
 class _All:
@@ -232,15 +240,19 @@ class Context:
     ``samples``: axis columns whose values are statistical samples like the seed (Daniel &
     Kojo's handoff instants), not configurations; ``deterministic``: one run per configuration
     is the figure's design (no randomness), so comparisons use exact values; ``quick``: the
-    table comes from the reduced campaign of ``--quick``.  ``axes`` (the configuration
-    columns) come from the table (``attrs["axes"]`` of :meth:`vhsim.campaign.Campaign.results`).
+    table comes from the reduced campaign of ``--quick``; ``full_replications``: the full
+    campaign's replications when the quick one has fewer (0 otherwise), so that a comparison
+    whose interval only the few replications leave open is *not checked in quick mode*, not
+    "does not hold".  ``axes`` (the configuration columns) come from the table (``attrs["axes"]``
+    of :meth:`vhsim.campaign.Campaign.results`).
     """
 
     def __init__(self, table: "pd.DataFrame", names: Mapping[str, Any] | None = None, *, quick: bool = False,
-                 samples: Sequence[str] = (), deterministic: bool = False) -> None:
+                 samples: Sequence[str] = (), deterministic: bool = False, full_replications: int = 0) -> None:
         self.table = table
         self.names = dict(names or {})
         self.quick = quick
+        self.full_replications = full_replications if quick else 0
         self.samples = tuple(samples)
         self.deterministic = deterministic
         self.axes = tuple(table.attrs.get("axes", ()))
@@ -319,9 +331,10 @@ class Engagement:
                                f"{' / '.join(self.columns)} counter)")
         engaged = int((np.nansum(counts[known], axis=1) > 0).sum())
         if not engaged:
-            raise NotCheckable(f"{self.mechanism} never engaged ({' + '.join(present)} = 0 in all {int(known.sum())} "
-                               "runs the claim is about)")
-        return f"{self.mechanism} engaged in {engaged} of {int(known.sum())} runs"
+            raise NotCheckable(f"{self.mechanism} never engaged ({' + '.join(present)} = 0 in "
+                               f"{'all ' if known.sum() > 1 else ''}{counted(int(known.sum()), 'run')} the claim is "
+                               "about)")
+        return f"{self.mechanism} engaged in {engaged} of {counted(int(known.sum()), 'run')}"
 
 
 # -- claims -------------------------------------------------------------------------------------------
@@ -539,10 +552,13 @@ class AllOf(Claim):
             except NotCheckable as why:
                 undecided.append(why)
         if not results and not undecided:
-            raise NotInResults(f"none of the configurations of its {len(self.parts)} parts is in the results")
+            raise NotInResults(f"none of the configurations of its {counted(len(self.parts), 'part')} is in the "
+                               "results")
         holds = self._combine([r.holds for r in results]) if results else None
         if undecided and holds is not self._decisive:
-            raise type(undecided[0])(str(undecided[0]))
+            again = type(undecided[0])(str(undecided[0]))
+            again.__dict__.update(undecided[0].__dict__)  # e.g. what a quick campaign would need
+            raise again
         ours = [r.ours for r in results] + [f"(not checkable: {why})" for why in undecided]
         return Outcome(bool(holds), " \u2016 ".join(ours), " \u2016 ".join(dict.fromkeys(r.rule for r in results if r.rule)))
 
@@ -591,7 +607,7 @@ def evaluate(claim: Claim, table: "pd.DataFrame", names: Mapping[str, Any] | Non
         outcome = claim.judge(ctx)
     except NotCheckable as why:
         if claim.category == CLAIM and ctx.quick and isinstance(why, (NotInResults, NeedsReplications)):
-            return Verdict(claim, NOT_IN_QUICK, f"not checked in quick mode (needs the {why.needs}): {why}")
+            return Verdict(claim, NOT_IN_QUICK, f"not checked in quick mode (needs {why.needs}): {why}")
         status = NOT_REACHED if claim.category == CONSISTENCY else NOT_CHECKABLE
         return Verdict(claim, CALIBRATION if claim.category == CALIBRATION else status, str(why))
     except Exception as err:  # noqa: BLE001 - a broken check is reported, not fatal

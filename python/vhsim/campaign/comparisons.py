@@ -77,6 +77,16 @@ def decide(band: Band, value: float, low: float, high: float) -> tuple[bool, str
     return ((low > 0) if positive else (high < 0)), "the 95% CI includes 0"
 
 
+def undecided_in_quick(ctx: Context, holds: bool, interval_only: bool, ours: str) -> None:
+    """Raise :class:`NeedsReplications` when a comparison judged on a quick campaign, which has
+    fewer replications than the full one (``ctx.full_replications``), fails only because its
+    95% CI does not show an effect whose value meets the claim (``interval_only``): the full
+    campaign decides that, not the quick one (issue #23 item 7)."""
+    if not holds and interval_only and ctx.full_replications:
+        raise NeedsReplications(f"{ours}; the values meet the claim, but the 95% CI over the quick campaign's runs "
+                                "does not show it", needs=f"the full campaign's {ctx.full_replications} replications")
+
+
 def _interval_text(low: float, high: float, fmt: Callable[[float], str]) -> str:
     return "" if math.isnan(low) else (f" [{fmt(low)} .. {fmt(high)}]" if low != high else "")
 
@@ -116,7 +126,7 @@ class Gain(Claim):
         if not found:
             raise NotInResults(f"no configuration of the claim has both sides in the results ({self._describe(ctx)})")
         self._ceiling(ctx, found, mb, fmt)
-        effects, values, parts, why_not = [], [], [], []
+        effects, values, parts, why_not, decisions = [], [], [], [], []
         for point, a, b, wa, wb in found:
             e = compare(ctx, self.measure, wa, wb, self.measure_b)
             g, lo, hi = (-e.gain, -e.gain_high, -e.gain_low) if self.reduction else (e.gain, e.gain_low, e.gain_high)
@@ -125,14 +135,16 @@ class Gain(Claim):
             parts.append(self._pair_text(ctx, point, a, b, e, g, lo, hi, fmt))
             if self.aggregate == "each":
                 ok, why = decide(self.band, g, lo, hi)
+                decisions.append((ok, why))
                 if not ok and why:
                     why_not.append(f"{self._varying(point, ctx) or ctx.label(a)}: {why}")
         if self.aggregate == "each":
-            holds = all(decide(self.band, *v)[0] for v in values)
+            holds = all(ok for ok, _ in decisions)
             summary = ""
         else:
             agg = [_aggregate([v[i] for v in values], self.aggregate) for i in range(3)]
             holds, why = decide(self.band, *agg)
+            decisions.append((holds, why))
             word = {"max": "largest", "min": "smallest", "mean": "mean", "median": "median"}[self.aggregate]
             summary = f"{word} {fmt(agg[0])}{_interval_text(agg[1], agg[2], fmt)}"
             if not holds and why:
@@ -141,6 +153,8 @@ class Gain(Claim):
         head = f"{self.measure.name}: " if self.measure.name and self.measure_b is None else ""
         ours = head + _join(["; ".join(parts), summary, _methods(effects),
                              ("not shown: " + "; ".join(why_not)) if why_not else ""])
+        # A pair that fails with a reason failed on its interval only (its value is in the band).
+        undecided_in_quick(ctx, holds, all(ok or why for ok, why in decisions), ours)
         return Outcome(holds, ours, f"{what} {self.band.text(fmt)}, shown by its 95% CI")
 
     def _ceiling(self, ctx: Context, found, mb: Measure, fmt) -> None:
@@ -209,7 +223,7 @@ class Ordering(Claim):
     lowest: bool = False
 
     def check(self, ctx: Context) -> Outcome:
-        holds, parts, effects = True, [], []
+        holds, parts, effects, interval_only = True, [], [], True
         for point in self.points(ctx, without=(self.axis,)):
             present = [v for v in (self.among or ctx.values_of(self.axis, point)) if ctx.present({**point, self.axis: v})]
             vals = {v: ctx.value(self.measure, {**point, self.axis: v}) for v in present}
@@ -223,6 +237,7 @@ class Ordering(Claim):
                 e = compare(ctx, self.measure, {**point, self.axis: x}, {**point, self.axis: y})
                 effects.append(e)
                 if not _shown(e, not self.lowest):
+                    interval_only &= not e.exact and (e.diff < 0 if self.lowest else e.diff > 0)  # ranked as claimed
                     d = self.measure.digits
                     unshown.append(f"{ctx.name(self.axis, x)} \u2212 {ctx.name(self.axis, y)} {e.diff:+.{d}f}"
                                    + ("" if e.exact else f" [{e.diff_low:+.{d}f} .. {e.diff_high:+.{d}f}]"))
@@ -239,6 +254,7 @@ class Ordering(Claim):
             raise NotInResults(f"the ranked configurations are not in the results ({self._describe(ctx)})")
         rel = " < " if self.lowest else " > "
         order = rel.join(ctx.name(self.axis, t) for t in self.top)
+        undecided_in_quick(ctx, holds, interval_only, _join(["; ".join(parts), _methods(effects)]))
         return Outcome(holds, _join(["; ".join(parts), _methods(effects)]),
                        f"{order}{rel + 'every other' if self.rest else ''}, at every point, each difference shown by "
                        "its 95% CI")
@@ -259,7 +275,7 @@ class Monotone(Claim):
     overall: bool = False
 
     def check(self, ctx: Context) -> Outcome:
-        holds, parts, effects = True, [], []
+        holds, parts, effects, interval_only = True, [], [], True
         for point in self.points(ctx, without=(self.along,)):
             series = [(x, ctx.value(self.measure, {**point, self.along: x})) for x in self.order
                       if ctx.present({**point, self.along: x})]
@@ -273,19 +289,25 @@ class Monotone(Claim):
                 e = compare(ctx, self.measure, {**point, self.along: series[-1][0]}, {**point, self.along: series[0][0]})
                 effects.append(e)
                 ok_ends = _shown(e, self.rising)
+                ends_way = not e.exact and (e.diff > 0 if self.rising else e.diff < 0)  # beyond, CI aside
                 d = self.measure.digits
                 ends = (f" (last \u2212 first {e.diff:+.{d}f}"
                         + ("" if e.exact else f" [{e.diff_low:+.{d}f} .. {e.diff_high:+.{d}f}]") + ")")
             else:
-                ok_ends = True
+                ok_ends, ends_way = True, True
             ok = steps and ok_ends
             holds &= ok
+            interval_only &= ok or (steps and ends_way)
+            way = "rising" if self.rising else "falling"
+            why = "" if ok else (f" (not {way} throughout)" if not steps else
+                                 " (last beyond first not shown by its 95% CI)")
             where = self._varying(point, ctx, skip=(self.along,))
             parts.append(f"{where + ': ' if where else ''}"
                          + ", ".join(f"{ctx.name(self.along, x)}: {self.measure.text(y)}" for x, y in series) + ends
-                         + ("" if ok else " (not " + ("rising" if self.rising else "falling") + " throughout)"))
+                         + why)
         if not parts:
             raise NotInResults(f"fewer than two points of a series in the results ({self._describe(ctx)})")
+        undecided_in_quick(ctx, holds, interval_only, _join(["; ".join(parts), _methods(effects)]))
         rule = f"{'rising' if self.rising else 'falling'} along {self.along}"
         rule += f", each step within {100 * self.tolerance:.0f}%" if self.tolerance else ", no step back"
         return Outcome(holds, _join(["; ".join(parts), _methods(effects)]),

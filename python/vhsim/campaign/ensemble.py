@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 from .claims import CALIBRATION, Verdict
 from .figures import FigureSpec, markdown_table
 from .variants import Alternative, Draw, Rewrite, alternative_spec, perturbed_spec
+from ..wording import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from .figures import Paper
@@ -133,7 +134,7 @@ class Ensemble:
         """Extra columns of the figure's verdict tables: the label and the dependence."""
         out: dict[str, list[str]] = {}
         if self.robust:
-            out[f"robustness ({len(self.robust)} variants)"] = [str(lab) if lab else "\u2013" for lab in self.labels(fig_id)]
+            out[f"robustness ({counted(len(self.robust), 'variant')})"] = [str(lab) if lab else "\u2013" for lab in self.labels(fig_id)]
         if self.alternatives:
             out["depends on (unstated choices)"] = [", ".join(d) or "none" for d in self.depends_on(fig_id)]
         return out
@@ -154,15 +155,16 @@ class Ensemble:
         if self.robust:
             labels = [lab for f in self.defaults for lab in self.labels(f.figure.id) if lab is not None]
             tally = {k: sum(1 for lab in labels if lab.kind == k) for k in (ROBUST, FRAGILE, FLIPS)}
-            parts.append(f"robustness over {len(self.robust)} perturbed variants: {tally[ROBUST]} robust, "
-                         f"{tally[FRAGILE]} fragile, {tally[FLIPS]} flips (of {len(labels)} verdicts)")
+            parts.append(f"robustness over {counted(len(self.robust), 'perturbed variant')}: {tally[ROBUST]} robust, "
+                         f"{tally[FRAGILE]} fragile, {tally[FLIPS]} flips (of {counted(len(labels), 'verdict')})")
         if self.alternatives:
             deps = [d for f in self.defaults for d, v in zip(self.depends_on(f.figure.id), f.verdicts)
                     if v.category != CALIBRATION]
             flips = {a.name: len(self.changes(a.name)) for a in self.alternatives}
             each = ", ".join(f"{name} {n}" for name, n in flips.items() if n)
-            parts.append(f"{sum(1 for d in deps if d)} of {len(deps)} verdicts change under at least one of "
-                         f"{len(self.alternatives)} alternative readings" + (f" ({each})" if each else ""))
+            parts.append(f"{sum(1 for d in deps if d)} of {counted(len(deps), 'verdict')} change under at least one "
+                         f"of {counted(len(self.alternatives), 'alternative reading')}"
+                         + (f" ({each})" if each else ""))
         return "; ".join(parts)
 
     def changes(self, name: str) -> list[tuple[str, Verdict, str]]:
@@ -267,7 +269,7 @@ def _robustness_markdown(ens: Ensemble) -> list[str]:
     if not ens.robust:
         return []
     n, paper = len(ens.robust), ens.paper
-    lines = [f"## Robustness: {n} perturbed variants", "",
+    lines = [f"## Robustness: {counted(n, 'perturbed variant')}", "",
              f"**The perturbation** (declared in the paper module): {paper.perturbation.describe()}.", "",
              f"Variant k draws its values from the named seed `vhsim-robustness/{paper.name}/variant-k` (the same in "
              "every figure and every call); each variant is a campaign of its own under `robustness/variant-k/`. "

@@ -179,8 +179,18 @@ class FigureSpec:
     deterministic: bool = False
 
     def context(self, table: "pd.DataFrame", quick: bool = False) -> Context:
-        """The evaluation context of this figure's claims on its derived ``table``."""
-        return Context(table, self.names, quick=quick, samples=self.samples, deterministic=self.deterministic)
+        """The evaluation context of this figure's claims on its derived ``table`` (``quick``:
+        of the reduced campaign, which may have fewer replications than the full one)."""
+        return Context(table, self.names, quick=quick, samples=self.samples, deterministic=self.deterministic,
+                       full_replications=self.replications_dropped_by_quick() if quick else 0)
+
+    def replications_dropped_by_quick(self) -> int:
+        """The full campaign's replications if the quick one has fewer, else 0 (also when a grid
+        is built by a function: it is not built just to count them)."""
+        full, quick = self.grid, self.quick if self.quick is not None else self.grid
+        if not isinstance(full, Grid) or not isinstance(quick, Grid):
+            return 0
+        return full.replications if quick.replications < full.replications else 0
 
     def campaign(self, quick: bool) -> CampaignSpec:
         chosen = self.quick if quick and self.quick is not None else self.grid

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
-from ..figstyle import legend_below
+from ..figstyle import hidden_lines, legend_below
 from ..wording import counted
 from .axes import quantity
 from .stats import summarize
@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .store import Campaign
 
-__all__ = ["Bars", "MIN_RUNS_FOR_CI", "Quartiles", "SideBySide", "bar_chart", "caption", "quartile_lines",
+__all__ = ["Bars", "Drawn", "MIN_RUNS_FOR_CI", "Quartiles", "SideBySide", "bar_chart", "caption", "quartile_lines",
            "run_overview", "save_figure"]
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies.
@@ -65,9 +65,27 @@ def caption(df: "pd.DataFrame", note: str = "", runs: str = "") -> str:
     return " \u2014 ".join(parts)
 
 
+class Drawn(list):
+    """The files a plot wrote, and ``notes``: what its caption says that the report repeats
+    beside the figure (e.g. a line hidden under another, :func:`vhsim.figstyle.hidden_lines`)."""
+
+    def __init__(self, files: Sequence[Path] = (), notes: Sequence[str] = ()) -> None:
+        super().__init__(files)
+        self.notes = list(notes)
+
+    def __add__(self, other: Sequence[Path]) -> "Drawn":
+        return Drawn([*self, *other], [*self.notes, *getattr(other, "notes", ())])
+
+    def __iadd__(self, other: Sequence[Path]) -> "Drawn":
+        self.extend(other)
+        self.notes += [n for n in getattr(other, "notes", ()) if n not in self.notes]
+        return self
+
+
 def save_figure(fig: "Figure", path: str | os.PathLike[str], title: str, caption_text: str,
-                formats: Sequence[str] = FORMATS, dpi: int = 130) -> list[Path]:
-    """Write ``fig`` as ``<path stem>.png`` and ``.svg`` with the caption in their metadata."""
+                formats: Sequence[str] = FORMATS, dpi: int = 130, notes: Sequence[str] = ()) -> Drawn:
+    """Write ``fig`` as ``<path stem>.png`` and ``.svg`` with the caption in their metadata;
+    ``notes`` (already in the caption) go with the files to the report."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from .. import __version__
@@ -88,7 +106,7 @@ def save_figure(fig: "Figure", path: str | os.PathLike[str], title: str, caption
             meta = {}
         fig.savefig(dest, format=fmt, dpi=dpi, metadata=meta)
         written.append(dest)
-    return written
+    return Drawn(written, notes)
 
 
 def _new_figure(width: float = 8, height: float = 4.8):
@@ -220,9 +238,10 @@ def quartile_lines(df: "pd.DataFrame", metric: str, x: str, path: str | os.PathL
     ax.grid(True, alpha=0.3)
     legend_below(ax, title="dashed: lower / upper quartile", columns=2)
     title = title or f"{metric}: quartiles vs {x}"
-    cap = caption(df, "solid: median, dashed: quartiles")
+    notes = hidden_lines(ax)
+    cap = caption(df, "; ".join(["solid: median, dashed: quartiles", *notes]))
     _title_block(fig, title, cap)
-    return save_figure(fig, path, title, cap, formats)
+    return save_figure(fig, path, title, cap, formats, notes=notes)
 
 
 def run_overview(campaign: "Campaign", path: str | os.PathLike[str], config: int = 0, rep: int = 0,
@@ -368,11 +387,13 @@ class Quartiles:
         counts = data.groupby(keys, sort=False)[self.column].count()
         censored = int(data[self.column].astype(float).map(math.isinf).sum())
         n = f"{counts.min()}" if counts.min() == counts.max() else f"{counts.min()}-{counts.max()}"
-        cap = caption(table, f"{counted(censored, 'run')} censored (beyond their horizon, triangles where a quartile falls on "
-                             "them); solid: median, dashed: quartiles",
+        notes = [f"{ax.get_title() + ': ' if len(all_axes) > 1 and ax.get_title() else ''}{note}"
+                 for ax in all_axes for note in hidden_lines(ax)]
+        cap = caption(table, "; ".join([f"{counted(censored, 'run')} censored (beyond their horizon, triangles where a "
+                                        "quartile falls on them); solid: median, dashed: quartiles", *notes]),
                       runs=f"n = {n} {self.unit_of_n} per configuration, one run each")
         _title_block(figure, fig.title, cap)
-        return save_figure(figure, out / f"{fig.id}-{self.column.replace('.', '-')}", fig.title, cap)
+        return save_figure(figure, out / f"{fig.id}-{self.column.replace('.', '-')}", fig.title, cap, notes=notes)
 
     def _extra(self, ax, table: "pd.DataFrame", fig: Any) -> None:
         column, ylabel, title = self.extra

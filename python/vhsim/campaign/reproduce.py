@@ -65,6 +65,8 @@ class FigureOutcome:
     files: list[Path]
     verdicts: list[Verdict]
     table: str | None = None
+    #: What the figures' captions say that a reader of the report must know too (a line hidden under another).
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -102,7 +104,7 @@ def _figure(fig: FigureSpec, spec, fig_dir: Path, run: Callable[..., SweepReport
     files = fig.draw(sweep.campaign, table, fig_dir) if draw and len(df) else []
     ours = fig.render_table(table) if draw and len(df) else None
     sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
-    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours)
+    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours, list(getattr(files, "notes", ())))
 
 
 def reproduce(
@@ -210,13 +212,14 @@ def counts_line(verdicts: list[Verdict]) -> str:
     claims = c[CLAIM]
     n = sum(claims.values())
     quick = f", {claims[NOT_IN_QUICK]} not checked in quick mode" if claims[NOT_IN_QUICK] else ""
-    text = (f"{claims['holds']} hold, {claims['does not hold']} do not hold, {claims['not checkable']} not "
-            f"checkable{quick} (of {n} claims)")
+    text = (f"{counted(claims['holds'], 'holds', 'hold')}, {counted(claims['does not hold'], 'does not hold', 'do not hold')}, "
+            f"{claims['not checkable']} not checkable{quick} (of {counted(n, 'claim')})")
     if c[CALIBRATION]["calibration"]:
-        text += f"; {c[CALIBRATION]['calibration']} calibration"
+        text += f"; {counted(c[CALIBRATION]['calibration'], 'calibration')}"
     tests = c[CONSISTENCY]
     if sum(tests.values()):
-        text += (f"; consistency tests: {tests['passes']} pass, {tests['fails']} fail, "
+        text += (f"; consistency tests: {counted(tests['passes'], 'passes', 'pass')}, "
+                 f"{counted(tests['fails'], 'fails', 'fail')}, "
                  f"{tests['not reached']} not reached")
     return text
 
@@ -263,6 +266,7 @@ def _markdown(outcome: ReproduceOutcome, quick: bool) -> str:
                   f"Campaign: {spec.describe()}; {counted(fig.sweep.total, 'run')} ({fig.sweep.executed} run now, "
                   f"{fig.sweep.already_done} reused{failed}); folder `{rel}`.", ""]
         lines += [f"![{p.stem}]({os.path.relpath(p, outcome.out)})\n" for p in fig.files if p.suffix == ".png"]
+        lines += [f"*In the figure:* {'; '.join(fig.notes)}.", ""] if fig.notes else []
         if fig.table:
             lines += ["### Our numbers", "", fig.table, ""]
         lines += _verdict_tables(fig.verdicts, ens.notes(fig.figure.id) if ens is not None else {})

@@ -29,6 +29,7 @@ from .._native import ScenarioError
 from ..scenario import Scenario
 from .axes import Axis, AxisValue, CampaignError
 from .spec import CampaignSpec
+from ..wording import counted
 
 __all__ = ["Alternative", "Draw", "FlowStarts", "LinkDelays", "Perturbation", "Rewrite", "Seeds", "alternative_spec",
            "perturbed_spec", "rewrite"]
@@ -102,6 +103,10 @@ class Alternative:
     # overrides) runs another scheme is left alone, even though the option resolves there too
     # (kimkoh's scenarios set HR-mSCTP's and MT-mSCTP's options for every scheme; only they read them).
     schemes: tuple[str, ...] = ()
+    # What a configuration must have for this reading to exist there, in words ("a Delivery Service
+    # (Mobile IP has none)"): where the scenario rejects the overrides, the report says "not
+    # applicable: <name> needs <needs>" rather than the scenario's error.
+    needs: str = ""
 
     def describe(self) -> str:
         return ", ".join(f"`{k} = {v}`" for k, v in self.overrides.items())
@@ -183,7 +188,7 @@ class Rewrite:
     def describe(self) -> str:
         if self.spec is None:
             return f"does not apply ({self.why_not})" if self.why_not else "does not apply"
-        text = f"{self.applied} of {self.total} configurations"
+        text = f"{self.applied} of {counted(self.total, 'configuration')}"
         return text + (f" (elsewhere: {self.why_not})" if self.why_not and self.applied < self.total else "")
 
 
@@ -275,7 +280,7 @@ def alternative_spec(spec: CampaignSpec, alt: Alternative) -> Rewrite:
         try:
             changed = base.with_(dict(alt.overrides)).resolved_json() != default
         except ScenarioError as err:
-            reasons.append(" ".join(str(err).split(": ", 1)[-1].split()))  # without the file name, on one line
+            reasons.append(_not_applicable(alt, err))
             return {}
         if not changed:
             reasons.append("already the figure's setting")
@@ -284,6 +289,15 @@ def alternative_spec(spec: CampaignSpec, alt: Alternative) -> Rewrite:
     new, changed = rewrite(spec, extra)
     why = reasons[0] if reasons else ""
     return Rewrite(new if changed else None, changed, total, why)
+
+
+def _not_applicable(alt: Alternative, err: ScenarioError) -> str:
+    """Why ``alt`` does not exist in a configuration whose scenario rejects its overrides: what
+    it needs, as the paper module declares it, or else the scenario's own one-line error."""
+    if alt.needs:
+        return f"not applicable: {alt.name} needs {alt.needs}"
+    detail = " ".join(str(err).split(": ", 1)[-1].split())  # without the file name, on one line
+    return f"not applicable: the scenario rejects {alt.name}'s override ({detail})"
 
 
 def _runs_scheme(resolved: Mapping, alt: Alternative) -> bool:

@@ -29,6 +29,7 @@ from ..claims import (CONSISTENCY, AllOf, Band, Check, Engagement, Events, Gain,
 from ..figures import Col, FigureSpec, Table
 from ..plots import SideBySide
 from ..story import run_story, story_columns
+from ...wording import counted, occurrences
 from .danielkojo import ENHANCED, WITH_A5, Link, derive, grid
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,10 +138,9 @@ def _a3(ctx) -> tuple[bool, str]:
     saved, after, gap = e["story.a3_saved_ssthresh"], e["story.a3_ssthresh_after"], e["story.first_retransmit_delay_s"]
     holds = gap <= 1e-3 and after == saved and saved > 2 and e["story.rtos"] == 1
     return holds, (f"enhanced: first retransmission {1e3 * gap:.1f} ms after the notification; ssthresh saved at the "
-                   f"first RTO {saved:.0f}, traced after A3 {after:.0f}; RTOs at "
-                   f"{', '.join(f'{t:.2f}' for t in e['story.rto_s'])} s; regular: first retransmission "
-                   f"{1e3 * r['story.first_retransmit_delay_s']:.0f} ms after the reconnection, RTOs at "
-                   f"{', '.join(f'{t:.2f}' for t in r['story.rto_s'])} s")
+                   f"first RTO {saved:.0f}, traced after A3 {after:.0f}; {occurrences('RTO', e['story.rto_s'])}; "
+                   f"regular: first retransmission {1e3 * r['story.first_retransmit_delay_s']:.0f} ms after the "
+                   f"reconnection, {occurrences('RTO', r['story.rto_s'])}")
 
 
 def rtos(text: str, *expected) -> Events:
@@ -200,9 +200,9 @@ class Case:
             Col("spurious RTOs", SPURIOUS), Col("spurious retransmissions",
                                                 Measure(M.handover("bulk", M.SPURIOUS_RETRANSMISSIONS), digits=0)),
             Col("gap drops", Measure("gap_drops", digits=0)), Col("new-link overflows", Measure("new_drops", digits=0))))
-        lines = [f"* {r['sender']}: {s.describe()}; RTOs at {', '.join(f'{t:.2f}' for t in s.rto_s) or 'none'} s; "
-                 f"fast recoveries from {', '.join(f'{t:.2f}' for t in s.fast_retransmit_s) or 'none'} s; "
-                 f"{r['story.new_drops']} new-link drops in the {self.window_s} s after the handoff."
+        lines = [f"* {r['sender']}: {s.describe()}; {occurrences('RTO', s.rto_s)}; "
+                 f"{occurrences('fast recovery', s.fast_retransmit_s, 'fast recoveries')}; "
+                 f"{counted(int(r['story.new_drops']), 'new-link drop')} in the {self.window_s} s after the handoff."
                  for (_, r), s in zip(table.iterrows(), table["story"])]
         return tab.render(table, {}) + "\n\n" + "\n".join(lines)
 

@@ -289,6 +289,13 @@ AMBIGUITIES = (
                      "retransmitted chunk, ns-2's useMaxBurst_ 1"),
     Alternative("no-delayed-sack", "a SACK for every packet", {f"{SCTP}.delayed_sack": "false"},
                 ours="`delayed_sack = true`: RFC 4960 \u00a76.2, ns-2's useDelayedSacks_ 1"),
+    Alternative("idle-cwnd-reset", "RFC 4960 \u00a77.2.1's restart from the initial cwnd of a destination that was "
+                                   "idle 'a sufficiently long period', read as 5 s (the RFC gives no length; the 3G "
+                                   "path is idle for 25 s before the switch back at 50 s, so any length below that "
+                                   "resets it there alike; in the ping-pong runs it resets paths idle for 5 s or more)",
+                {f"{SCTP}.idle_cwnd_reset": "5s"},
+                ours="no restart (`idle_cwnd_reset` unset): only the decay to max(cwnd/2, 4 MTU) per RTO without "
+                     "data, ns-2's SCTP module (it has no restart) and RFC 9260 \u00a77.2.1 (which dropped it)"),
     # Where the paper speaks loosely or about another paper's scheme (docs/sctp.md "Schemes"):
     Alternative("ns2-buffer-64k", "ns-2's default initialRwnd_, 64 KiB (44 chunks, below WLAN's bandwidth-delay "
                                   "product; the variant fig9-64k)", NS2_BUFFER,

@@ -27,6 +27,7 @@ from dataclasses import replace
 import numpy as np
 
 from .. import metrics as M
+from ...wording import counted
 from ..claims import (CONSISTENCY, AllOf, Band, Bound, Check, Engagement, Gain, Level, Measure, Monotone, Negligible,
                       NotInResults, Ordering, above, around, plusminus)
 
@@ -175,7 +176,7 @@ def _timeouts_in_span(lo: float, hi: float) -> Check:
         times = [float(t) for s in rows["old_t3_times"] for t in str(s).split(", ") if t]
         inside = [t for t in times if lo - TIME_TOLERANCE_S <= t <= hi + TIME_TOLERANCE_S]
         share = float(np.mean(rows["old_t3"].to_numpy(float) > 0))
-        text = f"{100 * share:.0f}% of {len(rows)} runs have a T3 expiry on WLAN" + \
+        text = f"{100 * share:.0f}% of {counted(len(rows), 'run')} have a T3 expiry on WLAN" + \
                (f", at {', '.join(f'{t:.2f}' for t in times)} s" if times else "")
         return share >= 0.5 and len(inside) == len(times), text
     return Check("Normal mSCTP: retransmissions by timeout at 50.5-51.6 s after the switch back to 3G, for data lost "

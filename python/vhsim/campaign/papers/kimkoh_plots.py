@@ -3,13 +3,14 @@ scheme for the traces, means with 95% CIs over the replications for the sweeps).
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
 from ... import plots as run_plots
-from ...figstyle import legend_below
+from ...figstyle import hidden_lines, legend_below
 from .. import metrics as M
 from ..plots import PALETTE, caption, save_figure
 from ..stats import mean_ci
@@ -27,10 +28,11 @@ def _first_runs(table: "pd.DataFrame") -> list:
     return [r for _, r in rows.iterrows()]
 
 
-def _finish(figure, out: Path, fig, stem: str, note: str, table) -> list[Path]:
-    cap = caption(table, note)
-    figure.suptitle(fig.title + "\n" + cap, fontsize="small")
-    return save_figure(figure, out / f"{fig.id}-{stem}", fig.title, cap)
+def _finish(figure, out: Path, fig, stem: str, note: str, table, notes: Sequence[str] = ()) -> list[Path]:
+    """Caption and save; ``notes`` (lines hidden under others) end the caption and go to the report."""
+    cap = caption(table, "; ".join([note, *notes]))
+    figure.suptitle(fig.title + "\n" + "\n".join(textwrap.wrap(cap, int(figure.get_figwidth() * 13))), fontsize="small")
+    return save_figure(figure, out / f"{fig.id}-{stem}", fig.title, cap, notes=notes)
 
 
 def tsn_panels(camp, table: "pd.DataFrame", out: Path, fig, *, scripted_s: float, names: Mapping[str, str],
@@ -121,7 +123,7 @@ def lines_vs(camp, table: "pd.DataFrame", out: Path, fig, *, metric: str, x: str
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     legend_below(ax, columns=4)
-    return _finish(figure, out, fig, stem, "mean \u00b1 95% CI over the replications", table)
+    return _finish(figure, out, fig, stem, "mean \u00b1 95% CI over the replications", table, hidden_lines(ax))
 
 
 def ping_pong(camp, table: "pd.DataFrame", out: Path, fig, *, switches: Sequence[float],

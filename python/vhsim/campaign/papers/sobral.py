@@ -301,6 +301,10 @@ PERTURBATION = Perturbation((LinkDelays(0.05), FlowStarts("50ms")),
 # `--ambiguities`: choices the paper leaves open that no figure varies (the NewReno timer, the CBR
 # reading, the Internet placement and the user handover as a pause have figures of their own).
 FORCED, DS_AT_ANCHOR, DS_AT_MN = "timeline[1]", "agents[0]", "agents[1]"  # as every point of grid() sets them
+# Where a reading does not exist (the report says so instead of the scenario's error on its key):
+FORCED_ONLY = ("a forced handover at 300 s (only FH has one; UH and Mobile IP switch make-before-break, Mobile IP "
+               "with an 800 ms binding update)")
+DS_ONLY = "a Delivery Service (UH and FH have one; Mobile IP has none)"
 AMBIGUITIES = (
     Alternative("min-rto-1s", "ns-2's minrto_ before 2004-10-14, 1 s; the report names no ns-2 version",
                 {"flows.cbr.tcp.min_rto": "1s"}, ours="`min_rto = 200ms`: ns-2's minrto_ since then (ns-2.35)"),
@@ -309,24 +313,27 @@ AMBIGUITIES = (
     Alternative("no-exit-fast-retrans", "ns-2's older NewReno: exitFastRetrans_ false, the window also inflates on "
                                         "duplicate ACKs while `recover` blocks a fast retransmit (figure "
                                         "exit-fast-retrans)", {"flows.cbr.tcp.recovery.exit_fast_retrans": "false"},
-                ours="`exit_fast_retrans = true`: ns-2's default exitFastRetrans_"),
+                ours="`exit_fast_retrans = true`: ns-2's default exitFastRetrans_",
+                needs="NewReno's recovery (the SACK runs recover by SACK, which has no such option)"),
     # The forced handover (docs/handover.md "Forced handovers"; figure to-3g shows all four).
     Alternative("fh-in-flight-delivered", "packets propagating on the WLAN when it fails still arrive",
                 {f"{FORCED}.in_flight": "delivered"},
-                ours="`in_flight = lost`: ns-2's link failure kills packets in transit; the MN has left the coverage"),
+                ours="`in_flight = lost`: ns-2's link failure kills packets in transit; the MN has left the coverage",
+                needs=FORCED_ONLY),
     Alternative("fh-uplink-at-failure", "the MN sends by the UTRAN from the failure on",
                 {f"{FORCED}.uplink": "at_failure"},
                 ours="`uplink = at_completion`: by the UTRAN once the DS timeout completes the handover (\u00a75: "
-                     "forced handovers are performed after it expires)"),
+                     "forced handovers are performed after it expires)", needs=FORCED_ONLY),
     # The Delivery Service (\u00a72.2 gives an acknowledged service and a 90 ms timeout, not its policies).
     Alternative("ds-packet-age", "the DS timeout runs from when the oldest kept copy was kept",
                 {f"{DS_AT_ANCHOR}.timer": "packet_age"},
-                ours="`timer = restart_on_progress`: from the last acknowledgement that freed a copy"),
+                ours="`timer = restart_on_progress`: from the last acknowledgement that freed a copy", needs=DS_ONLY),
     Alternative("ds-buffer-80kbit", "the DS keeps at most 80 kbit of copies (\u00a72.2 sizes it so for 40 ms at 2 "
                                     "Mb/s); a packet that does not fit goes without a copy",
-                {f"{DS_AT_ANCHOR}.buffer": "10kB"}, ours="no bound on the copies kept"),
+                {f"{DS_AT_ANCHOR}.buffer": "10kB"}, ours="no bound on the copies kept", needs=DS_ONLY),
     Alternative("ds-ack-every-2", "the MN's DS acknowledges every second packet (at most 10 ms late)",
-                {f"{DS_AT_MN}.ack_every": "2"}, ours="`ack_every = 1`: an acknowledgement per packet"),
+                {f"{DS_AT_MN}.ack_every": "2"}, ours="`ack_every = 1`: an acknowledgement per packet",
+                needs=DS_ONLY),
 )
 
 PAPER = Paper(

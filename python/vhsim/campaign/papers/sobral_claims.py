@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .. import metrics as M
+from ...wording import counted
 from ..claims import (CALIBRATION, CONSISTENCY, AllOf, Band, Bound, Check, Engagement, Events, Gain, Level, Measure,
                       Negligible, NotCheckable, NotInResults, above, around, below, each, plusminus)
 
@@ -102,8 +103,9 @@ def rto_text(row: "pd.Series") -> str:
 def offsets(row: "pd.Series") -> dict[str, int]:
     """Our 300 s story as offsets from the first timeout's segment (see :data:`PAPER_OFFSETS`)."""
     if len(row["rto300_seq"]) < 2 or len(row["dup300_s"]) < 2:
-        raise NotCheckable(f"our run has {len(row['rto300_seq'])} timeouts and {len(row['dup300_s'])} bursts of "
-                           "repeated ACKs at 300 s (the paper's story needs two of each)")
+        raise NotCheckable(f"our run has {counted(len(row['rto300_seq']), 'timeout')} and "
+                           f"{counted(len(row['dup300_s']), 'burst')} of repeated ACKs at 300 s (the paper's story "
+                           "needs two of each)")
     base = row["rto300_seq"][0]
     values = (row["rto300_highest"][0], row["dup300_highest"][0], row["dup300_ack"][0], row["rto300_seq"][1],
               row["rto300_highest"][1], row["dup300_highest"][1], row["dup300_ack"][1])

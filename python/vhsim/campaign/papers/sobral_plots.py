@@ -8,11 +8,13 @@ table (quick mode) are drawn with a note instead of curves.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ...figstyle import legend_below
+from ...wording import counted
 from .. import metrics as M
 from ..plots import PALETTE, _title_block, save_figure
 from .sobral_runs import FLOW, goodput_kbps
@@ -128,7 +130,7 @@ class Sequence:
         from ... import plots as run_plots
 
         row = _row(table, self.where)
-        figure = Figure(figsize=(9, 6.4), layout="constrained")
+        figure = Figure(figsize=(9, 7.6), layout="constrained")  # room for the caption's explanation
         ax = figure.add_subplot()
         if row is None:
             ax.text(0.5, 0.5, "run not in this campaign", ha="center", va="center", transform=ax.transAxes)
@@ -145,6 +147,53 @@ class Sequence:
         for i, t in enumerate(row["dup300_s"]):
             ax.axvline(t, color=PALETTE[3], linestyle=":", linewidth=1.1, label="repeated ACKs start" if i == 0 else None)
         run_plots.finish_panel(ax)
-        cap = f"scenario {result.scenario_name}, one deterministic run \u2014 vhsim {result.version}"
+        notes = [n for n in (ds_copies_note(result, self.start_s, self.end_s),) if n]
+        cap = "; ".join([f"scenario {result.scenario_name}, one deterministic run \u2014 vhsim {result.version}",
+                         *notes])
         _title_block(figure, fig.title, cap)
-        return save_figure(figure, out / fig.id, fig.title, cap)
+        return save_figure(figure, out / fig.id, fig.title, cap, notes=notes)
+
+
+def ds_copies_note(result, lo: float, hi: float) -> str | None:
+    """Why segments marked dropped at a forced handover come back as spurious retransmissions,
+    in the run's own numbers (None when the Delivery Service re-sent nothing or nothing was
+    dropped in ``[lo, hi]``).
+
+    The DS at the anchor keeps a copy of every packet it forwards on the guarded interface
+    until the mobile node's DS acknowledges it; when it declares the interface failed it sends
+    every kept copy again on the new path (the world's ``poll_resend``: same packet, not a
+    transmission of the TCP sender, so not drawn as sent).  The sender's first transmissions
+    lost on the failed link are the crosses; where a copy arrives first, the sender's own
+    retransmission of that segment after its timeout arrives a second time: spurious."""
+    anchor = next((a for a in result.summary.get("agents", []) if a.get("kind") == "delivery_service"
+                   and a.get("resent", 0) > 0), None)
+    forced = next((h for h in result.summary.get("handovers", []) if h.get("kind") == "forced"
+                   and lo <= float(h["start_s"]) <= hi), None)
+    if anchor is None or forced is None:
+        return None
+    pk = result.trace("packets")
+    pk = pk[(pk[M.FLOW] == FLOW) & (pk[M.TIME] >= lo)]
+    drops = pk[(pk[M.EVENT] == M.DROP) & (pk[M.CAUSE] == "link_down") & (pk[M.TIME] <= hi)]
+    if not len(drops):
+        return None
+    copies_first = 0  # lost segments that arrived before the sender retransmitted them: the DS's copies
+    for seq, t in zip(drops[M.SEQ], drops[M.TIME]):
+        later = pk[(pk[M.SEQ] == seq) & (pk[M.TIME] > t)]
+        arrived = float(later[later[M.EVENT] == M.RECEIVE][M.TIME].min())
+        resent = float(later[later[M.EVENT] == M.RETRANSMIT][M.TIME].min())
+        copies_first += not math.isnan(arrived) and (math.isnan(resent) or arrived < resent)
+    spurious = pk[(pk[M.EVENT] == M.RETRANSMIT) & (pk[M.SPURIOUS] == 1) & (pk[M.TIME] <= hi)]
+    others = int((~spurious[M.SEQ].isin(set(drops[M.SEQ]))).sum())
+    rest = (f"; the other {counted(others, 'diamond')}: retransmissions after a timeout of segments whose earlier "
+            "transmission was not lost either (its ACK lost with the link, or the segment or its ACK still on its way "
+            "over the slow path)"
+            if others else "")
+    old, new = forced["from"], forced["to"]
+    return (f"crosses: the sender's first transmissions of {counted(len(drops), 'segment')} "
+            f"({int(drops[M.SEQ].min())}-{int(drops[M.SEQ].max())}) lost on the failed {old} link; the Delivery "
+            f"Service at {anchor['node']} kept a copy of every segment it forwarded on {old} until the mobile "
+            f"node's DS acknowledged it, declared {old} failed at {float(forced['done_s']):.3f} s and sent its "
+            f"{counted(int(anchor['resent']), 'kept copy', 'kept copies')} again over {new} (not the sender's "
+            f"transmissions, so not drawn as sent); {copies_first} of the lost segments arrived through these "
+            f"copies before the sender retransmitted them, so its retransmissions after the timeout arrived a "
+            f"second time: spurious (diamonds){rest}")

@@ -15,6 +15,7 @@ event rule allows.
 from __future__ import annotations
 
 from ..claims import Check, Level, Measure, plusminus
+from ...wording import counted
 from .sobral_claims import DS_FAILOVER, _one
 
 NR = {"scheme": "newreno", "timer": "impatient"}
@@ -45,7 +46,8 @@ def _mip_no_second_effect(ctx) -> tuple[bool, str]:
     holds = len(times) >= 1 and not any(spurious) and not repeats
     rtos = ", ".join(f"{t:.2f} s ({'spurious' if sp else 'genuine'}, ssthresh {ss:.0f})"
                      for t, sp, ss in zip(times, spurious, mip["rto300_ssthresh"]))
-    return holds, f"MIP: {len(times)} timeouts at 300 s ({rtos or 'none'}), {len(repeats)} bursts of repeated ACKs"
+    return holds, (f"MIP: {counted(len(times), 'timeout')} at 300 s" + (f" ({rtos})" if rtos else "")
+                   + f", {counted(len(repeats), 'burst')} of repeated ACKs")
 
 
 def _mip_no_slower(ctx) -> tuple[bool, str]:
