@@ -250,7 +250,8 @@ fn run<'py>(
     pcap: Vec<String>,
     pcap_key: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let sc = seeded(toml_text, overrides, seed)?;
+    // Shared with the run's world, which would otherwise keep a copy.
+    let sc = Arc::new(seeded(toml_text, overrides, seed)?);
     let detail = parse_detail(detail)?;
     check_goodput_rows(&sc)?;
     let spec = TraceFilterSpec {

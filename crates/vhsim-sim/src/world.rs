@@ -22,13 +22,15 @@ use crate::observe::Observers;
 use crate::routing::{Hop, Routing};
 use vhsim_core::{EventClass, EventQueue, SimDuration, SimTime};
 use vhsim_net::{DropCause, Endpoint, Link, LinkParams, Offer, Packet, NO_FLOW};
+use std::sync::Arc;
 use vhsim_scenario::{Action, Scenario, StopRule};
 
 /// The simulated world of one run. A clone continues the run independently (the branches of
 /// `crate::branch`).
 #[derive(Clone)]
 pub struct World {
-    pub(crate) scenario: Scenario,
+    /// The scenario, shared with the caller (not a copy: `crate::build::IntoShared`).
+    pub(crate) scenario: Arc<Scenario>,
     pub(crate) queue: EventQueue<Event>,
     pub(crate) links: Vec<Link>,
     pub(crate) routing: Routing,
@@ -61,7 +63,7 @@ pub struct World {
 
 impl World {
     /// Assemble a world; its parts are built by [`crate::build`].
-    pub(crate) fn new(scenario: Scenario, links: Vec<Link>, flows: Vec<Flow>, agents: Vec<AnyAgent>, obs: Observers) -> Self {
+    pub(crate) fn new(scenario: Arc<Scenario>, links: Vec<Link>, flows: Vec<Flow>, agents: Vec<AnyAgent>, obs: Observers) -> Self {
         let handovers = obs.handovers.clone();
         let mut queue = EventQueue::new();
         for (i, (f, fl)) in scenario.flows.iter().zip(&flows).enumerate() {

@@ -78,17 +78,24 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),
         duration,
         seed: file.seed.unwrap_or(1),
-        nodes: topo.nodes,
+        nodes: tight(topo.nodes),
         links: topo.links,
-        flows,
+        flows: tight(flows),
         timeline,
         detail: file.output.detail.unwrap_or(Detail::Summary),
         metrics,
-        mobiles: mobiles.list,
-        addresses,
+        mobiles: tight(mobiles.list),
+        addresses: tight(addresses),
         agents,
         pcap,
     })
+}
+
+/// `v` without the spare capacity it grew (a population's lists hold one entry per user, and
+/// the run keeps them: issue #29, memory per flow).
+fn tight<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
 }
 
 /// The flows with an endpoint on each mobile node.

@@ -77,7 +77,7 @@ pub(super) fn resolve(
     };
     let mobile = mobiles.at(src).or(mobiles.at(dst)).map(|(_, m)| m);
     let mobile = msctp::resolve(s, &config, &assoc, mobile, duration, &p("sctp"))?;
-    Ok(TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile })
+    Ok(TransportModel::Sctp { config: Box::new(config), from_addrs, to_addrs, primary, from_primary, mobile })
 }
 
 /// Addresses of the endpoint at `node`: care-of addresses of the listed (or all) interfaces of
