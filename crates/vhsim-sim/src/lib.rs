@@ -18,6 +18,7 @@ pub mod event;
 pub mod fingerprint;
 pub mod flow;
 pub mod handover;
+pub mod named_counts;
 pub mod observe;
 pub mod routing;
 pub mod srtt_warning;
