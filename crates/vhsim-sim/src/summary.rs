@@ -380,7 +380,7 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 drops: NamedCounts::new(o.drops.iter().map(|(c, n)| (c.name(), n))),
                 windows,
                 handovers,
-                loss_classification: o.verdicts.map(Box::new),
+                loss_classification: o.verdicts.clone(),
                 app: app_summary(f).map(Box::new),
                 decisions: o.decisions.clone(),
                 tcp: None,

@@ -23,10 +23,11 @@ pub enum AnyEndpoint {
     TcpSender(Box<TcpSenderEndpoint>),
     /// TCP sink.
     TcpSink(Box<TcpSinkEndpoint>),
-    /// Datagram source.
-    DatagramSource(DatagramSource),
+    /// Datagram source (boxed, as every variant: the flow holds two endpoints, each as large as
+    /// the largest inline variant).
+    DatagramSource(Box<DatagramSource>),
     /// Datagram sink.
-    DatagramSink(DatagramSink),
+    DatagramSink(Box<DatagramSink>),
     /// One side of an SCTP association (both sides are the same type).
     Sctp(Box<SctpEndpoint>),
 }
@@ -52,8 +53,8 @@ pub fn endpoints(f: &FlowModel, index: u32, app: &AppState, streams: &RngStreams
             ))),
         ],
         TransportModel::Datagram { size, header_size } => [
-            AnyEndpoint::DatagramSource(DatagramSource::new(out, *size, *header_size)),
-            AnyEndpoint::DatagramSink(DatagramSink::default()),
+            AnyEndpoint::DatagramSource(Box::new(DatagramSource::new(out, *size, *header_size))),
+            AnyEndpoint::DatagramSink(Box::default()),
         ],
         TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile } => {
             let addrs = |v: &[u32]| v.iter().map(|&a| Addr(a)).collect::<Vec<_>>();

@@ -133,6 +133,14 @@ crate::axis! {
     "cubic" => Cubic(cubic::Cubic) boxed,
 }
 
+impl CongestionControlConfig {
+    /// Whether the window law reads the estimates since the sender last resumed from persist
+    /// mode ([`crate::estimate::SinceResume`]; only Freeze-TCPv2's WAVE does).
+    pub fn reads_estimates_since_resume(&self) -> bool {
+        matches!(self, CongestionControlConfig::Ftv2(_))
+    }
+}
+
 impl AnyCc {
     /// The Vegas law's state, if this is it.
     pub fn vegas(&self) -> Option<&vegas::Vegas> {

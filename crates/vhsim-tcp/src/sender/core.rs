@@ -97,7 +97,7 @@ impl SenderCore {
             window,
             rtt: RttEstimator::new(cfg.rto()),
             sb: Scoreboard::default(),
-            est: Estimators::new(cfg.segment_size),
+            est: Estimators::new(cfg.segment_size, cfg.congestion_control.reads_estimates_since_resume()),
             timers: Timers::default(),
             snd_una: 0,
             snd_nxt: 0,
