@@ -41,6 +41,12 @@ pub(super) fn resolve(
     duration: SimDuration,
 ) -> Result<Vec<FlowModel>> {
     let mut out: Vec<FlowModel> = Vec::new();
+    // One allocation for them all (a population's thousands); a count too large to allocate is
+    // left to fail where it is reported.
+    let total = flows.values().try_fold(0usize, |n, s| n.checked_add(usize::try_from(s.count.unwrap_or(1)).ok()?));
+    if let Some(total) = total {
+        let _ = out.try_reserve_exact(total);
+    }
     let mut names: HashSet<String> = HashSet::new();
     let mut configs = Configs::default();
     for (name, spec) in flows {

@@ -52,7 +52,7 @@ pub(super) fn resolve(
         err(p("scheme"), msg)
     })?;
     let none = SctpSpec::default();
-    let s = spec.sctp.as_ref().unwrap_or(&none);
+    let s = spec.sctp.as_deref().unwrap_or(&none);
     let sp = |k: &str| join(&p("sctp"), k);
     let config = overrides(preset.config(), s, &p("sctp"))?;
     let from_addrs = addresses(src, s.from_interfaces.as_deref(), mobiles, &sp("from_interfaces"))?;
