@@ -101,7 +101,7 @@ pub struct FlowSpec {
     pub sink: toml::Table,
     /// Sizes of a datagram flow (`protocol = "datagram"` only).
     pub datagram: Option<DatagramSpec>,
-    /// Addresses and preset overrides of an SCTP flow (`protocol = "sctp"` only; boxed: half
-    /// of the table's size, and a population reads thousands of TCP flows).
+    /// Addresses and preset overrides of an SCTP flow (`protocol = "sctp"` only).
+    // Boxed: half of the table's size, and a population reads thousands of TCP flows.
     pub sctp: Option<Box<super::SctpSpec>>,
 }
