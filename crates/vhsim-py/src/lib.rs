@@ -250,7 +250,8 @@ fn run<'py>(
     pcap: Vec<String>,
     pcap_key: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let sc = seeded(toml_text, overrides, seed)?;
+    // Shared with the run's world, which would otherwise keep a copy.
+    let sc = Arc::new(seeded(toml_text, overrides, seed)?);
     let detail = parse_detail(detail)?;
     check_goodput_rows(&sc)?;
     let spec = TraceFilterSpec {
@@ -284,15 +285,17 @@ fn run<'py>(
 
 /// A run's output as {"summary", "traces", "codes", "captures"}.
 fn output_to_py<'py>(py: Python<'py>, sc: &Scenario, output: vhsim_sim::RunOutput) -> PyResult<Bound<'py, PyDict>> {
-    let summary_json =
-        serde_json::to_string(&output.summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
+    let vhsim_sim::RunOutput { summary, traces, captures: written } = output;
+    let summary_json = serde_json::to_string(&summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
+    // Freed before Python builds its dicts: with many flows the two together set the peak.
+    drop(summary);
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
     let out = PyDict::new(py);
     out.set_item("summary", summary)?;
-    out.set_item("traces", traces_to_py(py, sc, output.traces)?)?;
+    out.set_item("traces", traces_to_py(py, sc, traces)?)?;
     out.set_item("codes", codes(py, sc)?)?;
     let captures = PyList::empty(py);
-    for c in &output.captures {
+    for c in &written {
         let d = PyDict::new(py);
         d.set_item("link", &c.link)?;
         d.set_item("path", c.path.to_string_lossy())?;

@@ -5,6 +5,7 @@
 //! JSON (serde) is what identifies a run.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use vhsim_core::{Rate, SimDuration, SimTime};
 use vhsim_net::{ArqConfig, ErrorModelConfig, QueueLimit, ReorderConfig, TraceConfig};
 use vhsim_sctp::SctpConfig;
@@ -615,12 +616,13 @@ pub struct FlowModel {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "protocol", rename_all = "snake_case")]
 pub enum TransportModel {
-    /// TCP: a sender and a sink.
+    /// TCP: a sender and a sink. The flows of a population with the same scheme and tables
+    /// share one configuration (`Arc`), and so do their senders.
     Tcp {
         /// Sender configuration (preset + overrides).
-        tcp: TcpConfig,
+        tcp: Arc<TcpConfig>,
         /// Sink configuration (preset + overrides).
-        sink: SinkConfig,
+        sink: Arc<SinkConfig>,
     },
     /// The minimal datagram transport.
     Datagram {
@@ -631,8 +633,9 @@ pub enum TransportModel {
     },
     /// An SCTP association (docs/sctp.md).
     Sctp {
-        /// Configuration of both endpoints (preset + overrides).
-        config: SctpConfig,
+        /// Configuration of both endpoints (preset + overrides; boxed: the model of every TCP
+        /// flow would otherwise be as large as this).
+        config: Box<SctpConfig>,
         /// Addresses of the sending endpoint (indices into [`Scenario::addresses`]).
         from_addrs: Vec<u32>,
         /// Addresses of the receiving endpoint, in path order.
@@ -684,7 +687,7 @@ impl FlowModel {
     /// The TCP sender configuration, if the flow is TCP.
     pub fn tcp(&self) -> Option<&TcpConfig> {
         match &self.transport {
-            TransportModel::Tcp { tcp, .. } => Some(tcp),
+            TransportModel::Tcp { tcp, .. } => Some(tcp.as_ref()),
             _ => None,
         }
     }
@@ -692,7 +695,7 @@ impl FlowModel {
     /// The TCP sink configuration, if the flow is TCP.
     pub fn sink(&self) -> Option<&SinkConfig> {
         match &self.transport {
-            TransportModel::Tcp { sink, .. } => Some(sink),
+            TransportModel::Tcp { sink, .. } => Some(sink.as_ref()),
             _ => None,
         }
     }

@@ -2,7 +2,7 @@
 //! bad input rejected with the offending key.
 
 use vhsim_scenario::{load, TransportModel};
-use vhsim_sctp::InitialCwnd;
+use vhsim_sctp::{InitialCwnd, SctpConfig};
 
 /// cn - ar - mn over two access links, interfaces `umts` (initial) and `wlan`; an SCTP flow.
 const BASE: &str = r#"duration = "60s"
@@ -39,7 +39,7 @@ fn sctp_of(text: &str) -> (vhsim_sctp::SctpConfig, Vec<u32>, Vec<u32>, u32, u32)
     let s = load(text, &[]).unwrap_or_else(|e| panic!("{e}"));
     match &s.flows[0].transport {
         TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, .. } => {
-            (config.clone(), from_addrs.clone(), to_addrs.clone(), *primary, *from_primary)
+            (SctpConfig::clone(config), from_addrs.clone(), to_addrs.clone(), *primary, *from_primary)
         }
         other => panic!("not SCTP: {other:?}"),
     }

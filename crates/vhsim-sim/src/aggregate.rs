@@ -111,8 +111,8 @@ pub fn aggregate<'a>(flows: impl Iterator<Item = &'a FlowSummary>, handovers: &[
                 None => open += 1,
             }
         }
-        for (cause, n) in &f.drops {
-            *drops.entry(cause.clone()).or_default() += n;
+        for (cause, n) in f.drops.iter() {
+            *drops.entry(cause.to_owned()).or_default() += n;
         }
     }
     AggregateSummary {

@@ -165,7 +165,7 @@ impl World {
             let m = moved.iter().find(|m| m.event_eq(&ev)).expect("taken because it matched");
             self.queue.push_keyed(m.key_at(at, warning), ev);
         }
-        self.scenario = sc.clone();
+        self.scenario = std::sync::Arc::new(sc.clone());
         let records = crate::handover::records(sc);
         let k = records.iter().position(|h| h.timeline_index == e);
         self.obs.move_handovers(records.clone(), k);

@@ -9,10 +9,38 @@ use crate::transports;
 use crate::world::World;
 use vhsim_core::RngStreams;
 use vhsim_net::{Endpoint, Link, LinkParams, TracePacer};
+use std::sync::Arc;
 use vhsim_scenario::{Detail, Scenario};
 
+/// A scenario the world keeps for the run: an `Arc` is shared as it is, a reference is copied
+/// once. A scenario of 10,000 users is about a kilobyte per user (issue #29: memory per flow),
+/// so callers that hold it in an `Arc` pass that.
+pub trait IntoShared {
+    /// The scenario, shared.
+    fn into_shared(self) -> Arc<Scenario>;
+}
+
+impl IntoShared for &Scenario {
+    fn into_shared(self) -> Arc<Scenario> {
+        Arc::new(self.clone())
+    }
+}
+
+impl IntoShared for Arc<Scenario> {
+    fn into_shared(self) -> Arc<Scenario> {
+        self
+    }
+}
+
+impl IntoShared for &Arc<Scenario> {
+    fn into_shared(self) -> Arc<Scenario> {
+        Arc::clone(self)
+    }
+}
+
 /// Build the world of `scenario` with its own seed and the given detail level.
-pub fn build(scenario: &Scenario, detail: Detail) -> World {
+pub fn build(scenario: impl IntoShared, detail: Detail) -> World {
+    let scenario = scenario.into_shared();
     let streams = RngStreams::new(scenario.seed);
     let links = scenario
         .links
@@ -28,7 +56,7 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
             }
         })
         .collect();
-    let starts = crate::starts::start_times(scenario);
+    let starts = crate::starts::start_times(&scenario);
     let flows: Vec<Flow> = scenario
         .flows
         .iter()
@@ -52,7 +80,7 @@ pub fn build(scenario: &Scenario, detail: Detail) -> World {
         timeseries: (detail >= Detail::Timeseries).then(TimeSeries::default),
         goodput: GoodputSeries { bins: vec![Vec::new(); scenario.flows.len()] },
     };
-    let obs = Observers::new(scenario, traces, &init, crate::handover::records(scenario));
+    let obs = Observers::new(&scenario, traces, &init, crate::handover::records(&scenario));
     let agents = scenario.agents.iter().map(AnyAgent::new).collect();
-    World::new(scenario.clone(), links, flows, agents, obs)
+    World::new(scenario, links, flows, agents, obs)
 }

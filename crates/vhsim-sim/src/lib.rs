@@ -18,6 +18,7 @@ pub mod event;
 pub mod fingerprint;
 pub mod flow;
 pub mod handover;
+pub mod named_counts;
 pub mod observe;
 pub mod routing;
 pub mod srtt_warning;
@@ -135,14 +136,20 @@ pub fn run_world(scenario: &Scenario, detail: Option<Detail>) -> (RunOutput, wor
     (RunOutput { summary, traces, captures: Vec::new() }, world)
 }
 
-/// Run `scenario` at `detail` with `opts`.
-pub fn run_with_options(scenario: &Scenario, detail: Option<Detail>, opts: &RunOptions) -> Result<RunOutput, RunError> {
-    let mut world = build::build(scenario, detail.unwrap_or(scenario.detail));
+/// Run `scenario` at `detail` with `opts`. A caller that holds the scenario in an `Arc` passes
+/// it so (`&Arc<Scenario>`), and the world shares it instead of copying it.
+pub fn run_with_options(
+    scenario: impl build::IntoShared,
+    detail: Option<Detail>,
+    opts: &RunOptions,
+) -> Result<RunOutput, RunError> {
+    let scenario = scenario.into_shared();
+    let mut world = build::build(&scenario, detail.unwrap_or(scenario.detail));
     world.obs.traces.set_filter(&opts.filter);
     if let Some(dir) = opts.capture_dir {
-        let points = observe::capture::capture_points(scenario, opts.extra_captures);
+        let points = observe::capture::capture_points(&scenario, opts.extra_captures);
         if !points.is_empty() {
-            let c = observe::capture::Captures::open(scenario, &points, dir).map_err(RunError::Capture)?;
+            let c = observe::capture::Captures::open(&scenario, &points, dir).map_err(RunError::Capture)?;
             world.obs.set_captures(c);
         }
     }

@@ -4,6 +4,7 @@ use crate::agents::{AgentCounts, NodeAgent};
 use crate::app::AppState;
 use crate::observe::handover_metrics::FlowHandoverStats;
 use crate::observe::verdicts::LossConfusion;
+use crate::named_counts::NamedCounts;
 use crate::world::World;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -39,7 +40,8 @@ pub struct FlowSummary {
     /// Timeouts whose retransmission was spurious (ground truth).
     pub spurious_rto_count: u64,
     /// Drops of this flow's packets by cause.
-    pub drops: BTreeMap<String, u64>,
+    #[schemars(with = "BTreeMap<String, u64>")]
+    pub drops: NamedCounts,
     /// Goodput (kb/s) in each named window.
     pub windows: BTreeMap<String, f64>,
     /// Measurements around each handover, in the order of the run's `handovers`.
@@ -50,10 +52,10 @@ pub struct FlowSummary {
     /// decisions on real losses whose verdict matched the cause; link-down losses count as
     /// wireless).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub loss_classification: Option<LossConfusion>,
+    pub loss_classification: Option<Box<LossConfusion>>,
     /// The application, if it is not bulk.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub app: Option<AppSummary>,
+    pub app: Option<Box<AppSummary>>,
     /// The decisions the flow's endpoints reported (TCP's cross-layer A1-A3: the numbers each
     /// rule read and set), in time order; absent when there were none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -67,8 +69,9 @@ pub struct FlowSummary {
     /// Engagement counters of the schemes' mechanisms, from both endpoints (how often each
     /// configured mechanism acted; 0 = configured but never acted; docs/schemes.md lists them).
     /// Absent when the flow's schemes have none.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub engagement: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "NamedCounts::is_empty")]
+    #[schemars(with = "BTreeMap<String, u64>")]
+    pub engagement: NamedCounts,
 }
 
 /// One decision an endpoint's rule took (`vhsim_net::Decision`), as the summary holds it:
@@ -306,16 +309,14 @@ fn drops_map(counts: &DropCounts) -> BTreeMap<String, u64> {
 
 /// The engagement counters of a flow's endpoints (both sides: a Freeze-TCP receiver counts
 /// its own, its sender its own; a name reported by both is added up).
-fn engagement(endpoints: &[crate::transports::AnyEndpoint; 2]) -> BTreeMap<String, u64> {
-    let mut counters = vhsim_net::Engagement::new();
+fn engagement(endpoints: &[crate::transports::AnyEndpoint; 2]) -> NamedCounts {
+    let mut both = Vec::new();
     for e in endpoints {
         let mut own = vhsim_net::Engagement::new();
         e.engagement(&mut own);
-        for (name, n) in own {
-            *counters.entry(name).or_default() += n;
-        }
+        both.extend(own);
     }
-    counters.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+    NamedCounts::new(both)
 }
 
 fn kbps(bytes: u64, secs: f64) -> f64 {
@@ -335,7 +336,10 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
     let simulated = world.stopped_at.map_or(end, |t| t.as_secs_f64());
     let obs = &world.obs;
     let handovers = handover_summaries(world);
-    let flows = sc
+    // Inserted one by one: collecting would first gather every flow's summary in a vector and
+    // sort it (two more copies of the largest part of the summary at its peak).
+    let mut flows = BTreeMap::new();
+    let per_flow = sc
         .flows
         .iter()
         .zip(world.flows.iter().zip(&obs.flows))
@@ -377,11 +381,11 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 spurious_retransmissions: truth.spurious_retransmissions,
                 rto_count: c.timeouts,
                 spurious_rto_count: truth.spurious_rtos,
-                drops: drops_map(&o.drops),
+                drops: NamedCounts::new(o.drops.iter().map(|(c, n)| (c.name(), n))),
                 windows,
                 handovers,
-                loss_classification: o.verdicts,
-                app: app_summary(f),
+                loss_classification: o.verdicts.clone(),
+                app: app_summary(f).map(Box::new),
                 decisions: o.decisions.clone(),
                 tcp: None,
                 sctp: None,
@@ -393,8 +397,10 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
                 None => summary,
             };
             (m.name.clone(), summary)
-        })
-        .collect::<BTreeMap<String, FlowSummary>>();
+        });
+    for (name, summary) in per_flow {
+        flows.insert(name, summary);
+    }
     let links = sc
         .links
         .iter()

@@ -31,6 +31,7 @@ use crate::observe::Observers;
 use crate::routing::{Hop, Routing};
 use vhsim_core::{EventClass, EventQueue, Moment, SimDuration, SimTime};
 use vhsim_net::{DropCause, Endpoint, Link, LinkParams, Offer, Packet, NO_FLOW};
+use std::sync::Arc;
 use vhsim_scenario::{Action, Scenario, StopRule};
 
 /// How often a run with `metrics.stop = "when_complete"` asks whether its metrics are
@@ -41,7 +42,8 @@ const STOP_CHECK_EVERY: SimDuration = SimDuration::from_millis(1);
 /// `crate::branch`).
 #[derive(Clone)]
 pub struct World {
-    pub(crate) scenario: Scenario,
+    /// The scenario, shared with the caller (not a copy: `crate::build::IntoShared`).
+    pub(crate) scenario: Arc<Scenario>,
     pub(crate) queue: EventQueue<Event>,
     pub(crate) links: Vec<Link>,
     pub(crate) routing: Routing,
@@ -81,7 +83,7 @@ pub struct World {
 
 impl World {
     /// Assemble a world; its parts are built by [`crate::build`].
-    pub(crate) fn new(scenario: Scenario, links: Vec<Link>, flows: Vec<Flow>, agents: Vec<AnyAgent>, obs: Observers) -> Self {
+    pub(crate) fn new(scenario: Arc<Scenario>, links: Vec<Link>, flows: Vec<Flow>, agents: Vec<AnyAgent>, obs: Observers) -> Self {
         let handovers = obs.handovers.clone();
         let mut queue = EventQueue::new();
         for (i, (f, fl)) in scenario.flows.iter().zip(&flows).enumerate() {

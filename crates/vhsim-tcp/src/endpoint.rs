@@ -10,7 +10,7 @@ use crate::sender::{AckInfo, TcpSender, TxCause};
 use crate::sink::{AckOut, SinkLinkEvent, TcpSink};
 use crate::estimate::receiver_rtt::{ts_clock, ReceiverRtt};
 use crate::CaState;
-use std::collections::VecDeque;
+use crate::outbox::Outbox;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
 use vhsim_net::packet::{TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
 use vhsim_net::{
@@ -35,7 +35,7 @@ fn retx_cause(c: TxCause) -> RetxCause {
 pub struct TcpSenderEndpoint {
     sender: TcpSender,
     wiring: Wiring,
-    reports: VecDeque<Report>,
+    reports: Outbox<Report>,
     /// Reused ACK buffer (no allocation per ACK).
     ack: AckInfo,
     /// TS.Recent (RFC 7323 §4.3): the TSval of the latest ACK, echoed in the data sent.
@@ -45,7 +45,7 @@ pub struct TcpSenderEndpoint {
 impl TcpSenderEndpoint {
     /// A sender endpoint.
     pub fn new(sender: TcpSender, wiring: Wiring) -> Self {
-        TcpSenderEndpoint { sender, wiring, reports: VecDeque::new(), ack: AckInfo::default(), ts_recent: 0 }
+        TcpSenderEndpoint { sender, wiring, reports: Outbox::default(), ack: AckInfo::default(), ts_recent: 0 }
     }
 
     /// The sender (to inspect its state).
@@ -57,10 +57,10 @@ impl TcpSenderEndpoint {
     fn queue_verdicts(&mut self) {
         for c in self.sender.take_loss_classifications() {
             let wireless = c.class == crate::LossClass::Wireless;
-            self.reports.push_back(Report::LossVerdict { seq: c.seq, wireless });
+            self.reports.push(Report::LossVerdict { seq: c.seq, wireless });
         }
         while let Some(d) = self.sender.take_decision() {
-            self.reports.push_back(Report::Decision(Box::new(d)));
+            self.reports.push(Report::Decision(Box::new(d)));
         }
     }
 }
@@ -90,7 +90,7 @@ impl Endpoint for TcpSenderEndpoint {
         self.sender.on_timeout(now);
         self.queue_verdicts();
         if self.sender.stats().rto_count > rtos {
-            self.reports.push_back(Report::Timeout);
+            self.reports.push(Report::Timeout);
         }
     }
 
@@ -114,7 +114,7 @@ impl Endpoint for TcpSenderEndpoint {
     }
 
     fn poll_report(&mut self) -> Option<Report> {
-        self.reports.pop_front()
+        self.reports.pop()
     }
 
     fn on_notice(&mut self, now: SimTime, notice: &HandoverNotice) {
@@ -164,8 +164,8 @@ pub struct TcpSinkEndpoint {
     segment_size: u32,
     /// Bytes on the wire of an ACK.
     ack_size: u32,
-    acks: VecDeque<AckOut>,
-    reports: VecDeque<Report>,
+    acks: Outbox<AckOut>,
+    reports: Outbox<Report>,
     /// The round trip measured from the timestamps the sender echoes.
     rtt: ReceiverRtt,
 }
@@ -178,8 +178,8 @@ impl TcpSinkEndpoint {
             wiring,
             segment_size,
             ack_size,
-            acks: VecDeque::new(),
-            reports: VecDeque::new(),
+            acks: Outbox::default(),
+            reports: Outbox::default(),
             rtt: ReceiverRtt::default(),
         }
     }
@@ -197,7 +197,7 @@ impl Endpoint for TcpSinkEndpoint {
         if r.delivered > 0 {
             self.rtt.on_echo(now, h.ts_ecr);
             let bytes = r.delivered * u64::from(self.segment_size);
-            self.reports.push_back(Report::Delivered { bytes, units: r.delivered });
+            self.reports.push(Report::Delivered { bytes, units: r.delivered });
         }
         self.acks.extend(r.ack);
     }
@@ -207,7 +207,7 @@ impl Endpoint for TcpSinkEndpoint {
     }
 
     fn poll_transmit(&mut self, now: SimTime) -> Option<Packet> {
-        let ack = self.acks.pop_front()?;
+        let ack = self.acks.pop()?;
         let flags = if ack.sig { TCP_FLAG_SIG } else { 0 };
         let ts_val = ts_clock(now);
         let mut h = TcpHeader { ack: ack.ack, window: ack.window, flags, ts_val, ..TcpHeader::default() };
@@ -241,7 +241,7 @@ impl Endpoint for TcpSinkEndpoint {
     }
 
     fn poll_report(&mut self) -> Option<Report> {
-        self.reports.pop_front()
+        self.reports.pop()
     }
 
     fn engagement(&self, out: &mut Engagement) {

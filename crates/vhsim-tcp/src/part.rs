@@ -135,7 +135,11 @@ pub(crate) fn axis_schema(
 
 /// Declare an axis: its configuration enum, its state enum and a dispatch macro, from one line
 /// per variant (`"kind" => Variant(file::StateType),`, each with a doc comment), which also
-/// declares the variant's module `file`. The first variant is the default. See the module docs.
+/// declares the variant's module `file`. The first variant is the default. A variant written
+/// `"kind" => Variant(file::StateType) boxed,` keeps its state behind a pointer: the state
+/// enum is as large as its largest inline variant and every sender carries it, so a
+/// scheme-specific state of more than a few words is boxed and the plain schemes stay small
+/// (issue #29: memory per flow). See the module docs.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! axis {
@@ -147,7 +151,7 @@ macro_rules! axis {
         state $Any:ident;
         dispatch $dispatch:ident;
         settings $Settings:ty;
-        $( $(#[doc = $vdoc:literal])* $kind:literal => $Variant:ident($module:ident :: $State:ident), )+
+        $( $(#[doc = $vdoc:literal])* $kind:literal => $Variant:ident($module:ident :: $State:ident) $($boxed:ident)?, )+
     ) => {
         $( pub mod $module; )+
 
@@ -237,14 +241,14 @@ macro_rules! axis {
         $(#[doc = $adoc])*
         #[derive(Clone, Debug)]
         pub enum $Any {
-            $( $(#[doc = $vdoc])* $Variant($module::$State), )+
+            $( $(#[doc = $vdoc])* $Variant($crate::axis!(@slot $($boxed)? $module::$State)), )+
         }
 
         impl $Any {
             /// Build the selected variant.
             pub fn new(cfg: &$Config, settings: &$Settings) -> Self {
                 match cfg {
-                    $( $Config::$Variant(c) => $Any::$Variant(<$module::$State as $crate::part::Part>::new(c, settings)), )+
+                    $( $Config::$Variant(c) => $Any::$Variant(<$module::$State as $crate::part::Part>::new(c, settings).into()), )+
                 }
             }
         }
@@ -252,16 +256,52 @@ macro_rules! axis {
         /// `dispatch!(self, p => p.method(args))`: call the selected variant.
         macro_rules! $dispatch {
             ($d this:expr, $d p:ident => $d body:expr) => {
-                match $d this { $( $Any::$Variant($d p) => $d body, )+ }
+                match $d this {
+                    $( $Any::$Variant($d p) => { $( let $d p = $crate::part::$boxed($d p); )? $d body } )+
+                }
             };
         }
     };
     (@first $Config:ident $First:ident $( $Rest:ident )*) => {
         $Config::$First(Default::default())
     };
+    (@slot boxed $module:ident :: $State:ident) => { Box<$module::$State> };
+    (@slot $module:ident :: $State:ident) => { $module::$State };
     ($($body:tt)*) => {
         $crate::axis! { @dollar ($) $($body)* }
     };
+}
+
+/// The state of a variant the [`axis!`](crate::axis) declares `boxed`, as a dispatch arm reaches
+/// it: `&Box<T>` gives `&T` and `&mut Box<T>` gives `&mut T`, so the arm's body reads the same
+/// whether the state is boxed or not.
+#[doc(hidden)]
+pub fn boxed<B: Unbox>(b: B) -> B::State {
+    b.unbox()
+}
+
+/// A reference to a boxed state ([`boxed`]).
+#[doc(hidden)]
+pub trait Unbox {
+    /// The reference to the state.
+    type State;
+    /// Reach through the box.
+    fn unbox(self) -> Self::State;
+}
+
+#[allow(clippy::borrowed_box)]
+impl<'a, T> Unbox for &'a Box<T> {
+    type State = &'a T;
+    fn unbox(self) -> &'a T {
+        self
+    }
+}
+
+impl<'a, T> Unbox for &'a mut Box<T> {
+    type State = &'a mut T;
+    fn unbox(self) -> &'a mut T {
+        self
+    }
 }
 
 /// Declare an enum written as one of a few names (`timer = "impatient"`), with its serde (a

@@ -54,6 +54,15 @@ pub struct Scoreboard {
     log: Option<Vec<Delivered>>,
 }
 
+/// Give back the buffer of a queue that emptied: a flow with nothing outstanding (an idle or
+/// application-limited one) then keeps none (issue #29: memory per idle flow). A window of
+/// data in flight never empties it, so a bulk transfer does not allocate again.
+fn release_if_empty<T>(q: &mut VecDeque<T>) {
+    if q.is_empty() && q.capacity() > 0 {
+        *q = VecDeque::new();
+    }
+}
+
 impl Scoreboard {
     /// Record a transmission of `seq` at `now` (`seq` is either already outstanding or the
     /// next new segment `base + len`).
@@ -121,6 +130,7 @@ impl Scoreboard {
             }
             self.base += 1;
         }
+        release_if_empty(&mut self.segs);
         last.filter(|_| !any_retx).map(|s| s.first_sent)
     }
 

@@ -237,8 +237,9 @@ fn the_westwood_branch_measures_the_new_cell_from_the_pack() {
         }
         t.ack_win(600, 45, 64);
         let e = t.tcp.core().estimators();
-        assert_eq!(e.min_rtt_since_resume.get(), Some(dur_ms(300)));
-        assert_close(e.bandwidth_since_resume.estimate().unwrap(), 25.0 * 8000.0 / 0.3);
+        let r = e.since_resume.as_deref().expect("an FTv2 sender keeps them");
+        assert_eq!(r.min_rtt.get(), Some(dur_ms(300)));
+        assert_close(r.bandwidth.estimate().unwrap(), 25.0 * 8000.0 / 0.3);
         assert_eq!(e.bandwidth.estimate(), Some(400_000.0));
         let (branch, delta) = decision(&t);
         assert_eq!(branch, WaveBranch::Bandwidth);

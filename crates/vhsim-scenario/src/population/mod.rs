@@ -23,6 +23,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::collections::HashSet;
+use std::rc::Rc;
 use toml::{Table, Value};
 use vhsim_core::RngStreams;
 
@@ -65,14 +66,31 @@ pub struct PopulationSpec {
 }
 
 /// Where generated tables came from: (path prefix in the expanded document, template path,
-/// mobile node name).
+/// mobile node name). A population makes thousands of entries from a few templates, so the
+/// template paths and node names are shared, not copied per entry.
 #[derive(Debug, Default)]
-pub(crate) struct Rewrites(Vec<(String, String, String)>);
+pub(crate) struct Rewrites {
+    entries: Vec<(String, Rc<str>, Rc<str>)>,
+    templates: Vec<Rc<str>>,
+}
 
 impl Rewrites {
+    /// Tables at `generated` came from template path `template` for mobile node `node`.
+    fn push(&mut self, generated: String, template: String, node: &Rc<str>) {
+        let shared = match self.templates.iter().find(|t| ***t == *template) {
+            Some(t) => Rc::clone(t),
+            None => {
+                let t: Rc<str> = template.into();
+                self.templates.push(Rc::clone(&t));
+                t
+            }
+        };
+        self.entries.push((generated, shared, Rc::clone(node)));
+    }
+
     /// `e` with its path moved from a generated table to the template key it came from.
     pub(crate) fn apply(&self, mut e: ScenarioError) -> ScenarioError {
-        let hit = self.0.iter().find(|(generated, _, _)| {
+        let hit = self.entries.iter().find(|(generated, _, _)| {
             e.path.strip_prefix(generated.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
         });
         if let Some((generated, template, node)) = hit {
@@ -100,6 +118,7 @@ pub(crate) fn expand(doc: &mut Table, seed: Option<u64>) -> Result<Rewrites> {
         })?;
         population(doc, &spec, &path, &streams, &mut names, &mut rewrites)?;
     }
+    rewrites.entries.shrink_to_fit();
     Ok(rewrites)
 }
 
@@ -152,6 +171,7 @@ fn population(
             return Err(err(p("node"), format!("mobile node {i} would be `{node}`, which is already a node")));
         }
         let cx = Instance { i, node: &node, drawn: &drawn };
+        let node_name: Rc<str> = Rc::from(node.as_str());
         collection(doc, "nodes")?.insert(node.clone(), Value::Table(Table::new()));
         for (section, generated) in [("nodes", "nodes"), ("links", "links"), ("flows", "flows")] {
             let Some((_, Value::Table(t))) = sections.iter().find(|(k, _)| *k == section) else { continue };
@@ -161,16 +181,18 @@ fn population(
                     return Err(err(p(&format!("nodes.{key}")), format!("`{name}` is already a node")));
                 }
                 let out = cx.instantiate(v, &format!("{section}.{key}"));
-                rewrites.0.push((format!("{generated}.{name}"), p(&format!("{section}.{key}")), node.clone()));
+                rewrites.push(format!("{generated}.{name}"), p(&format!("{section}.{key}")), &node_name);
                 if collection(doc, generated)?.insert(name.clone(), out).is_some() {
                     return Err(err(p(&format!("{section}.{key}")), format!("`{name}` is already one of the file's {section}")));
                 }
             }
         }
-        let Value::Table(mut mobile) = cx.instantiate(&sections[0].1, "mobile") else { unreachable!() };
+        let Value::Table(template) = &sections[0].1 else { unreachable!() };
+        // Room for `node`: growing the table for it would double its allocation.
+        let mut mobile = cx.instantiate_table(template, "mobile", 1);
         mobile.insert("node".into(), Value::String(node.clone()));
         let mobiles = array(doc, "mobiles")?;
-        rewrites.0.push((format!("mobiles[{}]", mobiles.len()), p("mobile"), node.clone()));
+        rewrites.push(format!("mobiles[{}]", mobiles.len()), p("mobile"), &node_name);
         mobiles.push(Value::Table(mobile));
         for (j, entry) in spec.timeline.iter().enumerate() {
             let Value::Table(mut e) = cx.instantiate(&Value::Table(entry.clone()), &format!("timeline[{j}]")) else { unreachable!() };
@@ -178,14 +200,14 @@ fn population(
                 e.insert("mobile".into(), Value::String(node.clone()));
             }
             let timeline = array(doc, "timeline")?;
-            rewrites.0.push((format!("timeline[{}]", timeline.len()), p(&format!("timeline[{j}]")), node.clone()));
+            rewrites.push(format!("timeline[{}]", timeline.len()), p(&format!("timeline[{j}]")), &node_name);
             timeline.push(Value::Table(e));
         }
         for (j, entry) in spec.agents.iter().enumerate() {
             let Value::Table(mut a) = cx.instantiate(&Value::Table(entry.clone()), &format!("agents[{j}]")) else { unreachable!() };
             a.entry("node").or_insert_with(|| Value::String(node.clone()));
             let agents = array(doc, "agents")?;
-            rewrites.0.push((format!("agents[{}]", agents.len()), p(&format!("agents[{j}]")), node.clone()));
+            rewrites.push(format!("agents[{}]", agents.len()), p(&format!("agents[{j}]")), &node_name);
             agents.push(Value::Table(a));
         }
     }
@@ -236,14 +258,22 @@ impl Instance<'_> {
                 let value = &self.drawn[key][self.i as usize];
                 self.instantiate(value, "")
             }
-            Value::Table(t) => {
-                Value::Table(t.iter().map(|(k, x)| (self.substitute(k), self.instantiate(x, &join(key, k)))).collect())
-            }
+            Value::Table(t) => Value::Table(self.instantiate_table(t, key, 0)),
             Value::Array(a) => {
                 Value::Array(a.iter().enumerate().map(|(j, x)| self.instantiate(x, &format!("{key}[{j}]"))).collect())
             }
             other => other.clone(),
         }
+    }
+
+    /// The table `t` (at template path `key`) for this mobile node, with room for `room` more
+    /// keys.
+    fn instantiate_table(&self, t: &Table, key: &str, room: usize) -> Table {
+        let mut out = Table::with_capacity(t.len() + room);
+        for (k, x) in t {
+            out.insert(self.substitute(k), self.instantiate(x, &join(key, k)));
+        }
+        out
     }
 
     fn substitute(&self, s: &str) -> String {

@@ -13,6 +13,7 @@ use super::{app, before_end, datagram, sctp};
 use crate::error::{err, join, list, Result};
 use crate::model::{FlowModel, StartSpread, TransportModel};
 use std::collections::HashSet;
+use std::sync::Arc;
 use crate::schema::{FlowSpec, Protocol};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
@@ -40,6 +41,12 @@ pub(super) fn resolve(
     duration: SimDuration,
 ) -> Result<Vec<FlowModel>> {
     let mut out: Vec<FlowModel> = Vec::new();
+    // One allocation for them all (a population's thousands); a count too large to allocate is
+    // left to fail where it is reported.
+    let total = flows.values().try_fold(0usize, |n, s| n.checked_add(usize::try_from(s.count.unwrap_or(1)).ok()?));
+    if let Some(total) = total {
+        let _ = out.try_reserve_exact(total);
+    }
     let mut names: HashSet<String> = HashSet::new();
     let mut configs = Configs::default();
     for (name, spec) in flows {
@@ -188,15 +195,20 @@ fn flow(
 /// The TCP configurations read so far, by (scheme, `tcp` table, `sink` table): a population's
 /// thousands of flows share a few, and reading one costs far more than comparing tables.
 #[derive(Default)]
-pub(super) struct Configs(Vec<((String, toml::Table, toml::Table), (TcpConfig, SinkConfig))>);
+pub(super) struct Configs(Vec<((String, toml::Table, toml::Table), Shared)>);
+
+/// A sender's and a sink's configuration, shared by the flows that read the same tables (and
+/// by their endpoints: one copy per population, not per flow).
+type Shared = (Arc<TcpConfig>, Arc<SinkConfig>);
 
 impl Configs {
-    fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<(TcpConfig, SinkConfig)> {
+    fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<Shared> {
         let same = |(s, t, k): &(String, toml::Table, toml::Table)| s == scheme && *t == spec.tcp && *k == spec.sink;
         if let Some((_, c)) = self.0.iter().find(|(key, _)| same(key)) {
             return Ok(c.clone());
         }
-        let c = preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(path, &e.path), e.message))?;
+        let (tcp, sink) = preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(path, &e.path), e.message))?;
+        let c = (Arc::new(tcp), Arc::new(sink));
         self.0.push(((scheme.to_owned(), spec.tcp.clone(), spec.sink.clone()), c.clone()));
         Ok(c)
     }

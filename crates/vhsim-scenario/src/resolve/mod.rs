@@ -26,21 +26,28 @@ use crate::units::fmt_duration;
 use vhsim_core::{SimDuration, SimTime};
 
 /// Validate `file` and resolve it into a [`Scenario`].
-pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
+pub(crate) fn resolve(mut file: ScenarioFile) -> Result<Scenario> {
     let duration = file.duration.0;
     if duration == SimDuration::ZERO {
         return Err(err("duration", "the run must last longer than 0s"));
     }
-    if file.flows.is_empty() {
+    // The flows' tables are dropped once read: with a population they are the largest part of
+    // the file, and the models built after them would otherwise add to them at the peak of
+    // loading (issue #29, memory per flow).
+    let flow_specs = std::mem::take(&mut file.flows);
+    if flow_specs.is_empty() {
         return Err(err("flows", "at least one flow is required (add a [flows.<name>] table)"));
     }
-    let expanded = flows::expanded_names(&file.flows);
+    let expanded = flows::expanded_names(&flow_specs);
     let flow_names: Vec<&str> = expanded.iter().map(String::as_str).collect();
     let specs = mobile::specs(&file)?;
     let mut topo = topology::resolve(&file.nodes, &file.links, &flow_names, mobile::flags(&file, &specs))?;
+    drop(flow_names);
+    drop(expanded);
     let mut mobiles = mobile::resolve(&specs, &mut topo)?;
     topo.apply_explicit();
-    let flows = flows::resolve(&file.flows, &topo, &mobiles, duration)?;
+    let flows = flows::resolve(&flow_specs, &topo, &mobiles, duration)?;
+    drop(flow_specs);
     let mut timeline = timeline::resolve(&file.timeline, &topo, duration, &mobiles)?;
     let mut moved = Vec::new();
     for (k, (path, spec)) in specs.iter().enumerate() {
@@ -78,17 +85,24 @@ pub(crate) fn resolve(file: ScenarioFile) -> Result<Scenario> {
         name: file.name.unwrap_or_else(|| "scenario".to_owned()),
         duration,
         seed: file.seed.unwrap_or(1),
-        nodes: topo.nodes,
+        nodes: tight(topo.nodes),
         links: topo.links,
-        flows,
+        flows: tight(flows),
         timeline,
         detail: file.output.detail.unwrap_or(Detail::Summary),
         metrics,
-        mobiles: mobiles.list,
-        addresses,
+        mobiles: tight(mobiles.list),
+        addresses: tight(addresses),
         agents,
         pcap,
     })
+}
+
+/// `v` without the spare capacity it grew (a population's lists hold one entry per user, and
+/// the run keeps them: issue #29, memory per flow).
+fn tight<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
 }
 
 /// The flows with an endpoint on each mobile node.

@@ -52,7 +52,7 @@ pub(super) fn resolve(
         err(p("scheme"), msg)
     })?;
     let none = SctpSpec::default();
-    let s = spec.sctp.as_ref().unwrap_or(&none);
+    let s = spec.sctp.as_deref().unwrap_or(&none);
     let sp = |k: &str| join(&p("sctp"), k);
     let config = overrides(preset.config(), s, &p("sctp"))?;
     let from_addrs = addresses(src, s.from_interfaces.as_deref(), mobiles, &sp("from_interfaces"))?;
@@ -77,7 +77,7 @@ pub(super) fn resolve(
     };
     let mobile = mobiles.at(src).or(mobiles.at(dst)).map(|(_, m)| m);
     let mobile = msctp::resolve(s, &config, &assoc, mobile, duration, &p("sctp"))?;
-    Ok(TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile })
+    Ok(TransportModel::Sctp { config: Box::new(config), from_addrs, to_addrs, primary, from_primary, mobile })
 }
 
 /// Addresses of the endpoint at `node`: care-of addresses of the listed (or all) interfaces of

@@ -102,5 +102,6 @@ pub struct FlowSpec {
     /// Sizes of a datagram flow (`protocol = "datagram"` only).
     pub datagram: Option<DatagramSpec>,
     /// Addresses and preset overrides of an SCTP flow (`protocol = "sctp"` only).
-    pub sctp: Option<super::SctpSpec>,
+    // Boxed: half of the table's size, and a population reads thousands of TCP flows.
+    pub sctp: Option<Box<super::SctpSpec>>,
 }

@@ -75,7 +75,9 @@ pub struct MobileSpec {
     pub interfaces: IndexMap<String, InterfaceSpec>,
     /// Straight-line movement across two overlapping cells; generates the handover instead of
     /// `[[timeline]]` handover entries (docs/mobility.md).
-    pub mobility: Option<MobilitySpec>,
+    // Boxed: most of the table's size, and a population reads thousands of mobile nodes that
+    // do not move.
+    pub mobility: Option<Box<MobilitySpec>>,
     /// How the anchor's binding (where packets for the MN's home address go) follows a
     /// handover (default: at once, when the handover completes).
     pub binding: Option<BindingSpec>,

@@ -49,7 +49,6 @@ pub struct FlowCounters {
 pub struct FlowObs {
     /// Ground truth (`None` for a sender without acknowledgments, which never retransmits).
     pub truth: Option<FlowTruth>,
-    labels: Vec<Label>,
     /// Counters.
     pub counters: FlowCounters,
     /// Drops of this flow's packets by cause.
@@ -58,8 +57,9 @@ pub struct FlowObs {
     pub window_bytes: Vec<u64>,
     /// Handover measurements.
     pub handovers: FlowHandovers,
-    /// Loss-classifier verdicts against ground truth (`Some` when the sender classifies).
-    pub verdicts: Option<LossConfusion>,
+    /// Loss-classifier verdicts against ground truth (`Some` when the sender classifies; boxed:
+    /// most flows' senders do not).
+    pub verdicts: Option<Box<LossConfusion>>,
     /// Last recorded variables of each path.
     last_vars: Vec<Vec<TracedVar>>,
     /// The endpoints' decisions, in time order.
@@ -91,6 +91,9 @@ pub struct Observers {
     handover_window: SimDuration,
     handover_packets: u64,
     scratch: Vec<TracedVar>,
+    /// The labels the ground truth of one flow resolved, until they are applied (one buffer
+    /// for all flows, not one kept by each: issue #29, memory per flow).
+    labels: Vec<Label>,
     /// Before this time some handover metric or goodput window is still open.
     pub earliest_complete: SimTime,
     /// Packet captures (`None` when the run writes none).
@@ -135,13 +138,12 @@ impl Observers {
             .zip(measures)
             .map(|(f, ids)| FlowObs {
                 truth: f.acknowledged.then(FlowTruth::default),
-                labels: Vec::new(),
                 decisions: Vec::new(),
                 counters: FlowCounters::default(),
                 drops: DropCounts::default(),
                 window_bytes: vec![0; windows.len()],
                 handovers: FlowHandovers::new(ids),
-                verdicts: f.classifies.then(LossConfusion::default),
+                verdicts: f.classifies.then(Box::default),
                 last_vars: Vec::new(),
             })
             .collect();
@@ -160,6 +162,7 @@ impl Observers {
             handover_window: sc.metrics.handover_window,
             handover_packets: sc.metrics.handover_packets,
             scratch: Vec::new(),
+            labels: Vec::new(),
             capture: CaptureSlot::default(),
             byte_log: None,
         }
@@ -311,9 +314,8 @@ impl Observers {
     /// Flow `f`'s sender has processed an acknowledgment: resolve what the truth can resolve,
     /// and settle the handover indices.
     pub fn progressed(&mut self, now: SimTime, f: u32, p: SendProgress) {
-        let fo = &mut self.flows[f as usize];
-        if let Some(t) = fo.truth.as_mut() {
-            t.settle(p.acked, &mut fo.labels);
+        if let Some(t) = self.flows[f as usize].truth.as_mut() {
+            t.settle(p.acked, &mut self.labels);
         }
         self.apply_labels(f);
         let fo = &mut self.flows[f as usize];
@@ -323,23 +325,23 @@ impl Observers {
     }
 
     fn apply_labels(&mut self, f: u32) {
-        let fo = &mut self.flows[f as usize];
-        if fo.labels.is_empty() {
+        if self.labels.is_empty() {
             return;
         }
+        let fo = &mut self.flows[f as usize];
         if let Some(p) = self.traces.packets.as_mut() {
-            for l in &fo.labels {
+            for l in &self.labels {
                 if let Some(row) = l.trace_row {
                     p.spurious[row as usize] = i8::from(l.spurious);
                 }
             }
         }
         if !self.handovers.is_empty() {
-            for l in fo.labels.iter().filter(|l| l.spurious) {
+            for l in self.labels.iter().filter(|l| l.spurious) {
                 fo.handovers.spurious(l.sent_at, l.from_rto, &self.handovers);
             }
         }
-        fo.labels.clear();
+        self.labels.clear();
     }
 
     /// Record flow `f`'s endpoint variables at `now` if any that starts rows changed.
@@ -478,9 +480,8 @@ impl Observers {
     pub fn finish(&mut self, now: SimTime) {
         self.traces.finish(now);
         for f in 0..self.flows.len() {
-            let fo = &mut self.flows[f];
-            if let Some(t) = fo.truth.as_mut() {
-                t.finish(&mut fo.labels);
+            if let Some(t) = self.flows[f].truth.as_mut() {
+                t.finish(&mut self.labels);
             }
             self.apply_labels(f as u32);
         }

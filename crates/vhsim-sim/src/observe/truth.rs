@@ -141,6 +141,11 @@ impl FlowTruth {
             }
             self.base += 1;
         }
+        // A flow with nothing in flight keeps no buffer (issue #29: memory per idle flow); a
+        // bulk transfer's window never empties it, so it does not allocate again.
+        if self.segs.is_empty() && self.segs.capacity() > 0 {
+            self.segs = VecDeque::new();
+        }
     }
 
     /// Whether a retransmission sent before `t` still awaits its label.

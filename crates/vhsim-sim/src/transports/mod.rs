@@ -14,7 +14,7 @@ use vhsim_core::{SimTime, TracedVar};
 use vhsim_net::{Addr, AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring};
 use vhsim_scenario::{AddressOpModel, AsconfActionModel, FlowModel, TransportModel};
 use vhsim_sctp::{AddressOp, AsconfAction, SctpEndpoint};
-use vhsim_tcp::{TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
+use vhsim_tcp::{SinkConfig, TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
 
 /// An endpoint of any transport.
 #[derive(Clone, Debug)]
@@ -23,10 +23,11 @@ pub enum AnyEndpoint {
     TcpSender(Box<TcpSenderEndpoint>),
     /// TCP sink.
     TcpSink(Box<TcpSinkEndpoint>),
-    /// Datagram source.
-    DatagramSource(DatagramSource),
+    /// Datagram source (boxed, as every variant: the flow holds two endpoints, each as large as
+    /// the largest inline variant).
+    DatagramSource(Box<DatagramSource>),
     /// Datagram sink.
-    DatagramSink(DatagramSink),
+    DatagramSink(Box<DatagramSink>),
     /// One side of an SCTP association (both sides are the same type).
     Sctp(Box<SctpEndpoint>),
 }
@@ -45,15 +46,15 @@ pub fn endpoints(f: &FlowModel, index: u32, app: &AppState, streams: &RngStreams
                 out,
             ))),
             AnyEndpoint::TcpSink(Box::new(TcpSinkEndpoint::new(
-                TcpSink::new(sink.clone()),
+                TcpSink::new(SinkConfig::clone(sink)),
                 back,
                 tcp.segment_size,
                 sink.ack_size,
             ))),
         ],
         TransportModel::Datagram { size, header_size } => [
-            AnyEndpoint::DatagramSource(DatagramSource::new(out, *size, *header_size)),
-            AnyEndpoint::DatagramSink(DatagramSink::default()),
+            AnyEndpoint::DatagramSource(Box::new(DatagramSource::new(out, *size, *header_size))),
+            AnyEndpoint::DatagramSink(Box::default()),
         ],
         TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile } => {
             let addrs = |v: &[u32]| v.iter().map(|&a| Addr(a)).collect::<Vec<_>>();

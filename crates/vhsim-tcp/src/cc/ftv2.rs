@@ -313,7 +313,10 @@ impl Ftv2 {
             self.dabe(w, size, rtt)
         } else if delta > self.cfg.wave_beta as f64 {
             let (bw, min_rtt) = match self.cfg.bandwidth_since {
-                BandwidthSince::Resume => (est.bandwidth_since_resume.estimate_at(now), est.min_rtt_since_resume.get()),
+                BandwidthSince::Resume => match est.since_resume.as_deref() {
+                    Some(r) => (r.bandwidth.estimate_at(now), r.min_rtt.get()),
+                    None => unreachable!("an FTv2 sender keeps the estimates since a resume (SenderCore::new)"),
+                },
                 BandwidthSince::Connection => (est.bandwidth.estimate(), est.min_rtt.get()),
             };
             if let Some(win) = bdp_window(bw, min_rtt, self.segment_bytes) {

@@ -122,15 +122,23 @@ crate::axis! {
     "constant" => Constant(constant::Constant),
     /// TCP Vegas (Brakmo & Peterson 1995, ns-2 `tcp-vegas.cc`): per-round Expected/Actual diff
     /// against `alpha`/`beta`/`gamma`, the 3/4 - 1/2 - 2 loss cuts.
-    "vegas" => Vegas(vegas::Vegas),
+    "vegas" => Vegas(vegas::Vegas) boxed,
     /// TCP Westwood+ (Grieco & Mascolo 2004): Reno growth, ssthresh = the estimated
     /// bandwidth-delay product after a loss.
     "westwood" => Westwood(westwood::Westwood),
     /// Freeze-TCPv2 (Park et al. 2009 §3): Reno, plus DABE and WAVE after a freeze.
-    "ftv2" => Ftv2(ftv2::Ftv2),
+    "ftv2" => Ftv2(ftv2::Ftv2) boxed,
     /// CUBIC (RFC 9438): W_cubic(t) = C(t−K)³ + W_max, β = 0.7, Reno-friendly region, fast
     /// convergence, no growth while application-limited.
-    "cubic" => Cubic(cubic::Cubic),
+    "cubic" => Cubic(cubic::Cubic) boxed,
+}
+
+impl CongestionControlConfig {
+    /// Whether the window law reads the estimates since the sender last resumed from persist
+    /// mode ([`crate::estimate::SinceResume`]; only Freeze-TCPv2's WAVE does).
+    pub fn reads_estimates_since_resume(&self) -> bool {
+        matches!(self, CongestionControlConfig::Ftv2(_))
+    }
 }
 
 impl AnyCc {

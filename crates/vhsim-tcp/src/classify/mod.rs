@@ -83,7 +83,7 @@ crate::axis! {
     /// Lim & Jang's loss differentiation (IET Commun. 2(2) 2008; EURASIP JWCN 2009 §4.1):
     /// inequality (1) on the RTT statistics (`k`, `suspend_rounds`, `handover_reset`,
     /// `initial_tdev`).
-    "ld" => Ld(ld::Ld),
+    "ld" => Ld(ld::Ld) boxed,
 }
 
 impl LossClassifier for AnyLossClassifier {

@@ -65,11 +65,11 @@ crate::axis! {
     "rfc6675" => Rfc6675(rfc6675::Rfc6675),
     /// TCP Vegas: `dupack` counting by RFC 5681 §2, plus the fine-grained timeout checked on
     /// every duplicate ACK and on the first two new ACKs after a retransmission.
-    "vegas" => Vegas(vegas::VegasDetect),
+    "vegas" => Vegas(vegas::VegasDetect) boxed,
     /// RACK-TLP (RFC 8985): a segment is lost when one sent after it was delivered at least
     /// RACK.rtt + reo_wnd ago (reordering window min_RTT/4, grown on DSACKs); a tail loss probe
     /// after 2 SRTT without ACKs.
-    "rack" => Rack(rack::Rack),
+    "rack" => Rack(rack::Rack) boxed,
 }
 
 impl LossDetectionConfig {

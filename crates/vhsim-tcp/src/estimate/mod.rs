@@ -1,7 +1,8 @@
 //! Estimators every part may read, kept up to date by the sender on every ACK: round
 //! counting ([`Rounds`]), the base (minimum) RTT since the last path change and since the
-//! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s), each also
-//! since the sender last resumed from persist mode. Westwood+ reads the delivery rate and the
+//! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s), these two
+//! also since the sender last resumed from persist mode ([`SinceResume`], kept only for a
+//! window law that reads them). Westwood+ reads the delivery rate and the
 //! minimum RTT since the start (docs/references.md §7.3), Freeze-TCPv2's WAVE those since the
 //! resume (its option `bandwidth_since`); nothing in the wave-1 schemes reads them. The
 //! receiver's own RTT estimate from echoed timestamps is [`ReceiverRtt`].
@@ -30,23 +31,33 @@ pub struct Estimators {
     pub min_rtt: BaseRtt,
     /// Delivery rate (Westwood+).
     pub bandwidth: Bandwidth,
-    /// Delivery rate since the sender last resumed from persist mode (Freeze-TCPv2's WAVE
-    /// counts the ACKs after the PACK, Park et al. §3.2); the same as `bandwidth` before any.
-    pub bandwidth_since_resume: Bandwidth,
-    /// Minimum RTT since the sender last resumed from persist mode (the new cell's RTTmin).
-    pub min_rtt_since_resume: BaseRtt,
+    /// The estimates since the sender last resumed from persist mode, kept only for a window
+    /// law that reads them (Freeze-TCPv2's WAVE; boxed, so every other sender neither carries
+    /// nor updates them: issue #29, memory per flow).
+    pub since_resume: Option<Box<SinceResume>>,
+}
+
+/// The estimates since the sender last resumed from persist mode (Freeze-TCPv2's WAVE counts
+/// the ACKs after the PACK, Park et al. §3.2); the same as the connection's before any resume.
+#[derive(Clone, Debug)]
+pub struct SinceResume {
+    /// Delivery rate since the resume.
+    pub bandwidth: Bandwidth,
+    /// Minimum RTT since the resume (the new cell's RTTmin).
+    pub min_rtt: BaseRtt,
 }
 
 impl Estimators {
-    /// Nothing measured yet; segments of `segment_bytes` payload bytes.
-    pub fn new(segment_bytes: u32) -> Self {
+    /// Nothing measured yet; segments of `segment_bytes` payload bytes; the estimates since a
+    /// resume from persist mode are kept if `since_resume`.
+    pub fn new(segment_bytes: u32, since_resume: bool) -> Self {
         Estimators {
             rounds: Rounds::default(),
             base_rtt: BaseRtt::default(),
             min_rtt: BaseRtt::default(),
             bandwidth: Bandwidth::new(segment_bytes),
-            bandwidth_since_resume: Bandwidth::new(segment_bytes),
-            min_rtt_since_resume: BaseRtt::default(),
+            since_resume: since_resume
+                .then(|| Box::new(SinceResume { bandwidth: Bandwidth::new(segment_bytes), min_rtt: BaseRtt::default() })),
         }
     }
 
@@ -56,11 +67,15 @@ impl Estimators {
     pub fn on_ack(&mut self, now: SimTime, ack: u64, snd_una: u64, snd_max: u64) -> bool {
         let duplicate = ack == snd_una && snd_max > snd_una;
         self.bandwidth.on_ack(ack.saturating_sub(snd_una), duplicate);
-        self.bandwidth_since_resume.on_ack(ack.saturating_sub(snd_una), duplicate);
+        if let Some(r) = &mut self.since_resume {
+            r.bandwidth.on_ack(ack.saturating_sub(snd_una), duplicate);
+        }
         let round_end = self.rounds.on_ack(now, ack, snd_max);
         if round_end {
             self.bandwidth.end_round(now);
-            self.bandwidth_since_resume.end_round(now);
+            if let Some(r) = &mut self.since_resume {
+                r.bandwidth.end_round(now);
+            }
         }
         round_end
     }
@@ -70,14 +85,18 @@ impl Estimators {
     pub fn on_rtt_sample(&mut self, rtt: SimDuration) {
         self.base_rtt.on_sample(rtt);
         self.min_rtt.on_sample(rtt);
-        self.min_rtt_since_resume.on_sample(rtt);
+        if let Some(r) = &mut self.since_resume {
+            r.min_rtt.on_sample(rtt);
+        }
     }
 
     /// The sender resumes from persist mode at `now` (a PACK): the since-resume estimates
     /// start afresh.
     pub fn on_resume(&mut self, now: SimTime) {
-        self.bandwidth_since_resume.restart(now);
-        self.min_rtt_since_resume.reset();
+        if let Some(r) = &mut self.since_resume {
+            r.bandwidth.restart(now);
+            r.min_rtt.reset();
+        }
     }
 
     /// The path changed (a handover notification): the base RTT is measured anew.

@@ -43,10 +43,10 @@ crate::axis! {
     /// Ignore notifications.
     "none" => None(none::Ignore),
     /// Keep every notification with its arrival time and change nothing (tests and traces).
-    "record" => Record(record::Record),
+    "record" => Record(record::Record) boxed,
     /// Daniel & Kojo's cross-layer algorithms A1-A5 (`a1` ... `a5` and their parameters;
     /// default: "enhanced TCP", A1 + A2 + A3 + A4).
-    "cross_layer" => CrossLayer(crosslayer::CrossLayer),
+    "cross_layer" => CrossLayer(crosslayer::CrossLayer) boxed,
     /// DEMO-Vegas: stop sending while the peer's ACKs carry the SIG bit, restart the base RTT
     /// when it clears (docs/references.md §7.1, A17).
     "demo_sig" => DemoSig(sig::DemoSig),

@@ -53,7 +53,7 @@ crate::axis! {
     /// Proportional Rate Reduction (RFC 6937): sndcnt per ACK from prr_delivered, then the
     /// Reduction Bound (`bound`: PRR-SSRB or PRR-CRB); retransmits what the loss detection
     /// deems lost.
-    "prr" => Prr(prr::Prr),
+    "prr" => Prr(prr::Prr) boxed,
 }
 
 impl AnyRecovery {

@@ -13,12 +13,14 @@ use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::slowstart::{AnySlowStart, SlowStart};
 use std::collections::VecDeque;
+use std::sync::Arc;
 use vhsim_core::{SimDuration, SimTime};
 
 /// State shared by all parts of a sender.
 #[derive(Clone, Debug)]
 pub struct SenderCore {
-    pub(super) cfg: TcpConfig,
+    /// Shared by the flows of a population.
+    pub(super) cfg: Arc<TcpConfig>,
     pub(super) cc: AnyCc,
     /// The slow-start exit (HyStart, HyStart++), called around the window law's growth.
     pub(super) ss: AnySlowStart,
@@ -80,7 +82,7 @@ pub struct SenderCore {
 }
 
 impl SenderCore {
-    pub(super) fn new(cfg: TcpConfig, app_limit: u64) -> Self {
+    pub(super) fn new(cfg: Arc<TcpConfig>, app_limit: u64) -> Self {
         let mut cc = AnyCc::new(&cfg.congestion_control, &cfg);
         let ss = AnySlowStart::new(&cfg.slow_start, &cfg);
         let keep_sack = cfg.loss_detection.keeps_sack_information();
@@ -95,7 +97,7 @@ impl SenderCore {
             window,
             rtt: RttEstimator::new(cfg.rto()),
             sb: Scoreboard::default(),
-            est: Estimators::new(cfg.segment_size),
+            est: Estimators::new(cfg.segment_size, cfg.congestion_control.reads_estimates_since_resume()),
             timers: Timers::default(),
             snd_una: 0,
             snd_nxt: 0,

@@ -30,6 +30,7 @@ use crate::response::{
 };
 use crate::slowstart::SlowStart;
 use std::collections::VecDeque;
+use std::sync::Arc;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
 
 /// An acknowledgment as the sender sees it.
@@ -144,7 +145,10 @@ pub struct TcpSender {
 
 impl TcpSender {
     /// A sender with nothing sent yet; `app_limit` = segments available (`u64::MAX` = bulk).
-    pub fn new(cfg: TcpConfig, app_limit: u64) -> Self {
+    /// The flows of a population pass one shared configuration (`Arc`), which no sender
+    /// changes.
+    pub fn new(cfg: impl Into<Arc<TcpConfig>>, app_limit: u64) -> Self {
+        let cfg = cfg.into();
         TcpSender {
             detection: AnyLossDetection::new(&cfg.loss_detection, &cfg),
             recovery: AnyRecovery::new(&cfg.recovery, &cfg),

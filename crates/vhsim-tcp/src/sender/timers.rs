@@ -25,27 +25,38 @@ impl Timer {
     pub const ALL: [Timer; 4] = [Timer::DcrDelay, Timer::Loss, Timer::Rto, Timer::Persist];
 }
 
-/// Deadlines by timer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Deadlines by timer; an unarmed timer holds [`NEVER`] (half the size of a table of
+/// `Option`s, and every sender carries one: issue #29, memory per flow).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timers {
-    at: [Option<SimTime>; 4],
+    at: [SimTime; 4],
+}
+
+/// The deadline of an unarmed timer: the last representable instant, after any run's end (a
+/// deadline computed to it by saturating arithmetic is one that never comes, as before).
+const NEVER: SimTime = SimTime::MAX;
+
+impl Default for Timers {
+    fn default() -> Self {
+        Timers { at: [NEVER; 4] }
+    }
 }
 
 impl Timers {
     /// The deadline of `t`, if armed.
     #[inline]
     pub fn get(&self, t: Timer) -> Option<SimTime> {
-        self.at[t as usize]
+        armed(self.at[t as usize])
     }
 
     /// Arm `t` for `at` (replacing any earlier deadline).
     pub fn set(&mut self, t: Timer, at: SimTime) {
-        self.at[t as usize] = Some(at);
+        self.at[t as usize] = at;
     }
 
     /// Disarm `t`; returns whether it was armed.
     pub fn clear(&mut self, t: Timer) -> bool {
-        self.at[t as usize].take().is_some()
+        std::mem::replace(&mut self.at[t as usize], NEVER) != NEVER
     }
 
     /// Whether `t` is armed and due at `now`.
@@ -57,6 +68,10 @@ impl Timers {
     /// The earliest deadline.
     #[inline]
     pub fn earliest(&self) -> Option<SimTime> {
-        self.at.iter().flatten().min().copied()
+        self.at.iter().min().copied().and_then(armed)
     }
+}
+
+fn armed(at: SimTime) -> Option<SimTime> {
+    (at != NEVER).then_some(at)
 }

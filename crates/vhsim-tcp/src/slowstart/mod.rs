@@ -47,10 +47,10 @@ crate::axis! {
     "standard" => Standard(standard::Standard),
     /// Linux's HyStart (tcp_cubic.c, Ha & Rhee 2008): the ACK-train and delay-increase exits,
     /// ssthresh = cwnd when either fires.
-    "hystart" => Hystart(hystart::Hystart),
+    "hystart" => Hystart(hystart::Hystart) boxed,
     /// HyStart++ (RFC 9406): delay-increase exit into Conservative Slow Start, then congestion
     /// avoidance after CSS_ROUNDS rounds.
-    "hystart_pp" => HystartPp(hystart_pp::HystartPp),
+    "hystart_pp" => HystartPp(hystart_pp::HystartPp) boxed,
 }
 
 impl SlowStartConfig {

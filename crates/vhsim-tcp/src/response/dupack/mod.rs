@@ -55,7 +55,7 @@ crate::axis! {
     "immediate" => Immediate(immediate::Immediate),
     /// TCP-DCR (Bhandarkar et al., IEEE TMC 4(5) 2005): delay the fast retransmit by tau,
     /// sending one new segment per dupACK meanwhile (`trigger`, `tau`).
-    "dcr" => Dcr(dcr::Dcr),
+    "dcr" => Dcr(dcr::Dcr) boxed,
 }
 
 impl DupAckResponse for AnyDupAckResponse {

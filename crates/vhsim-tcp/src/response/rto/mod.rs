@@ -43,7 +43,7 @@ crate::axis! {
     "conventional" => Conventional(conventional::Conventional),
     /// F-RTO (RFC 5682): after the timeout retransmission, probe with new data to tell a
     /// spurious timeout from a genuine one (`variant`, `response`).
-    "frto" => Frto(frto::Frto),
+    "frto" => Frto(frto::Frto) boxed,
 }
 
 impl RtoResponse for AnyRtoResponse {

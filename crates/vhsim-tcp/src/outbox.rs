@@ -1,0 +1,64 @@
+//! A first-in first-out queue for what an endpoint hands the world after one input (its
+//! reports, the sink's ACKs): usually one item, taken before the next input. The first item
+//! waits inline and only a second one goes to a heap buffer, so an endpoint that went idle
+//! keeps no buffer (a `VecDeque` keeps the capacity it once grew: issue #29, memory per flow).
+
+use std::collections::VecDeque;
+
+/// First in, first out; the oldest item inline.
+#[derive(Clone, Debug)]
+pub struct Outbox<T> {
+    /// The oldest item, when the queue is not empty and it has not been taken.
+    first: Option<T>,
+    /// The items after `first` (or all of them while `first` is empty), in order.
+    more: VecDeque<T>,
+}
+
+impl<T> Default for Outbox<T> {
+    fn default() -> Self {
+        Outbox { first: None, more: VecDeque::new() }
+    }
+}
+
+impl<T> Outbox<T> {
+    /// Append `item`.
+    pub fn push(&mut self, item: T) {
+        if self.first.is_none() && self.more.is_empty() {
+            self.first = Some(item);
+        } else {
+            self.more.push_back(item);
+        }
+    }
+
+    /// Take the oldest item.
+    pub fn pop(&mut self) -> Option<T> {
+        self.first.take().or_else(|| self.more.pop_front())
+    }
+}
+
+impl<T> Extend<T> for Outbox<T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            self.push(item);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Outbox;
+
+    #[test]
+    fn items_leave_in_the_order_they_came_whatever_the_interleaving() {
+        let mut q = Outbox::default();
+        q.push(1);
+        q.push(2);
+        assert_eq!(q.pop(), Some(1));
+        q.push(3);
+        q.extend([4, 5]);
+        let out: Vec<i32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(out, [2, 3, 4, 5]);
+        q.push(6);
+        assert_eq!((q.pop(), q.pop()), (Some(6), None));
+    }
+}
