@@ -36,7 +36,7 @@ pub use error::{ErrorModel, ErrorModelConfig, LossWindow};
 pub use link::{Departures, Fate, Finish, Finished, Link, LinkParams, Offer, Outcome};
 pub use packet::{
     DatagramHeader, DropCause, DropCounts, Packet, Payload, RetxCause, SackBlock, TcpHeader, TraceTag, UnitKind,
-    NO_FLOW,
+    MAX_SACK_BLOCKS, NO_FLOW,
 };
 pub use queue::{DropTailQueue, QueueLimit};
 pub use reorder::{Delivery, Reorder, ReorderConfig};

@@ -47,12 +47,13 @@ pub fn encode(pkt: &Packet, h: &TcpHeader, flow: &FlowWire, t: &TcpWire, ends: &
     th.ack = true;
     th.acknowledgment_number = if from_sender { ISN.wrapping_add(1) } else { stream_byte(h.ack, t) };
     let mut options = Vec::with_capacity(8);
-    if let Some((first, rest)) = h.sack_blocks().split_first() {
+    let mut blocks = h.sack_blocks();
+    if let Some(first) = blocks.next() {
         // Two NOPs align the SACK option on a word (RFC 2018 §3, as common stacks send it).
         options.extend([TcpOptionElement::Noop, TcpOptionElement::Noop]);
-        let block = |b: &vhsim_net::SackBlock| (stream_byte(b.start, t), stream_byte(b.end, t));
+        let block = |b: vhsim_net::SackBlock| (stream_byte(b.start, t), stream_byte(b.end, t));
         let mut more = [None; 3];
-        for (slot, b) in more.iter_mut().zip(rest) {
+        for (slot, b) in more.iter_mut().zip(blocks) {
             *slot = Some(block(b));
         }
         options.push(TcpOptionElement::SelectiveAcknowledgement(block(first), more));

@@ -33,10 +33,7 @@ fn data(seg: u64, size: u32) -> Packet {
 
 fn ack(next: u64, window: u32, sack: &[(u64, u64)]) -> Packet {
     let mut h = TcpHeader { ack: next, window, ..TcpHeader::default() };
-    for (slot, &(start, end)) in h.sack.iter_mut().zip(sack) {
-        *slot = SackBlock { start, end };
-    }
-    h.n_sack = sack.len() as u8;
+    h.set_sack_blocks(sack.iter().map(|&(start, end)| SackBlock { start, end }));
     Packet { uid: 9, flow: 0, src: Addr(2), dst: Addr(0), size: 40, tag: TraceTag::ack(next), payload: Payload::Tcp(h) }
 }
 

@@ -75,7 +75,7 @@ impl Endpoint for TcpSenderEndpoint {
         self.ack.window = h.window;
         self.ack.sig = h.flags & TCP_FLAG_SIG != 0;
         self.ack.sack.clear();
-        self.ack.sack.extend(h.sack_blocks().iter().map(|b| (b.start, b.end)));
+        self.ack.sack.extend(h.sack_blocks().map(|b| (b.start, b.end)));
         let info = std::mem::take(&mut self.ack);
         self.sender.on_ack(now, &info);
         self.ack = info;
@@ -211,10 +211,7 @@ impl Endpoint for TcpSinkEndpoint {
         let flags = if ack.sig { TCP_FLAG_SIG } else { 0 };
         let ts_val = ts_clock(now);
         let mut h = TcpHeader { ack: ack.ack, window: ack.window, flags, ts_val, ..TcpHeader::default() };
-        for (slot, &(start, end)) in h.sack.iter_mut().zip(ack.sack.iter()) {
-            *slot = SackBlock { start, end };
-        }
-        h.n_sack = ack.sack.len().min(h.sack.len()) as u8;
+        h.set_sack_blocks(ack.sack.iter().map(|&(start, end)| SackBlock { start, end }));
         let mut tag = TraceTag::ack(ack.ack);
         if ack.window == 0 {
             tag.flags |= TCP_FLAG_ZERO_WINDOW;

@@ -11,7 +11,7 @@ mod tcp;
 
 pub use datagram::DatagramHeader;
 pub use sctp::SctpPacket;
-pub use tcp::{SackBlock, TcpHeader, TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
+pub use tcp::{SackBlock, TcpHeader, MAX_SACK_BLOCKS, TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
 
 use crate::addr::Addr;
 
@@ -128,6 +128,13 @@ pub struct Packet {
     /// What the endpoints read.
     pub payload: Payload,
 }
+
+/// Bytes a [`Packet`] may take at most. Packets are moved whole several times per hop (out
+/// of an endpoint, into a link's queue or the in-flight store and out again), so their size
+/// is a per-packet cost of the engine (docs/performance.md "Issue #28: a smaller packet"):
+/// 104 bytes since the SACK blocks are stored in 32 bits (136 before).
+const PACKET_SIZE_LIMIT: usize = 104;
+const _: () = assert!(std::mem::size_of::<Packet>() <= PACKET_SIZE_LIMIT, "Packet grew: see PACKET_SIZE_LIMIT");
 
 /// Why a packet was dropped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
