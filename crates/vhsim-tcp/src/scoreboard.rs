@@ -52,6 +52,10 @@ pub struct Scoreboard {
     sacked: u64,
     /// Segments delivered by the current ACK, if a part asked for them.
     log: Option<Vec<Delivered>>,
+    /// Whether a segment may carry an episode mark (`sacked`, `retx_this_episode`, `lost`)
+    /// since the last [`Scoreboard::clear`]: without one, the clear that every new ACK outside
+    /// recovery makes has nothing to do (it walked the whole window per ACK).
+    marked: bool,
 }
 
 /// Give back the buffer of a queue that emptied: a flow with nothing outstanding (an idle or
@@ -87,6 +91,7 @@ impl Scoreboard {
             // A segment deemed lost is repaired by any retransmission (go-back-N's included).
             if s.lost {
                 s.retx_this_episode = true;
+                self.marked = true;
             }
         }
     }
@@ -144,6 +149,7 @@ impl Scoreboard {
                 let s = &mut self.segs[(seq - self.base) as usize];
                 if !s.sacked {
                     s.sacked = true;
+                    self.marked = true;
                     changed = true;
                     self.sacked += 1;
                     if let Some(log) = &mut self.log {
@@ -157,6 +163,10 @@ impl Scoreboard {
 
     /// Forget SACK and retransmission marks (ns-2 `ClearScoreBoard`).
     pub fn clear(&mut self) {
+        if !std::mem::take(&mut self.marked) {
+            debug_assert!(self.segs.iter().all(|s| !s.sacked && !s.retx_this_episode && !s.lost) && self.sacked == 0);
+            return;
+        }
         for s in &mut self.segs {
             s.sacked = false;
             s.retx_this_episode = false;
@@ -178,6 +188,7 @@ impl Scoreboard {
         if let Some(s) = self.get_mut(seq) {
             s.lost = true;
             s.retx_this_episode = false;
+            self.marked = true;
         }
     }
 
@@ -249,6 +260,7 @@ impl Scoreboard {
         if let Some(s) = self.get_mut(seq) {
             s.retx_this_episode = true;
             s.no_sample = true;
+            self.marked = true;
         }
     }
 

@@ -609,7 +609,10 @@ impl SenderCore {
 
     /// The next segment under the ordinary window (new data, or go-back-N after a timeout),
     /// with `extra` segments of allowance (limited transmit, window inflation).
+    /// The window is not floored (ns-2's `int(cwnd_)`): [`SenderCore::fits`] compares a whole
+    /// number of segments n with it, and n <= floor(w) exactly when n <= w (a libm call per
+    /// segment sent saved on targets without a rounding instruction).
     pub fn next_in_window(&self, extra: f64) -> Option<Transmit> {
-        self.next_in_window_capped((self.window.cwnd + extra).floor().min(self.cap()))
+        self.next_in_window_capped((self.window.cwnd + extra).min(self.cap()))
     }
 }

@@ -219,7 +219,8 @@ impl TcpSink {
         // In order.
         let filled_gap = !self.ooo.is_empty();
         self.rcv_nxt += 1;
-        if let Some(end) = self.ooo.remove(&self.rcv_nxt) {
+        // (Only when there are out-of-order blocks: a look-up costs even in an empty map.)
+        if let Some(end) = if filled_gap { self.ooo.remove(&self.rcv_nxt) } else { None } {
             self.rcv_nxt = end;
         }
         self.recent.retain(|&s| s >= self.rcv_nxt);
