@@ -330,5 +330,9 @@ impl TcpSink {
 
 /// The out-of-order block of `ooo` that contains `seq`.
 fn block_in(ooo: &BTreeMap<u64, u64>, seq: u64) -> Option<(u64, u64)> {
+    // Asked for every segment (is it a duplicate?): a range search costs even in an empty map.
+    if ooo.is_empty() {
+        return None;
+    }
     ooo.range(..=seq).next_back().filter(|&(_, &end)| seq < end).map(|(&s, &e)| (s, e))
 }
