@@ -24,6 +24,7 @@ pub mod routing;
 pub mod srtt_warning;
 pub mod starts;
 pub mod summary;
+pub mod summary_table;
 pub mod trace;
 pub mod trace_filter;
 pub mod transports;
