@@ -276,6 +276,7 @@ fn run<'py>(
         control: Some(&control),
         capture_dir: pcap_dir.as_deref(),
         extra_captures: &extra,
+        flow_table_above: tables_above,
     };
     let output = py
         .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run_with_options(&sc, detail, &opts))))
@@ -296,10 +297,12 @@ fn output_to_py<'py>(
     output: vhsim_sim::RunOutput,
     tables_above: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let vhsim_sim::RunOutput { mut summary, traces, captures: written } = output;
+    let vhsim_sim::RunOutput { mut summary, traces, captures: written, flow_table } = output;
     let above = |n: usize| tables_above.is_some_and(|limit| n > limit);
-    // Each flow's summary is freed as its row is made: the two are never whole at once.
-    let flows = above(summary.flows.len()).then(|| Table::of_flows(std::mem::take(&mut summary.flows)));
+    // A run made the table itself (`RunOptions::flow_table_above`); branches make it here,
+    // freeing each flow's summary as its row is made.
+    let flows = flow_table
+        .or_else(|| above(summary.flows.len()).then(|| Table::of_flows(std::mem::take(&mut summary.flows))));
     let mobiles = above(summary.mobiles.len()).then(|| Table::of_records(std::mem::take(&mut summary.mobiles), "name"));
     let summary_json = serde_json::to_string(&summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     // Freed before Python builds its dicts: with many flows the two together set the peak.

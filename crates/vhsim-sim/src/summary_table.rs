@@ -73,12 +73,15 @@ impl Table {
     pub fn of_flows<S: Serialize>(flows: impl IntoIterator<Item = (String, S)>) -> Table {
         let mut t = Table::default();
         for (name, flow) in flows {
-            let tree = Tree::of(&flow);
-            drop(flow);
-            let row = flow_row(tree);
-            t.push(name, row);
+            t.push_flow(name, &flow);
         }
         t.finish()
+    }
+
+    /// Add flow `name`'s row (`Result.flows`' rules); [`Table::finish`] when all are in.
+    pub fn push_flow<S: Serialize>(&mut self, name: String, flow: &S) {
+        let row = flow_row(Tree::of(flow));
+        self.push(name, row);
     }
 
     /// One row per item (its top-level scalars), named by its `key` field, which is left out
@@ -150,7 +153,7 @@ impl Table {
     }
 
     /// Type every column (see [`Column`]) and drop the look-up maps.
-    fn finish(mut self) -> Table {
+    pub fn finish(mut self) -> Table {
         for (_, c) in &mut self.columns {
             let Column::Objects(cells) = std::mem::replace(c, Column::Int(Vec::new())) else { unreachable!() };
             *c = typed(cells);
