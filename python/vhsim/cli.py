@@ -296,6 +296,22 @@ RUN_COLUMNS = ["flow", "goodput kbps", "retx", "spurious retx", "RTOs", "spuriou
                "drops (data+ACK)"]
 
 
+def _from_table_row(row: dict) -> dict:
+    """A row of ``Result.flows`` as the flow figures :func:`_print_run` reads: its counts as
+    integers, its ``drops_<cause>`` columns as ``drops``; figures the flow lacks (NaN) left out."""
+    out: dict = {"drops": {}}
+    for key, value in row.items():
+        if isinstance(value, float) and value != value:
+            continue
+        if isinstance(value, float) and value.is_integer() and key != "goodput_kbps":
+            value = int(value)
+        if key.startswith("drops_"):
+            out["drops"][key.removeprefix("drops_")] = value
+        else:
+            out[key] = value
+    return out
+
+
 def _print_run(result, out: Path) -> None:
     s = result.summary
     click.echo(
@@ -303,15 +319,20 @@ def _print_run(result, out: Path) -> None:
         f"{float(s.get('sim_s', 0)):.1f} s simulated in {_duration(float(s.get('wall_s', 0)))} "
         f"({int(s.get('events', 0)):,} events)"
     )
-    from .result import ENTITY_TABLES, TABLE_LIMIT, flow_figures
+    from .result import flow_figures
 
     flows = s.get("flows", {})
-    if len(flows) > 20:
+    n_flows = len(flows) or len(result.flow_names)
+    shown_flows = 10 if n_flows > 20 else n_flows
+    if n_flows > 20:
         _print_aggregate(s)
-        flows = dict(list(flows.items())[:10])
+    if flows:
+        figures = [(name, flow_figures(f)) for name, f in list(flows.items())[:shown_flows]]
+    else:  # a run of many flows: its per-flow figures are in its table (Result.flows)
+        head = result.flows.head(shown_flows).to_dict("index")
+        figures = [(name, _from_table_row(row)) for name, row in head.items()]
     rows = []
-    for name, f in flows.items():
-        f = flow_figures(f)
+    for name, f in figures:
         drops = sum(int(v) for v in (f.get("drops") or {}).values())
         rows.append([
             name,
@@ -324,10 +345,10 @@ def _print_run(result, out: Path) -> None:
             f"{drops}",
         ])
     click.echo(_table(RUN_COLUMNS, rows))
-    if len(s.get("flows", {})) > len(flows):
-        click.echo(f"(the first {len(flows)} of {len(s['flows'])} flows)")
+    if n_flows > len(rows):
+        click.echo(f"(the first {len(rows)} of {n_flows} flows)")
     files = ["summary.json"] + [f"{t}.parquet" for t in result.tables]
-    files += [f"{t}.parquet" for t in ENTITY_TABLES if len(s.get(t) or ()) > TABLE_LIMIT]
+    files += [f"{t}.parquet" for t in result.entity_tables()]
     files += [f"{c.path.name} ({counted(c.packets, 'packet')})" for c in result.captures]
     click.echo(f"wrote {out}/ ({', '.join(files)})")
 

@@ -78,6 +78,9 @@ TABLE_LIMIT = 100
 #: The per-entity tables a saved result may have, with the summary key they replace.
 ENTITY_TABLES = {"flows": "flows_table", "mobiles": "mobiles_table", "handovers": "handovers_table"}
 
+#: The index name of each per-entity table the core may hand over as columns.
+ENTITY_INDEX = {"flows": "flow", "mobiles": "mobile"}
+
 
 class MissingTableError(ScenarioError, KeyError):
     """The result has no such trace table (it was run at a lower ``detail``)."""
@@ -108,6 +111,7 @@ class Result:
         codes: Mapping[str, list[str]],
         captures: Sequence[Capture] = (),
         scenario: Any = None,
+        tables: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self.summary: dict = dict(summary)
         self.captures: list[Capture] = list(captures)
@@ -120,6 +124,10 @@ class Result:
         #: Per-flow and per-mobile-node tables read from a saved result (when summary.json
         #: does not hold them).
         self._entity_tables: dict[str, pd.DataFrame] = {}
+        #: The same tables as the core hands them over for a run of more than TABLE_LIMIT flows
+        #: (mobile nodes): {"names": [...], "columns": {name: ndarray | list}}; made DataFrames
+        #: on first use.
+        self._entity_columns: dict[str, Mapping[str, Any]] = dict(tables or {})
         for table, cols in self._traces.items():
             lengths = {len(a) for a in cols.values()}
             if len(lengths) > 1:
@@ -130,7 +138,7 @@ class Result:
         """Build a Result from the dict returned by ``vhsim._native.run`` (``scenario``: the
         :class:`vhsim.Scenario` that ran)."""
         return cls(raw["summary"], raw.get("traces", {}), raw.get("codes", {}), from_native(raw.get("captures", [])),
-                   scenario)
+                   scenario, raw.get("tables"))
 
     @property
     def receive_windows(self) -> dict[str, float]:
@@ -186,8 +194,8 @@ class Result:
         """
         import pandas as pd
 
-        if "flows" in self._entity_tables:
-            return self._entity_tables["flows"].copy()
+        if self._has_entity_table("flows"):
+            return self._entity_table("flows").copy()
         rows = []
         names = []
         for name, metrics in self.summary.get("flows", {}).items():
@@ -222,11 +230,27 @@ class Result:
         flows; empty otherwise."""
         import pandas as pd
 
-        if "mobiles" in self._entity_tables:
-            return self._entity_tables["mobiles"].copy()
+        if self._has_entity_table("mobiles"):
+            return self._entity_table("mobiles").copy()
         rows = list(self.summary.get("mobiles") or [])
         return pd.DataFrame(rows, index=pd.Index([r["name"] for r in rows], name="mobile")).drop(
             columns=["name"], errors="ignore")
+
+    def _has_entity_table(self, name: str) -> bool:
+        """Whether this result holds ``name`` (flows, mobiles, handovers) as a table rather
+        than in its summary (a result of more than :data:`TABLE_LIMIT` of them)."""
+        return name in self._entity_tables or name in self._entity_columns
+
+    def _entity_table(self, name: str) -> pd.DataFrame:
+        """Table ``name``, made from the core's columns on first use (the columns are then
+        dropped: the DataFrame holds the values)."""
+        import pandas as pd
+
+        if name not in self._entity_tables:
+            raw = self._entity_columns.pop(name)
+            index = pd.Index(list(raw["names"]), name=ENTITY_INDEX[name])
+            self._entity_tables[name] = pd.DataFrame(dict(raw["columns"]), index=index)
+        return self._entity_tables[name]
 
     @property
     def handovers(self) -> pd.DataFrame:
@@ -305,9 +329,16 @@ class Result:
         except ValueError as err:  # nothing recorded at or before t
             raise ScenarioError(f"t: {err}") from None
 
+    def entity_tables(self) -> list[str]:
+        """The per-entity tables (``flows``, ``mobiles``, ``handovers``) :meth:`save` writes as
+        Parquet files instead of in ``summary.json``: those of more than :data:`TABLE_LIMIT`
+        entries."""
+        return [name for name in ENTITY_TABLES
+                if len(self.summary.get(name) or ()) > TABLE_LIMIT or self._has_entity_table(name)]
+
     def _flow(self, flow: Any) -> str:
         """``flow`` if this result has it; ScenarioError naming the flows otherwise."""
-        names = list(self.summary.get("flows", {}))
+        names = list(self.summary.get("flows", {})) or self.flow_names
         if isinstance(flow, str) and flow in names:
             return flow
         raise ScenarioError(f"flow: no flow {shown(flow)} in this result (flows: {', '.join(names) or 'none'})")
@@ -350,8 +381,7 @@ class Result:
         out.mkdir(parents=True, exist_ok=True)
         (out / SUMMARY_FILE).unlink(missing_ok=True)
         summary = dict(self.summary)
-        entities = {name: getattr(self, name) for name in ENTITY_TABLES
-                    if len(summary.get(name) or ()) > TABLE_LIMIT or name in self._entity_tables}
+        entities = {name: getattr(self, name) for name in self.entity_tables()}
         for stale in out.glob("*.parquet"):
             if stale.stem not in self._traces and stale.stem not in entities:
                 stale.unlink()
@@ -394,7 +424,7 @@ class Result:
     def __repr__(self) -> str:
         return (
             f"<vhsim.Result scenario={self.scenario_name!r} seed={self.seed} "
-            f"flows={len(self.summary.get('flows', {}))} tables={self.tables}>"
+            f"flows={len(self.flow_names)} tables={self.tables}>"
         )
 
 

@@ -294,7 +294,7 @@ class Scenario:
         ScenarioError and an OSError); a failed run :class:`SimulationError`.
         """
         from .control import run_native
-        from .result import Result
+        from .result import TABLE_LIMIT, Result
 
         if not isinstance(pcap_key, str) or not pcap_key:
             raise ScenarioError(f"pcap_key: expected the name errors about captures give, got {shown(pcap_key)}")
@@ -309,6 +309,7 @@ class Scenario:
             trace_events=_names(trace_events, "trace_events"),
             pcap=_names(pcap, pcap_key),
             pcap_key=pcap_key,
+            tables_above=TABLE_LIMIT,
         )
         progress, control, folder = _callable(progress, "progress"), _control(control), _folder(pcap_dir, "pcap_dir")
         with _capture_staging(folder, pcap_key) as staging:
@@ -341,7 +342,7 @@ class Scenario:
         more than that ("not branchable: ...").
         """
         from . import _native
-        from .result import Result
+        from .result import TABLE_LIMIT, Result
 
         if isinstance(variants, (str, bytes, Mapping)) or not isinstance(variants, Iterable):
             raise ScenarioError(f"branch: expected a list of variants (Scenarios or overrides), got {shown(variants)}")
@@ -356,7 +357,7 @@ class Scenario:
         if not lists:
             return []
         try:
-            raws = _native.run_branches(self._text, lists, _seed(seed), _detail(detail))
+            raws = _native.run_branches(self._text, lists, _seed(seed), _detail(detail), tables_above=TABLE_LIMIT)
         except ScenarioError as err:
             raise _with_origin(err, self._path) from None
         except ValueError as err:  # not branchable: the variants differ in more than one instant

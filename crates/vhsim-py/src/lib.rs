@@ -8,10 +8,11 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyFloat, PyList, PyString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use vhsim_scenario::{Detail, Scenario};
+use vhsim_sim::summary_table::{Cell, Column, Table};
 use vhsim_sim::trace::{PacketEvent, CAUSE_NAMES};
 use vhsim_sim::trace_filter::{TraceFilter, TraceFilterSpec};
 use vhsim_sim::Traces;
@@ -223,9 +224,11 @@ impl RunControl {
     }
 }
 
-/// Run one simulation. Returns {"summary": dict, "traces": {table: {column: ndarray}}, "codes":
-/// {...}, "captures": [{"link", "path", "packets"}]}.
+/// Run one simulation. Returns {"summary": dict, "tables": {...}, "traces": {table: {column:
+/// ndarray}}, "codes": {...}, "captures": [{"link", "path", "packets"}]}.
 ///
+/// With `tables_above`, a run of more flows (mobile nodes) than that hands them over as a
+/// table of columns (`tables`; issue #29) instead of in the summary.
 /// `trace_*` select trace rows (vhsim-sim `trace_filter`); with `control`, the run can be
 /// stopped from another thread (KeyboardInterrupt). With `pcap_dir`, the scenario's
 /// `output.pcap` captures and the `pcap` ones (link directions named as in `output.pcap`;
@@ -233,7 +236,7 @@ impl RunControl {
 #[pyfunction]
 #[pyo3(signature = (toml_text, overrides=Vec::new(), seed=None, detail=None, trace_window=None,
                     trace_flows=Vec::new(), trace_links=Vec::new(), trace_events=Vec::new(), control=None,
-                    pcap_dir=None, pcap=Vec::new(), pcap_key="--pcap"))]
+                    pcap_dir=None, pcap=Vec::new(), pcap_key="--pcap", tables_above=None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -249,6 +252,7 @@ fn run<'py>(
     pcap_dir: Option<std::path::PathBuf>,
     pcap: Vec<String>,
     pcap_key: &str,
+    tables_above: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     // Shared with the run's world, which would otherwise keep a copy.
     let sc = Arc::new(seeded(toml_text, overrides, seed)?);
@@ -272,6 +276,7 @@ fn run<'py>(
         control: Some(&control),
         capture_dir: pcap_dir.as_deref(),
         extra_captures: &extra,
+        flow_table_above: tables_above,
     };
     let output = py
         .detach(|| catch_unwind(AssertUnwindSafe(|| vhsim_sim::run_with_options(&sc, detail, &opts))))
@@ -280,18 +285,40 @@ fn run<'py>(
             vhsim_sim::RunError::Interrupted(stopped) => PyKeyboardInterrupt::new_err(stopped.to_string()),
             vhsim_sim::RunError::Capture(c) => PyOSError::new_err(c.to_string()),
         })?;
-    output_to_py(py, &sc, output)
+    output_to_py(py, &sc, output, tables_above)
 }
 
-/// A run's output as {"summary", "traces", "codes", "captures"}.
-fn output_to_py<'py>(py: Python<'py>, sc: &Scenario, output: vhsim_sim::RunOutput) -> PyResult<Bound<'py, PyDict>> {
-    let vhsim_sim::RunOutput { summary, traces, captures: written } = output;
+/// A run's output as {"summary", "traces", "codes", "captures"}, and "tables" when a run has
+/// more than `tables_above` flows (mobile nodes): {"flows": table, "mobiles": table} (see
+/// [`table_to_py`]), then left out of "summary".
+fn output_to_py<'py>(
+    py: Python<'py>,
+    sc: &Scenario,
+    output: vhsim_sim::RunOutput,
+    tables_above: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let vhsim_sim::RunOutput { mut summary, traces, captures: written, flow_table } = output;
+    let above = |n: usize| tables_above.is_some_and(|limit| n > limit);
+    // A run made the table itself (`RunOptions::flow_table_above`); branches make it here,
+    // freeing each flow's summary as its row is made.
+    let flows = flow_table
+        .or_else(|| above(summary.flows.len()).then(|| Table::of_flows(std::mem::take(&mut summary.flows))));
+    let mobiles = above(summary.mobiles.len()).then(|| Table::of_records(std::mem::take(&mut summary.mobiles), "name"));
     let summary_json = serde_json::to_string(&summary).map_err(|e| SimulationError::new_err(e.to_string()))?;
     // Freed before Python builds its dicts: with many flows the two together set the peak.
     drop(summary);
     let summary = py.import("json")?.call_method1("loads", (summary_json,))?;
     let out = PyDict::new(py);
+    let tables = PyDict::new(py);
+    if let Some(t) = flows {
+        summary.del_item("flows")?;
+        tables.set_item("flows", table_to_py(py, t)?)?;
+    }
+    if let Some(t) = mobiles {
+        tables.set_item("mobiles", table_to_py(py, t)?)?;
+    }
     out.set_item("summary", summary)?;
+    out.set_item("tables", tables)?;
     out.set_item("traces", traces_to_py(py, sc, traces)?)?;
     out.set_item("codes", codes(py, sc)?)?;
     let captures = PyList::empty(py);
@@ -306,18 +333,54 @@ fn output_to_py<'py>(py: Python<'py>, sc: &Scenario, output: vhsim_sim::RunOutpu
     Ok(out)
 }
 
+/// A table as {"names": [str], "columns": {name: ndarray | list}}: int64, float64 (NaN for a
+/// gap) and bool columns as NumPy arrays, the others as lists for pandas to type (NaN where a
+/// row lacks the figure, None where it is null; equal strings are one object).
+fn table_to_py(py: Python<'_>, t: Table) -> PyResult<Bound<'_, PyDict>> {
+    let Table { names, columns, strings, .. } = t;
+    let strings: Vec<Bound<'_, PyString>> = strings.iter().map(|s| PyString::new(py, s)).collect();
+    let nan = PyFloat::new(py, f64::NAN);
+    let cols = PyDict::new(py);
+    for (name, column) in columns {
+        match column {
+            Column::Int(v) => cols.set_item(name, col(py, v))?,
+            Column::Float(v) => cols.set_item(name, col(py, v))?,
+            Column::Bool(v) => cols.set_item(name, col(py, v))?,
+            Column::Objects(cells) => {
+                let list = PyList::empty(py);
+                for c in cells {
+                    match c {
+                        None => list.append(&nan)?,
+                        Some(Cell::Null) => list.append(py.None())?,
+                        Some(Cell::Bool(b)) => list.append(b)?,
+                        Some(Cell::Int(i)) => list.append(i)?,
+                        Some(Cell::Float(x)) => list.append(x)?,
+                        Some(Cell::Str(k)) => list.append(&strings[k as usize])?,
+                    }
+                }
+                cols.set_item(name, list)?;
+            }
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item("names", PyList::new(py, names)?)?;
+    d.set_item("columns", cols)?;
+    Ok(d)
+}
+
 /// Run the scenarios `toml_text` + each of `variants` (overrides) with `seed` as branches of one
 /// trunk (vhsim-sim `branch`): they must differ only in one timeline entry's time (and the
 /// duration). Returns one dict per variant, as `run` does. ValueError("not branchable: ...")
 /// when they differ otherwise; ScenarioError for an invalid variant.
 #[pyfunction]
-#[pyo3(signature = (toml_text, variants, seed=None, detail=None))]
+#[pyo3(signature = (toml_text, variants, seed=None, detail=None, tables_above=None))]
 fn run_branches<'py>(
     py: Python<'py>,
     toml_text: &str,
     variants: Vec<Vec<(String, String)>>,
     seed: Option<u64>,
     detail: Option<&str>,
+    tables_above: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
     let mut scenarios = Vec::with_capacity(variants.len());
     for overrides in variants {
@@ -332,7 +395,7 @@ fn run_branches<'py>(
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let list = PyList::empty(py);
     for (sc, output) in scenarios.iter().zip(outputs) {
-        list.append(output_to_py(py, sc, output)?)?;
+        list.append(output_to_py(py, sc, output, tables_above)?)?;
     }
     Ok(list)
 }

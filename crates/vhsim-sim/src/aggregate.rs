@@ -99,40 +99,61 @@ pub fn jain(x: &[f64]) -> f64 {
     }
 }
 
-/// The aggregate of `flows` and `handovers`.
+/// The figures of `flows` (in the summary's order: the order the goodputs are summed in) and
+/// `handovers`.
 pub fn aggregate<'a>(flows: impl Iterator<Item = &'a FlowSummary>, handovers: &[HandoverSummary]) -> AggregateSummary {
-    let (mut goodput, mut interruptions, mut open) = (Vec::new(), Vec::new(), 0);
-    let mut drops: BTreeMap<String, u64> = BTreeMap::new();
-    for f in flows {
-        goodput.push(f.goodput_kbps);
+    let mut b = AggregateBuilder::default();
+    flows.for_each(|f| b.add(f));
+    b.finish(handovers)
+}
+
+/// [`aggregate`] fed one flow at a time, so that the flows' summaries need not all exist at
+/// once (`summary::summarize_as_table`).
+#[derive(Default)]
+pub struct AggregateBuilder {
+    goodput: Vec<f64>,
+    interruptions: Vec<f64>,
+    open: u64,
+    drops: BTreeMap<String, u64>,
+}
+
+impl AggregateBuilder {
+    /// Count flow `f`.
+    pub fn add(&mut self, f: &FlowSummary) {
+        self.goodput.push(f.goodput_kbps);
         for h in &f.handovers {
             match h.interruption_s {
-                Some(s) => interruptions.push(s),
-                None => open += 1,
+                Some(s) => self.interruptions.push(s),
+                None => self.open += 1,
             }
         }
         for (cause, n) in f.drops.iter() {
-            *drops.entry(cause.to_owned()).or_default() += n;
+            *self.drops.entry(cause.to_owned()).or_default() += n;
         }
     }
-    AggregateSummary {
-        flows: goodput.len() as u64,
-        total_goodput_kbps: goodput.iter().sum(),
-        jain_index: jain(&goodput),
-        goodput_kbps: Distribution::of(goodput).unwrap_or(Distribution {
-            n: 0,
-            mean: 0.0,
-            min: 0.0,
-            p5: 0.0,
-            p50: 0.0,
-            p95: 0.0,
-            p99: 0.0,
-            max: 0.0,
-        }),
-        interruption_s: Distribution::of(interruptions),
-        interruptions_open: open,
-        handover_s: Distribution::of(handovers.iter().map(|h| h.done_s - h.start_s).collect()),
-        drops,
+
+    /// The figures of the flows added and of `handovers`.
+    pub fn finish(self, handovers: &[HandoverSummary]) -> AggregateSummary {
+        let AggregateBuilder { goodput, interruptions, open, drops } = self;
+        AggregateSummary {
+            flows: goodput.len() as u64,
+            total_goodput_kbps: goodput.iter().sum(),
+            jain_index: jain(&goodput),
+            goodput_kbps: Distribution::of(goodput).unwrap_or(Distribution {
+                n: 0,
+                mean: 0.0,
+                min: 0.0,
+                p5: 0.0,
+                p50: 0.0,
+                p95: 0.0,
+                p99: 0.0,
+                max: 0.0,
+            }),
+            interruption_s: Distribution::of(interruptions),
+            interruptions_open: open,
+            handover_s: Distribution::of(handovers.iter().map(|h| h.done_s - h.start_s).collect()),
+            drops,
+        }
     }
 }
 

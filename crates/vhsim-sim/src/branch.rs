@@ -117,7 +117,7 @@ pub fn run_branches(scenarios: &[Scenario], detail: Option<Detail>) -> Result<Ve
 }
 
 fn clone_output(o: &RunOutput) -> RunOutput {
-    RunOutput { summary: o.summary.clone(), traces: o.traces.clone(), captures: Vec::new() }
+    RunOutput { summary: o.summary.clone(), traces: o.traces.clone(), captures: Vec::new(), flow_table: None }
 }
 
 /// An event of the trunk whose time follows the varied entry's.
@@ -179,7 +179,7 @@ impl World {
         self.finish();
         let wall_s = started.elapsed().as_secs_f64();
         let summary = crate::summary::summarize(self, events, wall_s);
-        RunOutput { summary, traces: std::mem::take(&mut self.obs.traces), captures: Vec::new() }
+        RunOutput { summary, traces: std::mem::take(&mut self.obs.traces), captures: Vec::new(), flow_table: None }
     }
 }
 

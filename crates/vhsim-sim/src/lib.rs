@@ -24,6 +24,7 @@ pub mod routing;
 pub mod srtt_warning;
 pub mod starts;
 pub mod summary;
+pub mod summary_table;
 pub mod trace;
 pub mod trace_filter;
 pub mod transports;
@@ -51,6 +52,9 @@ pub struct RunOutput {
     pub traces: Traces,
     /// Packet captures written (only by [`run_captured`]).
     pub captures: Vec<CaptureInfo>,
+    /// The flows as a table instead of in `summary` (whose `flows` are then empty), when
+    /// [`RunOptions::flow_table_above`] asked for it.
+    pub flow_table: Option<summary_table::Table>,
 }
 
 /// Run `scenario` at `detail` (`None` = the scenario's own detail level). Writes no packet
@@ -73,6 +77,9 @@ pub struct RunOptions<'a> {
     pub capture_dir: Option<&'a Path>,
     /// Capture points added to the scenario's.
     pub extra_captures: &'a [CapturePoint],
+    /// A run of more flows than this returns them as a table ([`RunOutput::flow_table`],
+    /// made while the world is freed flow by flow: `summary::summarize_as_table`).
+    pub flow_table_above: Option<usize>,
 }
 
 /// Why a run with [`RunOptions`] ended without output.
@@ -133,7 +140,7 @@ pub fn run_world(scenario: &Scenario, detail: Option<Detail>) -> (RunOutput, wor
     world.finish();
     let summary = summary::summarize(&world, events, started.elapsed().as_secs_f64());
     let traces = std::mem::take(&mut world.obs.traces);
-    (RunOutput { summary, traces, captures: Vec::new() }, world)
+    (RunOutput { summary, traces, captures: Vec::new(), flow_table: None }, world)
 }
 
 /// Run `scenario` at `detail` with `opts`. A caller that holds the scenario in an `Arc` passes
@@ -162,8 +169,15 @@ pub fn run_with_options(
     }
     world.finish();
     let wall_s = started.elapsed().as_secs_f64();
-    let summary = summary::summarize(&world, events, wall_s);
-    let mut out = RunOutput { summary, traces: std::mem::take(&mut world.obs.traces), captures: Vec::new() };
+    let (summary, flow_table) = match opts.flow_table_above {
+        Some(limit) if world.flows.len() > limit => {
+            let (summary, table) = summary::summarize_as_table(&mut world, events, wall_s);
+            (summary, Some(table))
+        }
+        _ => (summary::summarize(&world, events, wall_s), None),
+    };
+    let traces = std::mem::take(&mut world.obs.traces);
+    let mut out = RunOutput { summary, traces, captures: Vec::new(), flow_table };
     if let Some(c) = world.obs.take_captures() {
         out.captures = c.finish().map_err(RunError::Capture)?;
     }

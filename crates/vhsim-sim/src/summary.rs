@@ -1,10 +1,13 @@
 //! The run summary: per-flow and per-link counters, serializable to `summary.json`.
 
 use crate::agents::{AgentCounts, NodeAgent};
+use crate::aggregate::AggregateBuilder;
 use crate::app::AppState;
+use crate::flow::Flow;
 use crate::observe::handover_metrics::FlowHandoverStats;
 use crate::observe::verdicts::LossConfusion;
 use crate::named_counts::NamedCounts;
+use crate::summary_table::Table;
 use crate::world::World;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -329,78 +332,122 @@ fn kbps(bytes: u64, secs: f64) -> f64 {
 
 /// Summarize a finished world.
 pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
-    let sc = &world.scenario;
-    // Handover windows are clipped to the run's duration; whole-run totals cover what was
-    // simulated.
-    let end = sc.duration.as_secs_f64();
-    let simulated = world.stopped_at.map_or(end, |t| t.as_secs_f64());
-    let obs = &world.obs;
     let handovers = handover_summaries(world);
     // Inserted one by one: collecting would first gather every flow's summary in a vector and
     // sort it (two more copies of the largest part of the summary at its peak).
     let mut flows = BTreeMap::new();
-    let per_flow = sc
-        .flows
-        .iter()
-        .zip(world.flows.iter().zip(&obs.flows))
-        .map(|(m, (f, o))| {
-            let windows = sc
-                .metrics
-                .windows
-                .iter()
-                .zip(&o.window_bytes)
-                .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
-                .collect();
-            let w = sc.metrics.handover_window.as_secs_f64();
-            let handovers = (o.handovers.ids.iter().map(|&k| &obs.handovers[k as usize]))
-                .zip(&o.handovers.stats)
-                .map(|(h, st)| {
-                    // Windows are clipped to the run: [max(0, start - W), start), [done, min(end, done + W)).
-                    let before = w.min(h.start.as_secs_f64());
-                    let after = w.min(end - h.done.as_secs_f64());
-                    FlowHandoverStats {
-                        goodput_before_kbps: kbps(st.delivered_bytes[0], before),
-                        goodput_after_kbps: kbps(st.delivered_bytes[1], after),
-                        throughput_before_kbps: kbps(st.received_bytes[0], before),
-                        throughput_after_kbps: kbps(st.received_bytes[1], after),
-                        ..st.clone()
-                    }
-                })
-                .collect();
-            let truth = o.truth.as_ref().map(|t| t.counts).unwrap_or_default();
-            let c = &o.counters;
-            let mobile_of = |n: u32| world.routing.mobile_at(n).map(|_| sc.nodes[n as usize].name.clone());
-            let summary = FlowSummary {
-                scheme: m.scheme.clone(),
-                mobile: if sc.mobiles.len() > 1 { mobile_of(m.dst).or_else(|| mobile_of(m.src)) } else { None },
-                start_s: f.start.as_secs_f64(),
-                goodput_kbps: kbps(c.delivered_bytes, simulated - f.start.as_secs_f64()),
-                delivered_bytes: c.delivered_bytes,
-                segments_sent: c.data_sent,
-                retransmissions: c.retransmissions,
-                spurious_retransmissions: truth.spurious_retransmissions,
-                rto_count: c.timeouts,
-                spurious_rto_count: truth.spurious_rtos,
-                drops: NamedCounts::new(o.drops.iter().map(|(c, n)| (c.name(), n))),
-                windows,
-                handovers,
-                loss_classification: o.verdicts.clone(),
-                app: app_summary(f).map(Box::new),
-                decisions: o.decisions.clone(),
-                tcp: None,
-                sctp: None,
-                engagement: engagement(&f.endpoints),
-            };
-            let summary = match f.endpoints[0].summary_part(&f.endpoints[1]) {
-                Some(TransportPart::Tcp(t)) => FlowSummary { tcp: Some(t), ..summary },
-                Some(TransportPart::Sctp(s)) => FlowSummary { sctp: Some(s), ..summary },
-                None => summary,
-            };
-            (m.name.clone(), summary)
-        });
-    for (name, summary) in per_flow {
-        flows.insert(name, summary);
+    let mut aggregate = AggregateBuilder::default();
+    for i in by_name(&world.scenario) {
+        let summary = flow_summary(world, i, &world.flows[i]);
+        aggregate.add(&summary);
+        flows.insert(world.scenario.flows[i].name.clone(), summary);
     }
+    let aggregate = aggregate.finish(&handovers);
+    RunSummary { flows, ..summarize_run(world, events, wall_s, aggregate, handovers) }
+}
+
+/// [`summarize`] with the flows as a [`Table`] (rows in the order of their names, as the
+/// summary's map has them) instead of in the summary, whose `flows` stay empty: each flow's
+/// summary becomes its row while the world is still there, and the flow's endpoints and
+/// application are freed as soon as it has, so that the world, the flows' summaries and the
+/// table are never whole at once (issue #29). The world is left without flows.
+pub fn summarize_as_table(world: &mut World, events: u64, wall_s: f64) -> (RunSummary, Table) {
+    let handovers = handover_summaries(world);
+    let mut flows: Vec<Option<Flow>> = std::mem::take(&mut world.flows).into_iter().map(Some).collect();
+    let mut aggregate = AggregateBuilder::default();
+    let mut table = Table::default();
+    for i in by_name(&world.scenario) {
+        let flow = flows[i].take().expect("every flow is summarized once");
+        let summary = flow_summary(world, i, &flow);
+        drop(flow);
+        aggregate.add(&summary);
+        table.push_flow(world.scenario.flows[i].name.clone(), &summary);
+    }
+    let aggregate = aggregate.finish(&handovers);
+    (summarize_run(world, events, wall_s, aggregate, handovers), table.finish())
+}
+
+/// The flows' indices in the order of their names (the summary's map's order).
+fn by_name(sc: &vhsim_scenario::Scenario) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..sc.flows.len()).collect();
+    order.sort_by(|&a, &b| sc.flows[a].name.cmp(&sc.flows[b].name));
+    order
+}
+
+/// The summary of flow `i` (`flow`: its state, which may have left `world.flows`).
+fn flow_summary(world: &World, i: usize, f: &Flow) -> FlowSummary {
+    let sc = &world.scenario;
+    let (m, o) = (&sc.flows[i], &world.obs.flows[i]);
+    let obs = &world.obs;
+    // Handover windows are clipped to the run's duration; whole-run totals cover what was
+    // simulated.
+    let end = sc.duration.as_secs_f64();
+    let simulated = world.stopped_at.map_or(end, |t| t.as_secs_f64());
+    let windows = sc
+        .metrics
+        .windows
+        .iter()
+        .zip(&o.window_bytes)
+        .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
+        .collect();
+    let w = sc.metrics.handover_window.as_secs_f64();
+    let handovers = (o.handovers.ids.iter().map(|&k| &obs.handovers[k as usize]))
+        .zip(&o.handovers.stats)
+        .map(|(h, st)| {
+            // Windows are clipped to the run: [max(0, start - W), start), [done, min(end, done + W)).
+            let before = w.min(h.start.as_secs_f64());
+            let after = w.min(end - h.done.as_secs_f64());
+            FlowHandoverStats {
+                goodput_before_kbps: kbps(st.delivered_bytes[0], before),
+                goodput_after_kbps: kbps(st.delivered_bytes[1], after),
+                throughput_before_kbps: kbps(st.received_bytes[0], before),
+                throughput_after_kbps: kbps(st.received_bytes[1], after),
+                ..st.clone()
+            }
+        })
+        .collect();
+    let truth = o.truth.as_ref().map(|t| t.counts).unwrap_or_default();
+    let c = &o.counters;
+    let mobile_of = |n: u32| world.routing.mobile_at(n).map(|_| sc.nodes[n as usize].name.clone());
+    let summary = FlowSummary {
+        scheme: m.scheme.clone(),
+        mobile: if sc.mobiles.len() > 1 { mobile_of(m.dst).or_else(|| mobile_of(m.src)) } else { None },
+        start_s: f.start.as_secs_f64(),
+        goodput_kbps: kbps(c.delivered_bytes, simulated - f.start.as_secs_f64()),
+        delivered_bytes: c.delivered_bytes,
+        segments_sent: c.data_sent,
+        retransmissions: c.retransmissions,
+        spurious_retransmissions: truth.spurious_retransmissions,
+        rto_count: c.timeouts,
+        spurious_rto_count: truth.spurious_rtos,
+        drops: NamedCounts::new(o.drops.iter().map(|(c, n)| (c.name(), n))),
+        windows,
+        handovers,
+        loss_classification: o.verdicts.clone(),
+        app: app_summary(f).map(Box::new),
+        decisions: o.decisions.clone(),
+        tcp: None,
+        sctp: None,
+        engagement: engagement(&f.endpoints),
+    };
+    match f.endpoints[0].summary_part(&f.endpoints[1]) {
+        Some(TransportPart::Tcp(t)) => FlowSummary { tcp: Some(t), ..summary },
+        Some(TransportPart::Sctp(s)) => FlowSummary { sctp: Some(s), ..summary },
+        None => summary,
+    }
+}
+
+/// Everything of the summary but the flows (left empty).
+fn summarize_run(
+    world: &World,
+    events: u64,
+    wall_s: f64,
+    aggregate: crate::aggregate::AggregateSummary,
+    handovers: Vec<HandoverSummary>,
+) -> RunSummary {
+    let sc = &world.scenario;
+    let simulated = world.stopped_at.map_or(sc.duration.as_secs_f64(), |t| t.as_secs_f64());
+    let obs = &world.obs;
     let links = sc
         .links
         .iter()
@@ -429,8 +476,8 @@ pub fn summarize(world: &World, events: u64, wall_s: f64) -> RunSummary {
         events,
         events_per_s: if wall_s > 0.0 { events as f64 / wall_s } else { 0.0 },
         delivered_segments: obs.flows.iter().map(|o| o.counters.delivered_units).sum(),
-        aggregate: crate::aggregate::aggregate(flows.values(), &handovers),
-        flows,
+        aggregate,
+        flows: BTreeMap::new(),
         links,
         handovers,
         mobility: mobility_summary(sc, world.handovers.first().and_then(|h| h.warned_at)),
@@ -463,7 +510,7 @@ fn handover_summaries(world: &World) -> Vec<HandoverSummary> {
             .collect()
 }
 
-fn app_summary(f: &crate::flow::Flow) -> Option<AppSummary> {
+fn app_summary(f: &Flow) -> Option<AppSummary> {
     let sent_max = f.endpoints[0].progress().map_or(0, |p| p.sent_max);
     let AppState::Cbr(c) = &f.app else { return None };
     let m = &c.model;

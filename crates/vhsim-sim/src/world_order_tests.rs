@@ -40,7 +40,7 @@ fn run_case(sc: &Scenario, leave_early: bool) -> (Fingerprint, Vec<(u64, Logged)
     world.finish();
     let summary = crate::summary::summarize(&world, events, 0.0);
     let traces = std::mem::take(&mut world.obs.traces);
-    let out = RunOutput { summary, traces, captures: Vec::new() };
+    let out = RunOutput { summary, traces, captures: Vec::new(), flow_table: None };
     (fingerprint(&out), world.log.take().expect("logged"), events)
 }
 

@@ -79,9 +79,11 @@ def execute_unit(unit: Unit) -> list[dict[str, Any]]:
         return [execute_run(unit[0])]
     from .. import _native
 
+    from ..result import TABLE_LIMIT
+
     _, text, _, path, seed, detail = unit[0]
     try:
-        raws = _native.run_branches(text, [list(t[2]) for t in unit], seed, detail)
+        raws = _native.run_branches(text, [list(t[2]) for t in unit], seed, detail, tables_above=TABLE_LIMIT)
     except Exception:  # noqa: BLE001 - not branchable, or one variant fails: run them alone
         return [execute_run(t) for t in unit]
     from ..result import Result

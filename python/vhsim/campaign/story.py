@@ -83,7 +83,7 @@ class Decision:
 def decisions(result: "Result", flow: str = "bulk") -> list[Decision]:
     """Every decision ``flow``'s endpoints reported, in time order, with the sender's state
     around each when the run kept its time series."""
-    raw = result.summary["flows"][flow].get("decisions", [])
+    raw = result.summary.get("flows", {}).get(flow, {}).get("decisions", [])
     ts = result.trace("timeseries") if raw and result.has_trace("timeseries") else None
     if ts is not None:
         ts = ts[ts[M.FLOW] == flow].reset_index(drop=True)
