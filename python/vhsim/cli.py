@@ -660,8 +660,17 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         _fail(ctx, f"{counted(outcome.failed_runs, 'run')} failed; see the campaigns' failures/ folders", EXIT_SIM)
 
 
+#: Arrow's allocator (mimalloc, which reads these when pyarrow loads) gives freed memory back to
+#: the system at once instead of keeping it for reuse: a process that reads many runs' traces
+#: (`vhsim reproduce`'s parent) otherwise holds ~50-80 MB more (issue #28; docs/performance.md
+#: "The reproductions' parent process"). A value set in the environment wins.
+ARROW_ALLOCATOR_ENV = {"MIMALLOC_ARENA_EAGER_COMMIT": "0", "MIMALLOC_PURGE_DELAY": "0"}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (``vhsim``)."""
+    for key, value in ARROW_ALLOCATOR_ENV.items():
+        os.environ.setdefault(key, value)
     cli.main(args=list(argv) if argv is not None else None, prog_name="vhsim")
 
 

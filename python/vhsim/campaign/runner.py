@@ -64,12 +64,14 @@ def execute_run(task: Task) -> dict[str, Any]:
 def _finished(run_id: str, result, detail: str) -> dict[str, Any]:
     """A finished run's outcome: its flattened summary (``metrics``) and, besides, only what
     the record takes from the summary (its wall time) unless the traces go back too. A few
-    hundred outcomes wait in the parent's queue at a time (Daniel & Kojo: ~40 MB whole)."""
+    hundred outcomes wait in the parent's queue at a time (Daniel & Kojo: ~40 MB whole).
+    Traces go back as the bytes of their files (:meth:`vhsim.Result.encoded`): the parent
+    writes them as they are, without decoding a run's arrays (issue #28)."""
     from .store import flatten_summary
 
     summary = result.summary if detail != "summary" else {"wall_s": result.summary.get("wall_s")}
     return {"run_id": run_id, "ok": True, "summary": summary, "metrics": flatten_summary(result.summary),
-            "result": result if detail != "summary" else None}
+            "result": result.encoded() if detail != "summary" else None}
 
 
 def execute_unit(unit: Unit) -> list[dict[str, Any]]:
@@ -88,9 +90,11 @@ def execute_unit(unit: Unit) -> list[dict[str, Any]]:
     from ..scenario import Scenario
 
     # The scenario that ran goes with a result whose traces go back (Result.receive_windows
-    # reads it); a summary-only outcome needs none.
-    return [_finished(task[0], Result.from_native(raw, scenario=Scenario(text, task[2], path) if detail != "summary" else None),
-                      detail) for task, raw in zip(unit, raws)]
+    # reads it); a summary-only outcome needs none. Each branch's arrays are let go once its
+    # outcome is made (its traces encoded), so the group's traces are not held twice.
+    raws.reverse()
+    return [_finished(task[0], Result.from_native(raws.pop(), scenario=Scenario(text, task[2], path)
+                                                  if detail != "summary" else None), detail) for task in unit]
 
 
 def branch_units(tasks: list[Task]) -> list[Unit]:
