@@ -1,7 +1,7 @@
 """What keeps `vhsim reproduce`'s parent process small (issue #28), checked by structure, never by
-time or resident memory: a worker sends its run's traces as the bytes of their files, encoded
-without pandas; a reader asks for the trace tables it needs; the t quantiles come without
-scipy.stats; Sobral et al.'s panels read one table per run."""
+time or resident memory: a result is encoded to its files' bytes without pandas; fewer runs with
+traces wait in the parent; a reader asks for the trace tables it needs; the t quantiles come
+without scipy.stats; Sobral et al.'s panels read one table per run."""
 
 from __future__ import annotations
 
@@ -48,12 +48,37 @@ def test_encoding_a_result_does_not_import_pandas(tiny_text):
     assert _in_fresh_python(code) == "3 False"
 
 
-def test_a_worker_sends_traces_as_file_bytes_and_the_parent_writes_them(tiny_text):
+def test_a_worker_sends_traces_as_arrays_for_the_parent_to_encode(tiny_text):
+    # Encoding in the worker would import pyarrow there (~40 MB a worker); the parent has it.
     task = ("run-1", tiny_text, (), None, 1, "packets")
     outcome = runner.execute_run(task)
-    assert outcome["ok"] and isinstance(outcome["result"], EncodedResult)
+    assert outcome["ok"] and isinstance(outcome["result"], vhsim.Result)
+    assert isinstance(outcome["result"].encoded(), EncodedResult)
     summary_only = runner.execute_run(task[:5] + ("summary",))
     assert summary_only["result"] is None
+
+
+def test_fewer_runs_with_traces_wait_in_the_parent(tiny_text, monkeypatch):
+    # A run that sends traces back is held in the parent until written: fewer are submitted ahead.
+    submitted = []
+
+    class Executor:
+        def submit(self, fn, unit):
+            from concurrent.futures import Future
+
+            submitted.append(unit)
+            done = Future()
+            done.set_result([])
+            return done
+
+    pool = type("Pool", (), {"executor": Executor(), "workers": 2})()
+    for detail, ahead in (("summary", 8), ("packets", 4)):
+        submitted.clear()
+        units = [[(f"r{i}", tiny_text, (), None, 1, detail)] for i in range(20)]
+        stream = runner._process_pool(units, 2, pool)
+        next(stream)
+        assert len(submitted) == ahead  # the window: submitted before the first result is taken
+        stream.close()
 
 
 def test_read_result_reads_only_the_trace_tables_asked_for(tiny_text, tmp_path):

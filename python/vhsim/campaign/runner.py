@@ -65,13 +65,14 @@ def _finished(run_id: str, result, detail: str) -> dict[str, Any]:
     """A finished run's outcome: its flattened summary (``metrics``) and, besides, only what
     the record takes from the summary (its wall time) unless the traces go back too. A few
     hundred outcomes wait in the parent's queue at a time (Daniel & Kojo: ~40 MB whole).
-    Traces go back as the bytes of their files (:meth:`vhsim.Result.encoded`): the parent
-    writes them as they are, without decoding a run's arrays (issue #28)."""
+    Traces go back as arrays, encoded by the parent (:meth:`vhsim.Result.encoded`): encoding
+    them here would import pyarrow into every worker (issue #28: a Sobral worker then took
+    ~110-135 MB instead of ~60)."""
     from .store import flatten_summary
 
     summary = result.summary if detail != "summary" else {"wall_s": result.summary.get("wall_s")}
     return {"run_id": run_id, "ok": True, "summary": summary, "metrics": flatten_summary(result.summary),
-            "result": result.encoded() if detail != "summary" else None}
+            "result": result if detail != "summary" else None}
 
 
 def execute_unit(unit: Unit) -> list[dict[str, Any]]:
@@ -90,11 +91,9 @@ def execute_unit(unit: Unit) -> list[dict[str, Any]]:
     from ..scenario import Scenario
 
     # The scenario that ran goes with a result whose traces go back (Result.receive_windows
-    # reads it); a summary-only outcome needs none. Each branch's arrays are let go once its
-    # outcome is made (its traces encoded), so the group's traces are not held twice.
-    raws.reverse()
-    return [_finished(task[0], Result.from_native(raws.pop(), scenario=Scenario(text, task[2], path)
-                                                  if detail != "summary" else None), detail) for task in unit]
+    # reads it); a summary-only outcome needs none.
+    return [_finished(task[0], Result.from_native(raw, scenario=Scenario(text, task[2], path) if detail != "summary" else None),
+                      detail) for task, raw in zip(unit, raws)]
 
 
 def branch_units(tasks: list[Task]) -> list[Unit]:
@@ -249,8 +248,9 @@ class WorkerPool:
 
 def _process_pool(tasks: list[Unit], workers: int, pool: WorkerPool | None = None) -> Iterator[list[dict]]:
     # A few tasks queued per worker keeps the workers busy without holding every task
-    # (and, with traces, every result) in memory at once.
-    window = workers * 4
+    # (and, with traces, every result) in memory at once. A finished run with traces waits
+    # in this process, arrays and all, until it is written: two per worker then (issue #28).
+    window = workers * (4 if not tasks or tasks[0][0][5] == "summary" else 2)
     pending = iter(tasks)
     executor = pool.executor if pool is not None else _new_executor(workers)
     try:
