@@ -18,6 +18,7 @@ Errors are printed as one line ``error: ...`` on stderr, never a traceback
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -654,6 +655,7 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         return
     if not paper:
         raise click.UsageError("name a PAPER (see vhsim reproduce --list)")
+    _return_large_blocks()
     try:
         _check_reproduce_names(paper, figure)
         outcome = reproduce(paper, figure, quick=quick, out=out_dir, workers=workers, dask=dask_address,
@@ -681,8 +683,33 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
         _fail(ctx, f"{counted(outcome.failed_runs, 'run')} failed; see the campaigns' failures/ folders", EXIT_SIM)
 
 
+#: Arrow's allocator (mimalloc, which reads these when pyarrow loads) gives freed memory back to
+#: the system at once instead of keeping it for reuse: a process that reads many runs' traces
+#: (`vhsim reproduce`'s parent) otherwise holds ~50-80 MB more (issue #28; docs/performance.md
+#: "The reproductions' parent process"). A value set in the environment wins.
+ARROW_ALLOCATOR_ENV = {"MIMALLOC_ARENA_EAGER_COMMIT": "0", "MIMALLOC_PURGE_DELAY": "0"}
+#: glibc's M_MMAP_THRESHOLD (mallopt parameter -3) and the value `vhsim reproduce` fixes it at.
+_M_MMAP_THRESHOLD, _LARGE_BLOCK = -3, 128 * 1024
+
+
+def _return_large_blocks() -> None:
+    """Have glibc serve every block of 128 KiB or more by its own mapping, given back when freed.
+
+    By default glibc raises that threshold to the size of each large block freed (up to 32 MB),
+    so the trace arrays a reproduction's parent receives from its workers, reads and plots
+    (1-8 MB each) soon come from the heap, which keeps the freed ones (issue #28: ~30-90 MB of
+    the parent's peak). Set before the workers fork, so they inherit it. Elsewhere (not glibc)
+    nothing changes."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, _LARGE_BLOCK)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (``vhsim``)."""
+    for key, value in ARROW_ALLOCATOR_ENV.items():
+        os.environ.setdefault(key, value)
     cli.main(args=list(argv) if argv is not None else None, prog_name="vhsim")
 
 

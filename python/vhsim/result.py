@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -27,7 +28,7 @@ from .pcap import Capture, from_native, read_index, write_index
 if TYPE_CHECKING:  # pandas is imported on first use: `import vhsim` stays fast
     import pandas as pd
 
-__all__ = ["Result", "read_result", "DROP_CAUSES", "CODED_COLUMNS", "TRANSPORT_PARTS", "flow_figures"]
+__all__ = ["Result", "EncodedResult", "read_result", "DROP_CAUSES", "CODED_COLUMNS", "TRANSPORT_PARTS", "flow_figures"]
 
 #: Drop causes the core reports; always present as ``drops_<cause>`` columns.
 DROP_CAUSES = ("queue_overflow", "error_model", "link_down", "binding", "agent")
@@ -365,32 +366,24 @@ class Result:
         A folder that cannot be written raises :class:`vhsim.errors.PathError` (a
         ScenarioError and an OSError) naming it.
         """
-        from .scenario import _folder
+        return self.encoded().save(directory)
 
-        out = Path(_folder(directory, "directory", required=True))
-        try:
-            self._save(out)
-        except OSError as err:
-            raise path_error(err, "directory") from None
-        return out
+    def encoded(self) -> "EncodedResult":
+        """This result as the bytes of the files :meth:`save` writes (:class:`EncodedResult`).
 
-    def _save(self, out: Path) -> None:
+        A campaign's worker sends its run back encoded: the parent, the campaign folder's only
+        writer, then writes bytes about a quarter the size of the trace arrays and never holds
+        the arrays, the pickled scenario or Arrow's buffers of a run (issue #28)."""
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
-        out.mkdir(parents=True, exist_ok=True)
-        (out / SUMMARY_FILE).unlink(missing_ok=True)
         summary = dict(self.summary)
+        files: dict[str, bytes] = {}
         entities = {name: getattr(self, name) for name in self.entity_tables()}
-        for stale in out.glob("*.parquet"):
-            if stale.stem not in self._traces and stale.stem not in entities:
-                stale.unlink()
         for name, df in entities.items():
             table = pa.Table.from_pandas(df if name == "handovers" else df.reset_index(), preserve_index=False)
             meta = {_META_KEY: json.dumps({"table": name, "entity": True}).encode()}
-            table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
-            with atomic.replacing(out / f"{name}.parquet") as tmp:
-                pq.write_table(table, tmp, write_page_checksum=True)  # a damaged file fails to read
+            files[f"{name}.parquet"] = _parquet_bytes(
+                table.replace_schema_metadata({**(table.schema.metadata or {}), **meta}))
             summary.pop(name, None)
             summary[ENTITY_TABLES[name]] = f"{name}.parquet"
         for table, cols in self._traces.items():
@@ -400,10 +393,10 @@ class Result:
                 dtypes[col] = arr.dtype.str
                 if col in CODED_COLUMNS and names is not None:
                     codes[col] = names
-                    indices = pa.array(arr.astype(np.int32), mask=arr < 0)
-                    arrays.append(pa.DictionaryArray.from_arrays(indices, pa.array(names, pa.string())))
+                    indices = _arrow_array(arr.astype(np.int32), mask=arr < 0)
+                    arrays.append(pa.DictionaryArray.from_arrays(indices, _arrow_strings(names)))
                 else:
-                    arrays.append(pa.array(arr))
+                    arrays.append(_arrow_array(arr))
                 fields.append(col)
             meta = {
                 _META_KEY: json.dumps(
@@ -415,17 +408,86 @@ class Result:
                 pa_table = pa.Table.from_arrays(arrays, names=fields)
             else:
                 pa_table = pa.table({})
-            pa_table = pa_table.replace_schema_metadata({**(pa_table.schema.metadata or {}), **meta})
-            with atomic.replacing(out / f"{table}.parquet") as tmp:
-                pq.write_table(pa_table, tmp, write_page_checksum=True)  # a damaged file fails to read
-        write_index(out, self.captures)
-        atomic.write_text(out / SUMMARY_FILE, json.dumps(summary, indent=2, sort_keys=False) + "\n")
+            files[f"{table}.parquet"] = _parquet_bytes(
+                pa_table.replace_schema_metadata({**(pa_table.schema.metadata or {}), **meta}))
+        return EncodedResult(files, summary, list(self.captures))
 
     def __repr__(self) -> str:
         return (
             f"<vhsim.Result scenario={self.scenario_name!r} seed={self.seed} "
             f"flows={len(self.flow_names)} tables={self.tables}>"
         )
+
+
+@dataclass
+class EncodedResult:
+    """A result as the bytes of its folder's files (:meth:`Result.encoded`): ``files`` (Parquet
+    tables by file name, page checksums on), the ``summary`` object of ``summary.json`` and the
+    packet captures to index; :meth:`save` writes them as :meth:`Result.save` does."""
+
+    files: dict[str, bytes]
+    summary: dict[str, Any]
+    captures: list[Capture] = field(default_factory=list)
+
+    def save(self, directory: str | os.PathLike[str]) -> Path:
+        """Write the files into ``directory`` (see :meth:`Result.save`)."""
+        from .scenario import _folder
+
+        out = Path(_folder(directory, "directory", required=True))
+        try:
+            self._write(out)
+        except OSError as err:
+            raise path_error(err, "directory") from None
+        return out
+
+    def _write(self, out: Path) -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / SUMMARY_FILE).unlink(missing_ok=True)
+        for stale in out.glob("*.parquet"):
+            if stale.name not in self.files:
+                stale.unlink()
+        for name, data in self.files.items():
+            with atomic.replacing(out / name) as tmp:
+                tmp.write_bytes(data)
+        write_index(out, self.captures)
+        atomic.write_text(out / SUMMARY_FILE, json.dumps(self.summary, indent=2, sort_keys=False) + "\n")
+
+
+def _arrow_array(arr: np.ndarray, mask: np.ndarray | None = None) -> Any:
+    """A pyarrow Array of a 1-D numeric NumPy array (``mask``: True where null), built from its
+    buffers as ``pa.array(arr, mask=mask)`` would build it: ``pa.array`` imports pandas, ~50 MB
+    in a campaign worker that otherwise never needs it (issue #28)."""
+    import pyarrow as pa
+
+    if arr.ndim != 1 or arr.dtype.kind not in "iuf":  # booleans are bit-packed in Arrow
+        return pa.array(arr, mask=mask)
+    arr = np.ascontiguousarray(arr)
+    validity, nulls = None, 0
+    if mask is not None and mask.any():
+        validity, nulls = pa.py_buffer(np.packbits(~mask, bitorder="little")), int(mask.sum())
+    return pa.Array.from_buffers(pa.from_numpy_dtype(arr.dtype), len(arr), [validity, pa.py_buffer(arr)],
+                                 null_count=nulls)
+
+
+def _arrow_strings(names: Sequence[str]) -> Any:
+    """``pa.array(names, pa.string())`` without importing pandas (see :func:`_arrow_array`)."""
+    import pyarrow as pa
+
+    data = [str(n).encode("utf-8") for n in names]
+    offsets = np.zeros(len(data) + 1, dtype=np.int32)
+    offsets[1:] = np.cumsum([len(d) for d in data], dtype=np.int64)
+    return pa.Array.from_buffers(pa.string(), len(data), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+
+
+def _parquet_bytes(table: Any) -> bytes:
+    """``table`` (a pyarrow Table) as a Parquet file's bytes, with page checksums (a damaged file
+    fails to read)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, write_page_checksum=True)
+    return sink.getvalue().to_pybytes()
 
 
 def _categorical(arr: np.ndarray, names: list[str], col: str) -> pd.Categorical:
@@ -449,8 +511,10 @@ def _unique(names: list[str], col: str) -> pd.Index:
     return idx
 
 
-def read_result(directory: str | os.PathLike[str]) -> Result:
-    """Read a folder written by :meth:`Result.save` (or ``vhsim run --out``).
+def read_result(directory: str | os.PathLike[str], tables: Sequence[str] | None = None) -> Result:
+    """Read a folder written by :meth:`Result.save` (or ``vhsim run --out``); ``tables``: only
+    these trace tables (``("timeseries",)``; default: all), so that a reader that needs one
+    does not decode the others (a run's packet trace is most of its size).
 
     A folder that does not exist, or holds no complete result, raises
     :class:`vhsim.errors.MissingPathError` (a ScenarioError and a FileNotFoundError); a
@@ -468,7 +532,7 @@ def read_result(directory: str | os.PathLike[str]) -> Result:
                                    "saving was interrupted)")
         raise MissingPathError(f"{where}: not a vhsim result folder (no {SUMMARY_FILE})")
     try:
-        return _read(src, summary_path)
+        return _read(src, summary_path, tables)
     except OSError as err:
         raise path_error(err, "directory") from None
     except (ValueError, KeyError, TypeError) as err:  # pyarrow's errors are ValueErrors too
@@ -478,7 +542,7 @@ def read_result(directory: str | os.PathLike[str]) -> Result:
                             f"({type(err).__name__}: {shown(str(err), 200, quote=False)})") from None
 
 
-def _read(src: Path, summary_path: Path) -> Result:
+def _read(src: Path, summary_path: Path, tables: Sequence[str] | None = None) -> Result:
     import pandas as pd
 
     import pyarrow.parquet as pq
@@ -491,6 +555,8 @@ def _read(src: Path, summary_path: Path) -> Result:
     entities: dict[str, pd.DataFrame] = {}
     windows: dict[str, float] = {}
     for path in sorted(src.glob("*.parquet")):
+        if tables is not None and path.stem not in tables and path.stem not in ENTITY_TABLES:
+            continue  # a trace table not asked for (entity tables are part of the summary)
         table = pq.read_table(path, page_checksum_verification=True)
         raw_meta = (table.schema.metadata or {}).get(_META_KEY)
         meta = json.loads(raw_meta) if raw_meta else {}

@@ -35,7 +35,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .stats import mean_ci
+from .stats import mean_ci, t_quantile
 
 __all__ = ["BOOTSTRAP", "Effect", "NoRandomness", "TooFewRuns", "effect", "ratio_gain"]
 
@@ -305,8 +305,6 @@ def _from_bootstrap(xa: float, xb: float, sa: np.ndarray, sb: np.ndarray, n: int
 
 def _welch(va: np.ndarray, vb: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
     """Welch's CI of mean(a) - mean(b) (unequal variances, Welch-Satterthwaite degrees of freedom)."""
-    from scipy.stats import t
-
     na, nb = len(va), len(vb)
     sa2, sb2 = va.var(ddof=1) / na, vb.var(ddof=1) / nb
     d = float(va.mean() - vb.mean())
@@ -314,5 +312,5 @@ def _welch(va: np.ndarray, vb: np.ndarray, confidence: float = 0.95) -> tuple[fl
     if se == 0:
         return d, d
     dof = (sa2 + sb2) ** 2 / (sa2 ** 2 / (na - 1) + sb2 ** 2 / (nb - 1))
-    half = float(t.ppf((1 + confidence) / 2, dof)) * se
+    half = t_quantile((1 + confidence) / 2, dof) * se
     return d - half, d + half

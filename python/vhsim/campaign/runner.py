@@ -64,7 +64,10 @@ def execute_run(task: Task) -> dict[str, Any]:
 def _finished(run_id: str, result, detail: str) -> dict[str, Any]:
     """A finished run's outcome: its flattened summary (``metrics``) and, besides, only what
     the record takes from the summary (its wall time) unless the traces go back too. A few
-    hundred outcomes wait in the parent's queue at a time (Daniel & Kojo: ~40 MB whole)."""
+    hundred outcomes wait in the parent's queue at a time (Daniel & Kojo: ~40 MB whole).
+    Traces go back as arrays, encoded by the parent (:meth:`vhsim.Result.encoded`): encoding
+    them here would import pyarrow into every worker (issue #28: a Sobral worker then took
+    ~110-135 MB instead of ~60)."""
     from .store import flatten_summary
 
     summary = result.summary if detail != "summary" else {"wall_s": result.summary.get("wall_s")}
@@ -247,8 +250,9 @@ class WorkerPool:
 
 def _process_pool(tasks: list[Unit], workers: int, pool: WorkerPool | None = None) -> Iterator[list[dict]]:
     # A few tasks queued per worker keeps the workers busy without holding every task
-    # (and, with traces, every result) in memory at once.
-    window = workers * 4
+    # (and, with traces, every result) in memory at once. A finished run with traces waits
+    # in this process, arrays and all, until it is written: two per worker then (issue #28).
+    window = workers * (4 if not tasks or tasks[0][0][5] == "summary" else 2)
     pending = iter(tasks)
     executor = pool.executor if pool is not None else _new_executor(workers)
     try:

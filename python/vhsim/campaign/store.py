@@ -37,7 +37,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator, Mapping  # not typing's: isinstance on those is slow
+from collections.abc import Iterator, Mapping, Sequence  # not typing's: isinstance on those is slow
 from typing import TYPE_CHECKING, Any
 
 from .. import atomic
@@ -48,7 +48,7 @@ from .spec import CampaignSpec, PlannedRun
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-    from ..result import Result
+    from ..result import EncodedResult, Result
 
 __all__ = ["Campaign", "CampaignVersionError", "DamagedRecord", "flatten_summary", "open_campaign", "DETAIL_RANK"]
 
@@ -315,9 +315,10 @@ class Campaign:
     def trace_dir(self, run_id: str) -> Path:
         return self.path / "traces" / run_id
 
-    def trace_for(self, row: Mapping[str, Any], rerun: bool = False) -> "Result":
+    def trace_for(self, row: Mapping[str, Any], rerun: bool = False, tables: Sequence[str] | None = None) -> "Result":
         """The traces of one run (a row of :meth:`results`: ``run_id``, ``config``, ``rep``), read
-        as a :class:`vhsim.Result`: the one way to a run's traces.
+        as a :class:`vhsim.Result`: the one way to a run's traces (``tables``: only these stored
+        trace tables, :func:`vhsim.read_result`).
 
         The stored traces when the campaign kept them; if they lack the packet trace, with
         ``rerun``, the run is simulated again (its scenario and seed) with ``detail="packets"`` -- the simulator is
@@ -329,7 +330,7 @@ class Campaign:
         run_id = str(row["run_id"])
         path = self.trace_dir(run_id)
         if (path / "packets.parquet").is_file() or not rerun:
-            return read_result(path)
+            return read_result(path, tables)
         scenario, seed, _ = self.run_scenario(int(row["config"]), int(row["rep"]))
         result = scenario.run(seed=seed, detail="packets")
         self._check_same_run(run_id, result)
@@ -450,9 +451,10 @@ class Campaign:
             os.replace(record.path, target)
 
     # -- committing ------------------------------------------------------------------
-    def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | None", version: str,
-               metrics: Mapping[str, Any] | None = None) -> None:
-        """Store one finished run: traces first (if any), then the record that marks it done.
+    def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | EncodedResult | None",
+               version: str, metrics: Mapping[str, Any] | None = None) -> None:
+        """Store one finished run: traces first (if any; a worker's run comes encoded), then the
+        record that marks it done.
         ``metrics``: ``flatten_summary(summary)`` if the worker computed it already (``summary``
         is then only read for its ``wall_s``)."""
         if result is not None:

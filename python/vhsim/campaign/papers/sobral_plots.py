@@ -64,7 +64,9 @@ def _throughput(ax, result, curve: Curve, lo: float, hi: float) -> None:
             linewidth=1.2, label=curve.label)
 
 
-_DRAW = {"cwnd": (_cwnd, "cwnd (segments)"), "throughput": (_throughput, "throughput (kb/s, 1 s bins)")}
+#: Each panel kind: how it draws a curve, its y label, and the one trace table it reads.
+_DRAW = {"cwnd": (_cwnd, "cwnd (segments)", "timeseries"),
+         "throughput": (_throughput, "throughput (kb/s, 1 s bins)", "goodput")}
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,10 @@ class Panels:
 
         from ... import plots as run_plots
 
-        draw, ylabel = _DRAW[self.what]
+        draw, ylabel, needs = _DRAW[self.what]
         figure = Figure(figsize=(5.2 * len(self.panels) + 0.6, 5.2), layout="constrained")
         axes = figure.subplots(1, len(self.panels), squeeze=False)[0]
-        cache: dict[str, Any] = {}
+        cache: dict[str, Any] = {}  # a run drawn in several panels is read once, and only its `needs` table
         for ax, panel in zip(axes, self.panels):
             drawn = 0
             for curve in panel.curves:
@@ -91,7 +93,8 @@ class Panels:
                 if row is None:
                     continue
                 run = str(row["run_id"])
-                cache.setdefault(run, camp.trace_for(row))
+                if run not in cache:
+                    cache[run] = camp.trace_for(row, tables=(needs,))
                 draw(ax, cache[run], curve, panel.start_s, panel.end_s)
                 if not drawn:
                     run_plots.mark_handovers(cache[run], ax)
