@@ -110,8 +110,8 @@ pub struct RtoConfig {
 }
 
 /// A TCP sender: the scalar settings and one tagged table per axis (`[flows.<f>.tcp]`). Every
-/// key may be left out: the preset gives it, else the scenario's set of defaults ([`Defaults`];
-/// the field comments give the RFC value first, then ns-2.35's).
+/// key may be left out: the preset gives it, else the scenario's set of defaults (its key
+/// `defaults`; the field comments give the RFC value first, then ns-2.35's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
