@@ -78,7 +78,7 @@ impl TcpConfig {
                     window: rfc_window(segment_size),
                     // RFC 5681 §3.1 from the SMSS (4 for 1000 bytes).
                     initial_window: rfc5681_initial_window(segment_size),
-                    // RFC 6298 §2.4: "RTO ... SHOULD be rounded up to 1 second".
+                    // RFC 6298 §2.4: an RTO below 1 second is raised to 1 second.
                     min_rto: SimDuration::from_secs(1),
                     // RFC 6298 §2.1: RTO = 1 second until a sample is taken.
                     initial_rto: SimDuration::from_secs(1),
