@@ -82,7 +82,8 @@ def test_registry_and_quick_campaign_definition():
     quick, full = fig.campaign(True), fig.campaign(False)
     assert (quick.replications, full.replications) == (3, 10)
     assert [a.labels for a in full.axes] == [list(demo.SCHEMES), list(demo.LOSSES)]
-    assert ("duration", "30s") in quick.fixed and not full.fixed
+    assert ("duration", "30s") in quick.fixed and full.fixed == (("defaults", "ns-2.35"),)
+    assert ("defaults", "ns-2.35") in quick.fixed
 
 
 def test_plots_state_scenario_replications_and_version(tiny_path, tmp_path):

@@ -142,11 +142,12 @@ def test_schemes_show_prints_the_resolved_composition_that_reads_back(runner, ti
     assert doc["tcp"]["dupack_response"] == {"kind": "dcr", "trigger": 3, "tau": "tavg"}
     assert doc["tcp"]["loss_classifier"]["handover_reset"] is True
     assert doc["sink"]["sack"] is True
-    # The printed tables, given to a `sack` flow, make the same sender as the preset.
+    # The printed tables, given to a `sack` flow, make the same sender as the preset (with no
+    # [tcp] keys of the flow's own over it).
     base = vhsim.loads(tiny_text)
     flow = next(iter(tomllib.loads(tiny_text)["flows"]))
     shown = base.set(f"flows.{flow}.scheme", "sack").set(f"flows.{flow}.tcp", _inline(doc["tcp"]))
-    preset = base.set(f"flows.{flow}.scheme", "dcr-frto-ld")
+    preset = base.set(f"flows.{flow}.scheme", "dcr-frto-ld").set(f"flows.{flow}.tcp", "{}")
     assert json.loads(shown.resolved_json())["flows"][0]["transport"]["tcp"] == json.loads(preset.resolved_json())["flows"][0]["transport"]["tcp"]
 
 

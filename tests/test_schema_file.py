@@ -15,5 +15,5 @@ def test_committed_schema_file_is_up_to_date():
 
 def test_schema_lists_top_level_keys():
     props = json.loads(vhsim.json_schema())["properties"]
-    for key in ("duration", "seed", "nodes", "links", "flows", "timeline", "output", "metrics"):
+    for key in ("duration", "seed", "defaults", "nodes", "links", "flows", "timeline", "output", "metrics"):
         assert key in props

@@ -47,3 +47,32 @@ def test_the_mobile_receivers_signals_travel_as_ack_flags():
         # No ACK carries it before the warning or after the new link is up.
         assert (acks.loc[acks["time_s"] < first, "flags"] == 0).all()
         assert (acks.loc[acks["time_s"] > 8.7, "flags"] == 0).all()
+
+
+def test_the_set_of_defaults_fills_what_the_preset_and_the_flow_leave_out(tiny_text):
+    # docs/scenario-format.md "Default sets": the RFCs' values unless the scenario says
+    # defaults = "ns-2.35"; a key the flow sets (the fixture's sink.delayed_ack = false) wins.
+    import pytest
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python < 3.11
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    sc = vhsim.loads(tiny_text)
+
+    def transport(s):
+        return s.resolved()["flows"][0]["transport"]
+
+    rfc, ns2 = transport(sc), transport(sc.set("defaults", "ns-2.35"))
+    assert (rfc["tcp"]["initial_rto"], rfc["tcp"]["min_rto"], rfc["tcp"]["initial_window"]) == ("1s", "1s", 4)
+    assert (ns2["tcp"]["initial_rto"], ns2["tcp"]["min_rto"], ns2["tcp"]["initial_window"]) == ("3s", "200ms", 2)
+    assert rfc["sink"]["delayed_ack"] is False and ns2["sink"]["delayed_ack"] is False
+    with pytest.raises(vhsim.ScenarioError, match=r"^defaults: unknown variant `ns2`, expected `rfc` or `ns-2.35`"):
+        sc.set("defaults", "ns2").resolved()
+    # `vhsim schemes --show NAME --defaults SET` from Python.
+    shown = {s: tomllib.loads(vhsim.scheme("sack", s)["toml"]) for s in ("rfc", "ns-2.35")}
+    assert (shown["rfc"]["sink"]["delayed_ack"], shown["ns-2.35"]["sink"]["delayed_ack"]) == (True, False)
+    assert (shown["rfc"]["tcp"]["window"], shown["ns-2.35"]["tcp"]["window"]) == ("65pkt", "20pkt")
+    with pytest.raises(vhsim.ScenarioError, match="unknown set 'x'"):
+        vhsim.scheme("sack", "x")

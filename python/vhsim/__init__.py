@@ -30,17 +30,19 @@ def schemes(protocol: str | None = None) -> list[tuple[str, str]]:
     return [(str(name), str(desc)) for name, desc, proto in _native.schemes() if protocol in (None, proto)]
 
 
-def scheme(name: str) -> dict[str, str]:
+def scheme(name: str, defaults: str = "rfc") -> dict[str, str]:
     """One preset: ``name``, ``description``, ``source`` (paper and section) and ``toml``, its
-    resolved composition (the full ``[tcp]`` and ``[sink]`` tables a flow with
-    ``scheme = name`` starts from). ScenarioError for an unknown name."""
+    resolved composition over the set of defaults ``defaults`` (``"rfc"``, the library's, or
+    ``"ns-2.35"``; a scenario's top-level ``defaults`` key): the full ``[tcp]`` and ``[sink]``
+    tables a flow with ``scheme = name`` starts from. ScenarioError for an unknown name or
+    set."""
     from . import _native
     from .errors import shorten_quoted, shown
 
     if not isinstance(name, str):
         raise ScenarioError(f"scheme: expected a scheme name, got {shown(name)}")
     try:
-        description, source, toml = _native.scheme(name)
+        description, source, toml = _native.scheme(name, defaults)
     except ScenarioError as err:
         raise ScenarioError(shorten_quoted(str(err))) from None
     return {"name": name, "description": description, "source": source, "toml": toml}

@@ -50,8 +50,10 @@ def scenario_text(shape: str, n: int, duration: str | None = None) -> str:
         raise ValueError(f"unknown shape {shape!r} (shapes: {', '.join(SHAPES)})")
     rate, queue = ("6.4Mbps", "100pkt") if shape == "b" else (f"{n}Mbps", f"{10 * n}pkt")
     app = 'app = { kind = "cbr", interval = "1000s" }\n' if shape == "idle" else ""
+    # ns-2.35's set of defaults: the workload of the scale figures measured so far, kept comparable.
     return f"""name = "scale-{shape}-{n}"
 duration = "{duration or SHAPES[shape][1]}"
+defaults = "ns-2.35"
 [nodes.cn]
 [nodes.ap]
 [nodes.cell]

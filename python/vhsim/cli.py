@@ -417,7 +417,10 @@ def plot_cmd(result_dirs: tuple[str, ...], flow, out_file, titles, population) -
 @cli.command("schemes")
 @click.option("--show", "show", metavar="NAME", default=None,
               help="Print the resolved composition of TCP preset NAME (its full [tcp] and [sink] tables).")
-def schemes_cmd(show: str | None) -> None:
+@click.option("--defaults", "defaults", type=click.Choice(["rfc", "ns-2.35"]), default="rfc", show_default=True,
+              help="With --show: the set of defaults under the preset (a scenario's top-level `defaults` key): "
+                   "the RFCs' values or ns-2.35's.")
+def schemes_cmd(show: str | None, defaults: str) -> None:
     """List the scheme presets, one per line: name, protocol, description and, for TCP, the
     source (paper and section).
 
@@ -429,12 +432,13 @@ def schemes_cmd(show: str | None) -> None:
     Examples:
       vhsim schemes
       vhsim schemes --show dcr-frto-ld
+      vhsim schemes --show sack --defaults ns-2.35
     """
     from . import _native, scheme
 
     if show is not None:
         try:
-            click.echo(scheme(show)["toml"], nl=False)
+            click.echo(scheme(show, defaults)["toml"], nl=False)
         except ScenarioError as err:
             raise click.BadParameter(str(err), param_hint="--show") from None
         return

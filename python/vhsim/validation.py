@@ -1,7 +1,8 @@
 """Whole-scenario checks of the simulator against analytic models.
 
-``pftk_table()`` runs a loss-limited bulk NewReno flow (ns-2 defaults: 1000 B segments,
-immediate ACKs, min RTO 200 ms) over one 100 Mb/s link with 50 ms one-way delay and
+``pftk_table()`` runs a loss-limited bulk NewReno flow (ns-2.35's set of defaults: 1000 B
+segments, immediate ACKs, min RTO 200 ms, 10 ms ticks, for which the model's constants below are
+written) over one 100 Mb/s link with 50 ms one-way delay and
 Bernoulli loss ``p`` on the data direction, averages goodput over seeds, and sets it beside
 the PFTK and Mathis predictions. ``vhsim check pftk`` prints the table that docs/validation.md
 shows; tests/test_validation.py asserts the ±25% agreement the foundation issue requires.
@@ -17,6 +18,7 @@ from .scenario import loads
 PFTK_SCENARIO = """
 name = "pftk-check"
 duration = "600s"
+defaults = "ns-2.35"
 [nodes.cn]
 [nodes.mn]
 [links.path]

@@ -58,16 +58,25 @@ fn schemes() -> Vec<(&'static str, &'static str, &'static str)> {
     tcp.chain(sctp).collect()
 }
 
-/// (description, source, resolved composition as TOML) of the TCP preset `name`.
+/// (description, source, resolved composition as TOML) of the TCP preset `name` over the set
+/// of defaults `defaults` ("rfc" or "ns-2.35").
 #[pyfunction]
-fn scheme(name: &str) -> PyResult<(&'static str, &'static str, String)> {
+#[pyo3(signature = (name, defaults = "rfc"))]
+fn scheme(name: &str, defaults: &str) -> PyResult<(&'static str, &'static str, String)> {
     let p = vhsim_tcp::presets::preset(name).ok_or_else(|| {
         ScenarioError::new_err(format!(
             "unknown scheme '{name}' (schemes: {})",
             vhsim_tcp::presets::preset_names().join(", ")
         ))
     })?;
-    Ok((p.description.as_str(), p.source.as_str(), p.to_toml()))
+    let names = vhsim_tcp::Defaults::NAMES;
+    let set = [vhsim_tcp::Defaults::Rfc, vhsim_tcp::Defaults::Ns2_35]
+        .into_iter()
+        .find(|s| s.name() == defaults)
+        .ok_or_else(|| {
+            ScenarioError::new_err(format!("defaults: unknown set '{defaults}' (sets: {})", names.join(", ")))
+        })?;
+    Ok((p.description.as_str(), p.source.as_str(), p.to_toml(set)))
 }
 
 /// JSON Schema of the scenario file format.

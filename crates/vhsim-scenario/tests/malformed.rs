@@ -50,6 +50,8 @@ const CASES: &[(&str, &str, &str, &str, &str)] = &[
     ("simplex without to", "between = [\"cn\", \"r\"]", "from = \"cn\"", "links.wired.to", "missing field `to`"),
     ("link to itself", "[\"cn\", \"r\"]", "[\"cn\", \"cn\"]", "links.wired.between", "two different nodes"),
     ("unknown scheme", "to = \"mn\"", "to = \"mn\"\nscheme = \"bbr\"", "flows.bulk.scheme", "unknown scheme `bbr` (schemes: `sack`"),
+    ("unknown set of defaults", "duration = \"300s\"", "duration = \"300s\"\ndefaults = \"ns2\"", "defaults", "unknown variant `ns2`, expected `rfc` or `ns-2.35`"),
+    ("set of defaults not a string", "duration = \"300s\"", "duration = \"300s\"\ndefaults = 2", "defaults", "expected one of `rfc`, `ns-2.35`"),
     ("unknown protocol", "to = \"mn\"", "to = \"mn\"\nprotocol = \"udp\"", "flows.bulk.protocol", "unknown variant `udp`, expected one of `tcp`, `datagram`, `sctp`"),
     ("timeline at the end", "", "[[timeline]]\nat = \"400s\"\naction = \"link_down\"\nlink = \"access\"", "timeline[2].at", "400s is not before the end of the run (duration 300s)"),
     ("timeline unknown link", "", "[[timeline]]\nat = \"1s\"\naction = \"link_up\"\nlink = \"wlan\"", "timeline[2].link", "unknown link `wlan`"),

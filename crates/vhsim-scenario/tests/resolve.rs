@@ -149,6 +149,9 @@ fn full_scenario_resolves() {
     let preset = presets::preset("newreno").unwrap();
     let mut tcp = preset.tcp_config();
     tcp.segment_size = 1460;
+    // The RFC set derives the initial window from the segment size: RFC 5681 §3.1 gives 3
+    // segments for 1095 < SMSS <= 2190 bytes.
+    tcp.initial_window = 3;
     tcp.window = 43;
     tcp.min_rto = SimDuration::from_secs(1);
     tcp.recovery = RecoveryConfig::Sack1(Default::default());

@@ -1,6 +1,8 @@
-//! Configuration of an SCTP association endpoint: every RFC 4960 protocol parameter (§15) the
-//! model uses, as a named field with the RFC's default, plus ns-2's choices where the RFC
-//! leaves one open (docs/references.md §9.1, §9.5). Sizes are bytes, times [`SimDuration`]
+//! Configuration of an SCTP association endpoint: every protocol parameter (RFC 9260 §16, RFC
+//! 4960 §15) the model uses, as a named field with the RFCs' default (RFC 9260, which obsoletes
+//! RFC 4960, where they differ), plus ns-2's choices where the RFCs leave one open
+//! (docs/references.md §9.1, §9.5). [`SctpConfig::ns2_35`] is ns-2.35's set of defaults, which
+//! the reproduced papers' scenarios state (`defaults = "ns-2.35"`). Sizes are bytes, times [`SimDuration`]
 //! (nanoseconds); the scenario layer maps its unit strings onto these fields.
 //!
 //! `cwnd`, `ssthresh`, the flight size and the receive window count DATA chunk bytes (header
@@ -134,7 +136,7 @@ pub struct SctpConfig {
     /// Initial ssthresh in bytes; `None` = the peer's initial a_rwnd (RFC 4960 §7.2.1 "may be
     /// arbitrarily high, e.g. the receiver's advertised window"; ns-2 `initialSsthresh_` 65536).
     pub initial_ssthresh: Option<u32>,
-    /// RTO.Initial (RFC 4960 §15: 3 s).
+    /// RTO.Initial (RFC 9260 §16: 1 s; RFC 4960 §15 and ns-2.35 `initialRto_`: 3 s).
     pub rto_initial: SimDuration,
     /// RTO.Min (1 s).
     pub rto_min: SimDuration,
@@ -218,7 +220,7 @@ impl Default for SctpConfig {
             data_chunk_size: 1468,
             initial_cwnd: InitialCwnd::Rfc4960,
             initial_ssthresh: None,
-            rto_initial: SimDuration::from_secs(3),
+            rto_initial: SimDuration::from_secs(1),
             rto_min: SimDuration::from_secs(1),
             rto_max: SimDuration::from_secs(60),
             rto_alpha: 0.125,
@@ -248,6 +250,23 @@ impl Default for SctpConfig {
             split_fast_retransmit: false,
             msctp_trigger: MsctpTrigger::Scripted,
             delete_after: None,
+        }
+    }
+}
+
+impl SctpConfig {
+    /// ns-2.35's SCTP module's defaults (tcl/lib/ns-default.tcl; docs/sctp.md "Differences
+    /// from ns-2.35's SCTP module") where they differ from the RFC defaults above:
+    /// `initialRto_` 3 s (RFC 4960 §15's RTO.Initial), `rtxToAlt_ 1` (fast retransmissions to
+    /// an alternate too), `useMaxBurst_ 1` (Max.Burst only after a fast retransmission),
+    /// `initialSsthresh_` 65536 bytes.
+    pub fn ns2_35() -> SctpConfig {
+        SctpConfig {
+            rto_initial: SimDuration::from_secs(3),
+            rtx_to_alt: RtxToAlt::Alternate,
+            max_burst_scope: MaxBurstScope::AfterFastRetransmit,
+            initial_ssthresh: Some(65_536),
+            ..SctpConfig::default()
         }
     }
 }

@@ -114,17 +114,17 @@ mod tests {
         let mut p = PathState::new(Addr(1), Addr(0), &cfg);
         assert_eq!(p.hb_due(&cfg), None, "not started");
         p.hb_note_activity(SimTime(0));
-        // RTO.Initial 3 s, u = 0: 30 s + 3 s.
-        assert_eq!(p.hb_due(&cfg), Some(SimTime(33_000_000_000)));
+        // RTO.Initial 1 s (RFC 9260 §16), u = 0: 30 s + 1 s.
+        assert_eq!(p.hb_due(&cfg), Some(SimTime(31_000_000_000)));
         p.hb.jitter = -0.5;
-        assert_eq!(p.hb_due(&cfg), Some(SimTime(31_500_000_000)));
-        p.hb_sent(SimTime(31_500_000_000), 0.25);
-        assert_eq!(p.hb_deadline(&cfg), Some(SimTime(34_500_000_000)), "the probe times out after one RTO");
+        assert_eq!(p.hb_due(&cfg), Some(SimTime(30_500_000_000)));
+        p.hb_sent(SimTime(30_500_000_000), 0.25);
+        assert_eq!(p.hb_deadline(&cfg), Some(SimTime(31_500_000_000)), "the probe times out after one RTO");
         let t = p.hb_timed_out(&cfg);
         assert!(!t.became_inactive);
-        assert_eq!((p.error_count, p.rto.rto()), (1, SimDuration::from_secs(6)));
-        // Next period from the probe: 30 s + 6 s · 1.25.
-        assert_eq!(p.hb_due(&cfg), Some(SimTime(31_500_000_000 + 37_500_000_000)));
+        assert_eq!((p.error_count, p.rto.rto()), (1, SimDuration::from_secs(2)));
+        // Next period from the probe: 30 s + 2 s · 1.25.
+        assert_eq!(p.hb_due(&cfg), Some(SimTime(30_500_000_000 + 32_500_000_000)));
         p.hb_sent(SimTime(69_000_000_000), 0.0);
         p.hb_acked(SimTime(69_200_000_000), SimTime(69_000_000_000));
         assert_eq!((p.error_count, p.rto.rto()), (0, SimDuration::from_secs(1)));

@@ -1,9 +1,10 @@
 //! Named SCTP presets: a scenario picks one with `scheme = "<name>"` on a flow with
 //! `protocol = "sctp"` and may override any field in `[flows.<f>.sctp]`.
 //!
-//! Each preset is a whole [`SctpConfig`] built from the defaults (RFC 4960, ns-2 where the RFC
-//! is silent; docs/sctp.md) by the changes listed with it, so the list reads as data and can
-//! join the TOML preset tables of the TCP schemes later.
+//! Each preset is a whole [`SctpConfig`] built from a set of defaults (the RFCs', ns-2 where
+//! they are silent, or ns-2.35's: [`SctpConfig::ns2_35`]; docs/sctp.md) by the changes listed
+//! with it, so the list reads as data and can join the TOML preset tables of the TCP schemes
+//! later.
 
 use crate::config::{MsctpScheme, SctpConfig};
 
@@ -16,13 +17,18 @@ pub struct Preset {
     pub description: &'static str,
     /// Where the behaviour is specified (RFC or paper and section).
     pub source: &'static str,
-    build: fn() -> SctpConfig,
+    build: fn(SctpConfig) -> SctpConfig,
 }
 
 impl Preset {
-    /// The preset's configuration.
+    /// The preset's configuration over the RFC defaults ([`SctpConfig::default`]).
     pub fn config(&self) -> SctpConfig {
-        (self.build)()
+        (self.build)(SctpConfig::default())
+    }
+
+    /// The preset's configuration over the set of defaults `base` (e.g. [`SctpConfig::ns2_35`]).
+    pub fn config_over(&self, base: SctpConfig) -> SctpConfig {
+        (self.build)(base)
     }
 }
 
@@ -30,10 +36,10 @@ impl Preset {
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "sctp",
-        description: "SCTP as RFC 4960 specifies it, with RFC 9260's clarifications (defaults of docs/sctp.md); \
+        description: "SCTP as RFC 9260 (which obsoletes RFC 4960) specifies it (defaults of docs/sctp.md); \
                       ASCONF chunks ignored",
-        source: "RFC 4960; RFC 9260",
-        build: SctpConfig::default,
+        source: "RFC 9260; RFC 4960",
+        build: std::convert::identity,
     },
     Preset {
         name: "msctp",
@@ -59,16 +65,16 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
-fn msctp() -> SctpConfig {
-    SctpConfig { asconf: true, ..SctpConfig::default() }
+fn msctp(base: SctpConfig) -> SctpConfig {
+    SctpConfig { asconf: true, ..base }
 }
 
-fn mt_msctp() -> SctpConfig {
-    SctpConfig { msctp: MsctpScheme::MultiPath, split_fast_retransmit: true, ..msctp() }
+fn mt_msctp(base: SctpConfig) -> SctpConfig {
+    SctpConfig { msctp: MsctpScheme::MultiPath, split_fast_retransmit: true, ..msctp(base) }
 }
 
-fn hr_msctp() -> SctpConfig {
-    SctpConfig { msctp: MsctpScheme::HandoverRetransmission, ..msctp() }
+fn hr_msctp(base: SctpConfig) -> SctpConfig {
+    SctpConfig { msctp: MsctpScheme::HandoverRetransmission, ..msctp(base) }
 }
 
 /// The preset called `name`.

@@ -21,6 +21,7 @@ fn preset(name: &str) -> SctpConfig {
     SctpConfig {
         hb_jitter: 0.0,
         initial_cwnd: InitialCwnd::Rfc2960,
+        rto_initial: RFC4960_RTO_INITIAL,
         ..presets::preset(name).unwrap().config()
     }
 }

@@ -14,7 +14,12 @@ use vhsim_sctp::wire::AsconfRequest;
 use vhsim_sctp::{presets, AddressOp, AsconfAction, InitialCwnd, MtRegion, SctpConfig, SetPrimarySource};
 
 fn preset(name: &str) -> SctpConfig {
-    SctpConfig { hb_jitter: 0.0, max_burst: 0, ..presets::preset(name).unwrap().config() }
+    SctpConfig {
+        hb_jitter: 0.0,
+        max_burst: 0,
+        rto_initial: RFC4960_RTO_INITIAL,
+        ..presets::preset(name).unwrap().config()
+    }
 }
 
 fn set_primary(addr: vhsim_sctp::Addr, correlation: u32) -> Vec<AsconfRequest> {

@@ -68,11 +68,13 @@ fn the_mobile_node_sees_the_link_events_the_geometry_implies() {
     assert_eq!((m.handoff_band_m, m.handoff_latency_s), (Some(1.0), Some(0.1)));
 }
 
-/// A TCP flow (window 20: never queued on these links) to the MN of the harness's world,
+/// A TCP flow (window 20: never queued on these links; an ACK per segment, as the round trips
+/// below are computed) to the MN of the harness's world,
 /// whose core link's delay grows from 5 to 45 ms at 1 s; the MN hands over (make-before-break)
 /// at 3 s with `warning` as `mobile.warning`. Returns when the `Imminent` event came (s).
 fn imminent_with_warning(warning: &str) -> f64 {
-    let flow = "[flows.bulk]\nfrom = \"cn\"\nto = \"mn\"\nscheme = \"freeze\"\n[flows.bulk.tcp]\nwindow = \"20pkt\"\n";
+    let flow = "[flows.bulk]\nfrom = \"cn\"\nto = \"mn\"\nscheme = \"freeze\"\n[flows.bulk.tcp]\nwindow = \"20pkt\"\n\
+                [flows.bulk.sink]\ndelayed_ack = false\n";
     let mobile = format!(
         "warning = {warning}\nmobility = {{ speed = \"10m/s\", cell_radius = \"20m\", handover_at = \"3s\" }}"
     );

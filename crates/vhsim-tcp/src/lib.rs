@@ -38,7 +38,7 @@ pub mod slowstart;
 pub use cc::{AckSample, CongestionControl, CongestionControlConfig, CongestionEvent, PathChange, Window};
 pub use classify::ld::LdConfig;
 pub use classify::{LossClass, LossClassification, LossClassifierConfig};
-pub use config::{ConfigError, ReopeningCopies, RtoConfig, RttTiming, SinkConfig, TcpConfig};
+pub use config::{ConfigError, Defaults, ReopeningCopies, RtoConfig, RttTiming, SinkConfig, TcpConfig};
 pub use endpoint::{TcpSenderEndpoint, TcpSinkEndpoint};
 pub use detect::LossDetectionConfig;
 pub use handover::crosslayer::CrossLayerConfig;

@@ -2,10 +2,11 @@
 //! compiled into the library), merged under a flow's own `[tcp]` and `[sink]` tables before
 //! they are read ([`crate::config::resolve`]). A preset file holds `description`, `source` (the
 //! paper and section) and the `[tcp]` / `[sink]` tables; every axis of the composition is
-//! written out, scalar settings keep their ns-2.35 defaults. Adding a preset = one file + one
+//! written out, scalar settings come from the scenario's set of defaults ([`Defaults`]: the
+//! RFCs' or ns-2.35's) unless the preset sets them (`linux`). Adding a preset = one file + one
 //! line in [`FILES`].
 
-use crate::config::{self, ConfigError, SinkConfig, TcpConfig};
+use crate::config::{self, ConfigError, Defaults, SinkConfig, TcpConfig};
 use std::sync::LazyLock;
 use toml::{Table, Value};
 
@@ -95,38 +96,46 @@ impl Preset {
         &self.sink
     }
 
-    /// The configurations of a flow with this preset and the flow's own `[tcp]` and `[sink]`
-    /// tables (error paths start with `tcp.` or `sink.`).
-    pub fn resolve(&self, tcp: &Table, sink: &Table) -> Result<(TcpConfig, SinkConfig), ConfigError> {
-        config::resolve(&self.tcp, &self.sink, tcp, sink)
+    /// The configurations of a flow with this preset over the set of defaults `set` and the
+    /// flow's own `[tcp]` and `[sink]` tables (error paths start with `tcp.` or `sink.`).
+    pub fn resolve(
+        &self,
+        set: Defaults,
+        tcp: &Table,
+        sink: &Table,
+    ) -> Result<(TcpConfig, SinkConfig), ConfigError> {
+        config::resolve(set, &self.tcp, &self.sink, tcp, sink)
     }
 
-    /// The preset's sender configuration.
+    /// The preset's sender configuration over the library's defaults (the RFC set).
     pub fn tcp_config(&self) -> TcpConfig {
-        self.resolved().0
+        self.configs(Defaults::Rfc).0
     }
 
-    /// The preset's sink configuration.
+    /// The preset's sink configuration over the library's defaults (the RFC set).
     pub fn sink_config(&self) -> SinkConfig {
-        self.resolved().1
+        self.configs(Defaults::Rfc).1
     }
 
-    fn resolved(&self) -> (TcpConfig, SinkConfig) {
-        self.resolve(&Table::new(), &Table::new()).unwrap_or_else(|e| panic!("preset {}: {e}", self.name))
+    /// The preset's sender and sink configurations over the set of defaults `set`.
+    pub fn configs(&self, set: Defaults) -> (TcpConfig, SinkConfig) {
+        self.resolve(set, &Table::new(), &Table::new()).unwrap_or_else(|e| panic!("preset {}: {e}", self.name))
     }
 
-    /// The resolved composition as TOML (`vhsim schemes --show`): a comment with the
-    /// description and source, then the full `[tcp]` and `[sink]` tables.
-    pub fn to_toml(&self) -> String {
-        let (tcp, sink) = self.resolved();
+    /// The resolved composition over the set of defaults `set` as TOML (`vhsim schemes
+    /// --show`): a comment with the description, source and set, then the full `[tcp]` and
+    /// `[sink]` tables.
+    pub fn to_toml(&self, set: Defaults) -> String {
+        let (tcp, sink) = self.configs(set);
         let mut doc = Table::new();
         doc.insert("tcp".into(), Value::Table(Table::try_from(tcp).expect("a configuration serializes")));
         doc.insert("sink".into(), Value::Table(Table::try_from(sink).expect("a configuration serializes")));
         format!(
-            "# {}: {}\n# source: {}\n\n{}",
+            "# {}: {}\n# source: {}\n# defaults: {}\n\n{}",
             self.name,
             self.description,
             self.source,
+            set.name(),
             toml::to_string(&doc).expect("a configuration serializes")
         )
     }

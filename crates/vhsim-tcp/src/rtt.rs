@@ -235,7 +235,8 @@ mod tests {
     use crate::presets::preset;
 
     fn est() -> RttEstimator {
-        RttEstimator::new(preset("sack").unwrap().tcp_config().rto())
+        // ns-2.35's settings (200 ms minimum, 10 ms ticks): the tests check ns-2's arithmetic.
+        RttEstimator::new(preset("sack").unwrap().configs(crate::Defaults::Ns2_35).0.rto())
     }
 
     #[test]

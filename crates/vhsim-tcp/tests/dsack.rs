@@ -78,7 +78,7 @@ fn without_the_option_a_duplicate_gets_a_plain_ack() {
 fn dsack_needs_sack() {
     let tcp = toml::Table::new();
     let sink: toml::Table = toml::from_str("sack = false\ndsack = true").unwrap();
-    let err = resolve(&toml::Table::new(), &toml::Table::new(), &tcp, &sink).unwrap_err();
+    let err = resolve(vhsim_tcp::Defaults::Rfc, &toml::Table::new(), &toml::Table::new(), &tcp, &sink).unwrap_err();
     assert_eq!(err.path, "sink.dsack");
 }
 

@@ -126,12 +126,12 @@ fn bad_options_name_their_key() {
     for (text, path) in bad {
         let t: toml::Table = toml::from_str(text).unwrap();
         let err =
-            vhsim_tcp::config::resolve(&toml::Table::new(), &toml::Table::new(), &t, &toml::Table::new())
+            vhsim_tcp::config::resolve(vhsim_tcp::Defaults::Rfc, &toml::Table::new(), &toml::Table::new(), &t, &toml::Table::new())
                 .expect_err(text);
         assert_eq!(err.path, path, "{text}: {err}");
     }
     let t: toml::Table = toml::from_str("recovery = { kind = \"prr\", bound = \"fast\" }").unwrap();
-    let err = vhsim_tcp::config::resolve(&toml::Table::new(), &toml::Table::new(), &t, &toml::Table::new())
+    let err = vhsim_tcp::config::resolve(vhsim_tcp::Defaults::Rfc, &toml::Table::new(), &toml::Table::new(), &t, &toml::Table::new())
         .unwrap_err();
     assert!(err.to_string().contains("ssrb") && err.to_string().contains("crb"), "{err}");
 }

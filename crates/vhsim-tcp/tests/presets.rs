@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use vhsim_core::SimDuration;
 use vhsim_tcp::presets::{all, preset};
+use vhsim_tcp::Defaults;
 use vhsim_tcp::{
     CrossLayerConfig, DcrConfig, DcrTau, DupAckCount, DupAckResponseConfig as D, FrtoConfig, FrtoVariant,
     HandoverPolicyConfig as H, LdConfig, LossClassifierConfig as L, RecoveryConfig, RtoResponseConfig as R,
@@ -137,11 +138,16 @@ fn every_preset_reads_back_from_its_own_resolved_form() {
     // `vhsim schemes --show` prints the resolved tables; read back, they give the same
     // configuration (the serialized form is the input form).
     for p in all() {
-        let text = p.to_toml();
-        let doc: toml::Table = toml::from_str(&text).unwrap();
-        let tcp = doc["tcp"].as_table().unwrap();
-        let sink = doc["sink"].as_table().unwrap();
-        let sack = preset("sack").unwrap();
-        assert_eq!(sack.resolve(tcp, sink).unwrap(), (p.tcp_config(), p.sink_config()), "{}", p.name);
+        for set in [Defaults::Rfc, Defaults::Ns2_35] {
+            let text = p.to_toml(set);
+            let doc: toml::Table = toml::from_str(&text).unwrap();
+            let tcp = doc["tcp"].as_table().unwrap();
+            let sink = doc["sink"].as_table().unwrap();
+            let sack = preset("sack").unwrap();
+            // Every key is written out, so the set it is read back over does not matter.
+            for back in [Defaults::Rfc, Defaults::Ns2_35] {
+                assert_eq!(sack.resolve(back, tcp, sink).unwrap(), p.configs(set), "{} {set:?}", p.name);
+            }
+        }
     }
 }

@@ -229,6 +229,6 @@ fn sink_policy_options_are_checked_with_their_key() {
     use vhsim_tcp::presets::preset;
     let p = preset("freeze").unwrap();
     let sink: toml::Table = toml::from_str("policy = { kind = \"freeze\", tr_acks = 0 }").unwrap();
-    let e = p.resolve(&toml::Table::new(), &sink).unwrap_err().to_string();
+    let e = p.resolve(vhsim_tcp::Defaults::Rfc, &toml::Table::new(), &sink).unwrap_err().to_string();
     assert!(e.starts_with("sink.policy.tr_acks"), "{e}");
 }

@@ -18,7 +18,7 @@ use crate::schema::{FlowSpec, Protocol};
 use crate::units::fmt_duration;
 use indexmap::IndexMap;
 use vhsim_core::{SimDuration, SimTime};
-use vhsim_tcp::{presets, SinkConfig, TcpConfig};
+use vhsim_tcp::{presets, Defaults, SinkConfig, TcpConfig};
 
 /// Names of the flows after `count` expansion, in order (a `count` of 0 is reported by
 /// [`resolve`]; here it yields no names).
@@ -39,6 +39,7 @@ pub(super) fn resolve(
     topo: &Topology,
     mobiles: &Mobiles,
     duration: SimDuration,
+    defaults: Defaults,
 ) -> Result<Vec<FlowModel>> {
     let mut out: Vec<FlowModel> = Vec::new();
     // One allocation for them all (a population's thousands); a count too large to allocate is
@@ -48,7 +49,7 @@ pub(super) fn resolve(
         let _ = out.try_reserve_exact(total);
     }
     let mut names: HashSet<String> = HashSet::new();
-    let mut configs = Configs::default();
+    let mut configs = Configs { defaults, read: Vec::new() };
     for (name, spec) in flows {
         let path = format!("flows.{name}");
         let count = spec.count.unwrap_or(1);
@@ -160,7 +161,7 @@ fn flow(
         Protocol::Datagram => datagram::resolve(spec, &path)?,
         Protocol::Sctp => {
             scheme = spec.scheme.clone().unwrap_or_else(|| "sctp".to_owned());
-            let t = sctp::resolve(spec, src, dst, mobiles, duration, &path)?;
+            let t = sctp::resolve(spec, src, dst, mobiles, duration, configs.defaults, &path)?;
             for (from, to, purpose) in [(src, dst, ""), (dst, src, " for the SACKs")] {
                 if mobiles.at(to).is_none() {
                     check_route(topo, mobiles, from, to, &path, purpose)?;
@@ -192,10 +193,13 @@ fn flow(
     })
 }
 
-/// The TCP configurations read so far, by (scheme, `tcp` table, `sink` table): a population's
-/// thousands of flows share a few, and reading one costs far more than comparing tables.
-#[derive(Default)]
-pub(super) struct Configs(Vec<((String, toml::Table, toml::Table), Shared)>);
+/// The scenario's set of defaults and the TCP configurations read so far, by (scheme, `tcp`
+/// table, `sink` table): a population's thousands of flows share a few, and reading one costs
+/// far more than comparing tables.
+pub(super) struct Configs {
+    defaults: Defaults,
+    read: Vec<((String, toml::Table, toml::Table), Shared)>,
+}
 
 /// A sender's and a sink's configuration, shared by the flows that read the same tables (and
 /// by their endpoints: one copy per population, not per flow).
@@ -204,12 +208,13 @@ type Shared = (Arc<TcpConfig>, Arc<SinkConfig>);
 impl Configs {
     fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<Shared> {
         let same = |(s, t, k): &(String, toml::Table, toml::Table)| s == scheme && *t == spec.tcp && *k == spec.sink;
-        if let Some((_, c)) = self.0.iter().find(|(key, _)| same(key)) {
+        if let Some((_, c)) = self.read.iter().find(|(key, _)| same(key)) {
             return Ok(c.clone());
         }
-        let (tcp, sink) = preset.resolve(&spec.tcp, &spec.sink).map_err(|e| err(join(path, &e.path), e.message))?;
+        let (tcp, sink) =
+            preset.resolve(self.defaults, &spec.tcp, &spec.sink).map_err(|e| err(join(path, &e.path), e.message))?;
         let c = (Arc::new(tcp), Arc::new(sink));
-        self.0.push(((scheme.to_owned(), spec.tcp.clone(), spec.sink.clone()), c.clone()));
+        self.read.push(((scheme.to_owned(), spec.tcp.clone(), spec.sink.clone()), c.clone()));
         Ok(c)
     }
 }

@@ -46,7 +46,7 @@ pub(crate) fn resolve(mut file: ScenarioFile) -> Result<Scenario> {
     drop(expanded);
     let mut mobiles = mobile::resolve(&specs, &mut topo)?;
     topo.apply_explicit();
-    let flows = flows::resolve(&flow_specs, &topo, &mobiles, duration)?;
+    let flows = flows::resolve(&flow_specs, &topo, &mobiles, duration, file.defaults.unwrap_or_default())?;
     drop(flow_specs);
     let mut timeline = timeline::resolve(&file.timeline, &topo, duration, &mobiles)?;
     let mut moved = Vec::new();

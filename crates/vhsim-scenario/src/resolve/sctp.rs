@@ -15,6 +15,7 @@ use crate::model::TransportModel;
 use crate::schema::{FlowSpec, InitialCwndSpec, SctpSpec};
 use vhsim_core::SimDuration;
 use vhsim_sctp::{presets, InitialCwnd, SctpConfig};
+use vhsim_tcp::Defaults;
 
 /// The transport of SCTP flow `spec` (at `path`) from node `src` to node `dst`.
 pub(super) fn resolve(
@@ -23,6 +24,7 @@ pub(super) fn resolve(
     dst: u32,
     mobiles: &Mobiles,
     duration: SimDuration,
+    defaults: Defaults,
     path: &str,
 ) -> Result<TransportModel> {
     let p = |k: &str| join(path, k);
@@ -54,7 +56,11 @@ pub(super) fn resolve(
     let none = SctpSpec::default();
     let s = spec.sctp.as_deref().unwrap_or(&none);
     let sp = |k: &str| join(&p("sctp"), k);
-    let config = overrides(preset.config(), s, &p("sctp"))?;
+    let base = match defaults {
+        Defaults::Rfc => SctpConfig::default(),
+        Defaults::Ns2_35 => SctpConfig::ns2_35(),
+    };
+    let config = overrides(preset.config_over(base), s, &p("sctp"))?;
     let from_addrs = addresses(src, s.from_interfaces.as_deref(), mobiles, &sp("from_interfaces"))?;
     let to_addrs = addresses(dst, s.to_interfaces.as_deref(), mobiles, &sp("to_interfaces"))?;
     let primary = match &s.primary {

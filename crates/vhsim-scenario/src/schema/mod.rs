@@ -42,6 +42,10 @@ pub struct ScenarioFile {
     pub duration: Duration,
     /// Master seed of the random streams (default 1).
     pub seed: Option<u64>,
+    /// The set of defaults of every flow's transport settings that neither its scheme nor
+    /// its own tables set: "rfc" (the default: the RFCs' values) or "ns-2.35" (ns-2.35's, what
+    /// the reproduced papers' simulator used); docs/scenario-format.md "Default sets".
+    pub defaults: Option<vhsim_tcp::Defaults>,
     /// Nodes by name; a node's id is its position in the file.
     #[serde(default)]
     pub nodes: IndexMap<String, NodeSpec>,

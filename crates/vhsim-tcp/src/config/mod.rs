@@ -3,13 +3,17 @@
 //! preset ([`resolve`]), written back in the same form (canonical JSON, `vhsim schemes --show`)
 //! and described in the JSON Schema from the same declarations.
 //!
-//! Scalar settings default to ns-2.35 (docs/references.md §1.1), because every paper vhsim
-//! reproduces used ns-2. Each axis is a tagged table (`{ kind = "...", <options> }`) whose
+//! Scalar settings not set by the preset or the flow come from a named set of defaults
+//! ([`Defaults`], `defaults.rs`): the RFCs' values (the library default, each with its section)
+//! or ns-2.35's, which every paper vhsim reproduces used (docs/references.md §1.1). Each axis
+//! is a tagged table (`{ kind = "...", <options> }`) whose
 //! options and their defaults belong to the variant's own file (see [`crate::part`]). Checks
 //! that involve more than one key live in [`TcpConfig::validate`] and [`SinkConfig::validate`].
 
+mod defaults;
 mod resolve;
 
+pub use defaults::{rfc5681_initial_window, rfc_window, Defaults, RFC_RECEIVE_BUFFER};
 pub use resolve::{merge, resolve, LEGACY_KEYS};
 
 use crate::cc::CongestionControlConfig;
@@ -88,13 +92,13 @@ crate::named_enum! {
 /// RTT estimator takes them ([`TcpConfig::rto`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RtoConfig {
-    /// Lower bound on the RTO before backoff (ns-2 `minrto_`, default 200 ms).
+    /// Lower bound on the RTO before backoff (RFC 6298 §2.4: 1 s; ns-2 `minrto_` 200 ms).
     pub min: SimDuration,
-    /// RTO before the first sample (ns-2.35 `rtxcur_init_` 3 s; RFC 6298 1 s).
+    /// RTO before the first sample (RFC 6298 §2.1: 1 s; ns-2.35 `rtxcur_init_` 3 s).
     pub initial: SimDuration,
-    /// Upper bound on the RTO after backoff (ns-2.35 `maxrto_` 60 s).
+    /// Upper bound on the RTO after backoff (60 s: RFC 6298 §2.5, ns-2.35 `maxrto_`).
     pub max: SimDuration,
-    /// Clock granularity G: samples are rounded up to a multiple of it (ns-2 `tcpTick_` 10 ms);
+    /// Clock granularity G: samples are rounded up to a multiple of it (RFC set 1 ms, ns-2 `tcpTick_` 10 ms);
     /// zero disables quantization.
     pub granularity: SimDuration,
     /// Backoff multiplier up to which the timer doubles on every expiry (ns-2: 64); beyond it,
@@ -106,15 +110,17 @@ pub struct RtoConfig {
 }
 
 /// A TCP sender: the scalar settings and one tagged table per axis (`[flows.<f>.tcp]`). Every
-/// key may be left out: the preset gives it, and the preset's defaults are ns-2.35's.
+/// key may be left out: the preset gives it, else the scenario's set of defaults (its key
+/// `defaults`; the field comments give the RFC value first, then ns-2.35's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
-    /// Payload bytes per segment, e.g. "1000B" (ns-2 `packetSize_`; > 0).
+    /// Payload bytes per segment, e.g. "1000B" (> 0; both sets ns-2's `packetSize_` "1000B": no
+    /// RFC fixes it, RFC 9293 §3.7.1 derives it from the path MTU).
     #[serde(with = "as_bytes_u32")]
     #[schemars(with = "Size")]
     pub segment_size: u32,
-    /// TCP/IP header bytes of a data segment, e.g. "40B" (ns-2 `tcpip_base_hdr_size_`).
+    /// TCP/IP header bytes of a data segment, e.g. "40B" (both sets; ns-2 `tcpip_base_hdr_size_`).
     #[serde(with = "as_bytes_u32")]
     #[schemars(with = "Size")]
     pub header_size: u32,
@@ -122,13 +128,15 @@ pub struct TcpConfig {
     #[serde(with = "as_bytes_u32")]
     #[schemars(with = "Size")]
     pub ack_size: u32,
-    /// Receiver-window cap `window_` (ns-2, 20 packets): packets ("20pkt") or bytes ("64000B",
-    /// floor(bytes / segment_size) segments). The sender never has more than
+    /// Receiver-window cap: packets ("20pkt") or bytes ("64000B", floor(bytes / segment_size)
+    /// segments). RFC set: 65535 bytes in whole segments (the largest window without window
+    /// scaling, RFC 7323 §2; no RFC fixes a receive buffer); ns-2 `window_` 20 packets. The sender never has more than
     /// min(cwnd, window, advertised window) segments outstanding.
     #[serde(with = "as_packets_with_unit")]
     #[schemars(with = "Amount")]
     pub window: u32,
-    /// Initial congestion window in packets (ns-2 `windowInit_`, 2; >= 1).
+    /// Initial congestion window in packets (>= 1; RFC set: RFC 5681 §3.1 from segment_size, 4
+    /// for 1000 B, 3 for 1460 B; ns-2 `windowInit_` 2).
     #[serde(with = "as_packets_u32")]
     #[schemars(with = "Packets")]
     pub initial_window: u32,
@@ -146,20 +154,20 @@ pub struct TcpConfig {
     /// Repeats of the window-reopening ACK (Freeze-TCP's TR-ACKs, A6): "window_update"
     /// (default: not duplicate ACKs) or "duplicate_acks".
     pub reopening_copies: ReopeningCopies,
-    /// Lower bound on the RTO before backoff (ns-2 `minrto_`, "200ms").
+    /// Lower bound on the RTO before backoff (RFC 6298 §2.4 "1s"; ns-2 `minrto_` "200ms").
     #[serde(with = "as_duration")]
     #[schemars(with = "Duration")]
     pub min_rto: SimDuration,
-    /// RTO before the first RTT sample (ns-2.35 `rtxcur_init_`, "3s"; > 0).
+    /// RTO before the first RTT sample (> 0; RFC 6298 §2.1 "1s"; ns-2.35 `rtxcur_init_` "3s").
     #[serde(with = "as_duration")]
     #[schemars(with = "Duration")]
     pub initial_rto: SimDuration,
-    /// Upper bound on the backed-off RTO (ns-2.35 `maxrto_`, "60s"; >= min_rto).
+    /// Upper bound on the backed-off RTO (>= min_rto; "60s": RFC 6298 §2.5, ns-2.35 `maxrto_`).
     #[serde(with = "as_duration")]
     #[schemars(with = "Duration")]
     pub max_rto: SimDuration,
-    /// Clock granularity of RTT samples (ns-2 `tcpTick_`, "10ms"; "0s" disables
-    /// quantization).
+    /// Clock granularity of RTT samples ("0s" disables quantization; RFC set "1ms", which no
+    /// RFC fixes, RFC 6298 §4; ns-2 `tcpTick_` "10ms").
     #[serde(with = "as_duration")]
     #[schemars(with = "Duration")]
     pub clock_granularity: SimDuration,
@@ -188,34 +196,9 @@ pub struct TcpConfig {
 }
 
 impl Default for TcpConfig {
-    /// ns-2.35 `Agent/TCP/Sack1` with its defaults (docs/references.md §1.1): the `sack` preset.
+    /// The RFC set ([`Defaults::Rfc`]) with ns-2 `Agent/TCP/Sack1`'s composition of axes.
     fn default() -> Self {
-        TcpConfig {
-            segment_size: 1000,
-            header_size: 40,
-            ack_size: 40,
-            window: 20,
-            initial_window: 2,
-            initial_ssthresh: None,
-            dupack_threshold: 3,
-            limited_transmit: true,
-            max_burst: 0,
-            reopening_copies: ReopeningCopies::WindowUpdate,
-            min_rto: SimDuration::from_millis(200),
-            initial_rto: SimDuration::from_secs(3),
-            max_rto: SimDuration::from_secs(60),
-            clock_granularity: SimDuration::from_millis(10),
-            max_backoff: 64,
-            rtt_timing: RttTiming::OnePerRtt,
-            congestion_control: CongestionControlConfig::default(),
-            slow_start: SlowStartConfig::default(),
-            loss_detection: LossDetectionConfig::default(),
-            recovery: RecoveryConfig::default(),
-            rto_response: RtoResponseConfig::default(),
-            dupack_response: DupAckResponseConfig::default(),
-            loss_classifier: LossClassifierConfig::default(),
-            handover: HandoverPolicyConfig::default(),
-        }
+        TcpConfig::defaults(Defaults::Rfc)
     }
 }
 
@@ -306,10 +289,12 @@ impl TcpConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SinkConfig {
-    /// ns-2 DelAck: ACK every 2nd in-order segment or after `delack_interval`; out-of-order
-    /// and gap-filling segments are always ACKed at once (RFC 5681 §4.2).
+    /// Delayed ACKs (RFC set true, RFC 5681 §4.2; ns-2 `TCPSink` false): ACK every 2nd in-order
+    /// segment or after `delack_interval`, as ns-2's DelAck sink; out-of-order and
+    /// gap-filling segments are always ACKed at once (RFC 5681 §4.2).
     pub delayed_ack: bool,
-    /// Delayed-ACK timer (ns-2 `interval_`, "100ms"; > 0).
+    /// Delayed-ACK timer (> 0; RFC set "200ms", below RFC 5681 §4.2's 500 ms, which fixes no
+    /// value; ns-2 `interval_` "100ms").
     #[serde(with = "as_duration")]
     #[schemars(with = "Duration")]
     pub delack_interval: SimDuration,
@@ -341,19 +326,9 @@ pub struct SinkConfig {
 }
 
 impl Default for SinkConfig {
-    /// ns-2 `TCPSink`: immediate ACKs, no SACK, no window limit, 40-byte ACKs.
+    /// The RFC set ([`Defaults::Rfc`]): delayed ACKs, no SACK, no window limit, 40-byte ACKs.
     fn default() -> Self {
-        SinkConfig {
-            delayed_ack: false,
-            delack_interval: SimDuration::from_millis(100),
-            sack: false,
-            max_sack_blocks: 3,
-            dsack: false,
-            quickack: 0,
-            advertised_window: u32::MAX,
-            ack_size: 40,
-            policy: SinkPolicyConfig::default(),
-        }
+        SinkConfig::defaults(Defaults::Rfc)
     }
 }
 

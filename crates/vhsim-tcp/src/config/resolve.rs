@@ -1,14 +1,17 @@
 //! From a preset and a flow's overrides to a checked configuration.
 //!
-//! 1. The defaults ([`TcpConfig::default`], [`SinkConfig::default`]) as TOML tables;
+//! 1. The named set of defaults ([`TcpConfig::defaults`], [`SinkConfig::defaults`]) as TOML
+//!    tables;
 //! 2. the preset's `[tcp]` / `[sink]` tables merged over them, then the flow's own ([`merge`]);
-//! 3. windows given in bytes converted to whole segments of the flow's `segment_size`;
+//! 3. windows given in bytes converted to whole segments of the flow's `segment_size`; the RFC
+//!    set's initial window and window, when neither table sets them, computed from it;
 //! 4. deserialized (unknown keys are errors, with their key path) and validated.
 //!
 //! Keys that older scenario files used for axis options are reported with their new place
 //! ([`LEGACY_KEYS`]).
 
-use super::{ConfigError, SinkConfig, TcpConfig};
+use super::defaults::{rfc5681_initial_window, rfc_window};
+use super::{ConfigError, Defaults, SinkConfig, TcpConfig};
 use serde::Deserialize;
 use toml::{Table, Value};
 use vhsim_core::units::{Amount, AmountKind, Size};
@@ -90,9 +93,11 @@ fn has_path(t: &Table, path: &str) -> bool {
     true
 }
 
-/// The resolved sender and sink configurations of a flow with preset tables `preset_*` and
-/// the flow's own tables `user_*`. Error paths start with `tcp.` or `sink.`.
+/// The resolved sender and sink configurations of a flow with the set of defaults `set`,
+/// preset tables `preset_*` and the flow's own tables `user_*`. Error paths start with `tcp.`
+/// or `sink.`.
 pub fn resolve(
+    set: Defaults,
     preset_tcp: &Table,
     preset_sink: &Table,
     user_tcp: &Table,
@@ -106,16 +111,22 @@ pub fn resolve(
             ));
         }
     }
-    let mut tcp = Table::try_from(TcpConfig::default()).expect("the defaults serialize");
+    let mut tcp = Table::try_from(TcpConfig::defaults(set)).expect("the defaults serialize");
     merge(&mut tcp, preset_tcp);
     merge(&mut tcp, user_tcp);
-    let mut sink = Table::try_from(SinkConfig::default()).expect("the defaults serialize");
+    let mut sink = Table::try_from(SinkConfig::defaults(set)).expect("the defaults serialize");
     merge(&mut sink, preset_sink);
     merge(&mut sink, user_sink);
     let segment_size = tcp.get("segment_size").and_then(|v| Size::deserialize(v.clone()).ok()).map(|s| s.0);
     if let Some(seg) = segment_size.filter(|&s| s > 0) {
         to_segments(&mut tcp, "window", [user_tcp, preset_tcp], seg, "tcp")?;
         to_segments(&mut sink, "advertised_window", [user_sink, preset_sink], seg, "sink")?;
+        let seg = u32::try_from(seg).unwrap_or(u32::MAX);
+        for (key, value) in [("initial_window", rfc5681_initial_window(seg)), ("window", rfc_window(seg))] {
+            if set.derives(key) && ![user_tcp, preset_tcp].iter().any(|t| t.contains_key(key)) {
+                tcp.insert(key.into(), Value::Integer(value.into()));
+            }
+        }
     }
     let tcp_cfg: TcpConfig = deserialize(tcp, "tcp", user_tcp)?;
     tcp_cfg.validate_blaming(&|k| has_path(user_tcp, k)).map_err(|e| e.under("tcp"))?;
@@ -129,7 +140,8 @@ impl TcpConfig {
     /// flow's table merges over its preset's (error paths start with `tcp.`).
     pub fn merged(&self, overrides: &Table) -> Result<TcpConfig, ConfigError> {
         let base = Table::try_from(self).expect("a configuration serializes");
-        resolve(&base, &Table::new(), overrides, &Table::new()).map(|(tcp, _)| tcp)
+        // Every key of `base` is set, so the set of defaults fills none.
+        resolve(Defaults::Rfc, &base, &Table::new(), overrides, &Table::new()).map(|(tcp, _)| tcp)
     }
 }
 
@@ -231,6 +243,7 @@ mod tests {
     fn windows_in_bytes_become_whole_segments_and_bare_integers_are_refused() {
         let empty = Table::new();
         let (tcp, sink) = resolve(
+            Defaults::Rfc,
             &empty,
             &empty,
             &t("segment_size = \"1460B\"\nwindow = \"64000B\""),
@@ -238,8 +251,25 @@ mod tests {
         )
         .unwrap();
         assert_eq!((tcp.window, sink.advertised_window), (43, 10));
-        let e = resolve(&empty, &empty, &t("window = 20"), &empty).unwrap_err();
+        let e = resolve(Defaults::Rfc, &empty, &empty, &t("window = 20"), &empty).unwrap_err();
         assert_eq!(e.path, "tcp.window");
         assert!(e.message.contains("20 is a number without a unit"), "{e}");
+    }
+
+    #[test]
+    fn the_rfc_set_derives_the_initial_window_and_window_from_the_segment_size() {
+        let empty = Table::new();
+        let get = |set, user: &str| resolve(set, &empty, &empty, &t(user), &empty).unwrap().0;
+        // 1000-byte segments: RFC 5681 §3.1 gives 4, and 65535 B hold 65 of them.
+        let c = get(Defaults::Rfc, "");
+        assert_eq!((c.segment_size, c.initial_window, c.window), (1000, 4, 65));
+        let c = get(Defaults::Rfc, "segment_size = \"1460B\"");
+        assert_eq!((c.initial_window, c.window), (3, 44));
+        // A key the flow sets wins.
+        let c = get(Defaults::Rfc, "segment_size = \"1000B\"\ninitial_window = \"2pkt\"\nwindow = \"20pkt\"");
+        assert_eq!((c.initial_window, c.window), (2, 20));
+        // ns-2.35's set derives nothing.
+        let c = get(Defaults::Ns2_35, "segment_size = \"1460B\"");
+        assert_eq!((c.initial_window, c.window), (2, 20));
     }
 }

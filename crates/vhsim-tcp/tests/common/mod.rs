@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_tcp::presets::preset;
-use vhsim_tcp::{AckInfo, AckOut, SinkConfig, TcpConfig, TcpSender, TcpSink, Transmit, TxCause};
+use vhsim_tcp::{AckInfo, AckOut, Defaults, SinkConfig, TcpConfig, TcpSender, TcpSink, Transmit, TxCause};
 
 /// Milliseconds to simulation time.
 pub fn ms(t: u64) -> SimTime {
@@ -30,14 +30,16 @@ pub fn dur_ms(t: u64) -> SimDuration {
     SimDuration::from_millis(t)
 }
 
-/// The sender configuration of a named preset.
+/// The sender configuration of a named preset over ns-2.35's defaults: the scripted exchanges
+/// are written for ns-2's settings (initial window 2, window 20, 200 ms minimum RTO, an ACK
+/// per segment), the behaviour of the papers' baselines they check.
 pub fn cfg(name: &str) -> TcpConfig {
-    preset(name).unwrap_or_else(|| panic!("no preset {name}")).tcp_config()
+    preset(name).unwrap_or_else(|| panic!("no preset {name}")).configs(Defaults::Ns2_35).0
 }
 
-/// The sink configuration of a named preset.
+/// The sink configuration of a named preset over ns-2.35's defaults (see [`cfg`]).
 pub fn sink_cfg(name: &str) -> SinkConfig {
-    preset(name).unwrap_or_else(|| panic!("no preset {name}")).sink_config()
+    preset(name).unwrap_or_else(|| panic!("no preset {name}")).configs(Defaults::Ns2_35).1
 }
 
 /// Short-hand setters for the fields tests change most.
