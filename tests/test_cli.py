@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 try:
     import tomllib
@@ -274,6 +275,22 @@ def test_bench_builds_alternate_run_by_run(tmp_path, monkeypatch):
     assert rows[0].events == rows[1].events
     table = bench.format_table(rows)
     assert "vs first" in table and "1.00x" in table
+
+
+def test_bench_build_runs_its_own_revisions_scenarios(tmp_path):
+    """A compared revision runs the benchmark files of its own tree (a newer file may state a key
+    the older build does not know): here the other tree's file lasts twice as long."""
+    from vhsim import bench
+
+    ours, theirs = _bench_root(tmp_path / "ours"), _bench_root(tmp_path / "theirs")
+    other = theirs / "benches" / "bulk-sack1.toml"
+    text = other.read_text()
+    assert 'duration = "' in text
+    other.write_text(re.sub(r'duration = "([0-9.]+)s"', lambda m: f'duration = "{2 * float(m[1])}s"', text, count=1))
+    rows = bench.run_bench(ours, bench.BENCH_CASES[:1], repeat=1,
+                           builds=[bench.CURRENT, bench.Build("other", scenario_root=str(theirs))])
+    assert [r.build for r in rows] == ["this build", "other"]
+    assert rows[1].sim_s == 2 * rows[0].sim_s
 
 
 def test_bench_compare_with_an_unknown_revision_fails_clearly(runner, tmp_path):

@@ -72,6 +72,11 @@ class Build:
 
     label: str
     python_path: str | None = None
+    #: The tree whose benchmark scenarios this build runs (None: the benchmark's ``root``). A
+    #: revision runs its own files: a newer file may state a key an older build does not know
+    #: (e.g. the top-level ``defaults``), and the event counts printed with each row show
+    #: whether the two files describe the same run.
+    scenario_root: str | None = None
 
 
 CURRENT = Build("this build")
@@ -156,9 +161,10 @@ def run_bench(
     if repeat < 1:
         raise ValueError("repeat must be at least 1")
     rows = []
-    for case, path in zip(cases, find_bench_files(root, cases)):
+    paths = {b.scenario_root: find_bench_files(b.scenario_root or root, cases) for b in builds}
+    for k, (case, path) in enumerate(zip(cases, find_bench_files(root, cases))):
         overrides = list(case.quick) if quick else []
-        workers = [_Worker(b, path, overrides, seed) for b in builds]
+        workers = [_Worker(b, paths[b.scenario_root][k], overrides, seed) for b in builds]
         best: list[dict | None] = [None] * len(builds)
         try:
             for i in range(repeat):

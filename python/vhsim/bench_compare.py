@@ -5,7 +5,8 @@ repository (ignored by git) and its native module is built with cargo's release 
 revision's own (its ``Cargo.toml``) or, with ``same_settings``, this revision's LTO and
 codegen-unit settings (so that only the code differs). The build is kept, keyed by commit and
 settings, so a second comparison with the same revision starts at once. The benchmark then
-puts the worktree's ``python/`` first on the worker's path (:class:`vhsim.bench.Build`).
+puts the worktree's ``python/`` first on the worker's path and runs the worktree's own
+benchmark scenarios (:class:`vhsim.bench.Build`).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def build_revision(root: str | os.PathLike[str], rev: str, same_settings: bool =
     module = tree / "python" / "vhsim" / "_native.abi3.so"
     label = f"{rev} ({sha[:9]}" + (", this revision's build settings)" if same_settings else ")")
     if module.is_file():
-        return Build(label, os.fspath(tree / "python"))
+        return Build(label, os.fspath(tree / "python"), os.fspath(tree))
     if not tree.exists():
         step(f"checking out {sha[:9]} in {tree}")
         base.mkdir(parents=True, exist_ok=True)
@@ -76,4 +77,4 @@ def build_revision(root: str | os.PathLike[str], rev: str, same_settings: bool =
         tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
         raise RuntimeError(f"building {rev} failed:\n{tail}")
     shutil.copyfile(target / "release" / "lib_native.so", module)
-    return Build(label, os.fspath(tree / "python"))
+    return Build(label, os.fspath(tree / "python"), os.fspath(tree))
