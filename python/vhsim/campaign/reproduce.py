@@ -121,6 +121,7 @@ def reproduce(
     robustness: int = 0,
     ambiguities: bool = False,
     on_variant: Callable[[str], None] | None = None,
+    on_workers_started: Callable[[], None] | None = None,
 ) -> ReproduceOutcome:
     """Run the campaigns of paper ``name`` (or one ``figure``), plot, and write the report.
 
@@ -129,6 +130,8 @@ def reproduce(
     ``-quick`` suffix in quick mode, so quick and full results never share a folder).
     ``robustness=N`` also runs every figure as N perturbed variants and labels each verdict;
     ``ambiguities`` runs it under each alternative reading the paper declares (:mod:`.ensemble`).
+    ``on_workers_started`` is called in this process once the local workers run (at once
+    without them): a setting for this process alone, e.g. the CLI's allocator setting.
     """
     registry = papers()
     if name not in registry:
@@ -148,6 +151,8 @@ def reproduce(
     # (runner.WorkerPool): a worker's garbage collector would otherwise touch, and so copy,
     # every object of them (Daniel & Kojo: ~90 MB per worker).
     with WorkerPool(n) if n > 1 and not dask else contextlib.nullcontext() as pool, _plans_on_disk(out_dir) as stage:
+        if on_workers_started is not None:
+            on_workers_started()
         for fig in figures:  # every definition valid before the first run, each validated once
             _validate(name, fig.campaign(quick), __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
         outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
