@@ -86,6 +86,9 @@ class Perturbation:
         return Draw(self, f"vhsim-robustness/{paper}/variant-{k}")
 
 
+_FLOW_KEY = re.compile(r"flows\.([^.\[\]]+)\..+")  # a flow's key: flows.<name>.<key>
+
+
 @dataclass(frozen=True)
 class Alternative:
     """Another reading of a choice the paper leaves open: ``name`` (short, for the table),
@@ -107,9 +110,31 @@ class Alternative:
     # (Mobile IP has none)"): where the scenario rejects the overrides, the report says "not
     # applicable: <name> needs <needs>" rather than the scenario's error.
     needs: str = ""
+    # Overrides of flows that only some configurations have (``flows.<name>.…``: limjang's cross
+    # flows, park's fairness flows): each applied where the configuration has a flow ``<name>``
+    # (a ``count`` group's flows are ``<name>.<i>``), as ``overrides`` are everywhere.  A reading
+    # of the simulator (ns-2.27's timers) holds for every flow of the run, not the studied one only.
+    where_flows: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        bad = [k for k in self.where_flows if not _FLOW_KEY.match(k)]
+        if bad:
+            raise ValueError(f"alternative {self.name}: where_flows keys must name a flow (flows.<name>.<key>), "
+                             f"not {', '.join(bad)}")
 
     def describe(self) -> str:
-        return ", ".join(f"`{k} = {v}`" for k, v in self.overrides.items())
+        text = ", ".join(f"`{k} = {v}`" for k, v in {**self.overrides, **self.where_flows}.items())
+        return text + (f" ({'each ' if len(self.where_flows) > 1 else ''}where the configuration has the flow)"
+                       if self.where_flows else "")
+
+    def overrides_for(self, flows: Sequence[str]) -> dict[str, str]:
+        """The overrides of a configuration whose flows are named ``flows``: ``overrides`` and the
+        ``where_flows`` entries whose flow it has."""
+        groups = {str(f).split(".")[0] for f in flows}
+        return {**self.overrides, **{k: v for k, v in self.where_flows.items() if _FLOW_KEY.match(k)[1] in groups}}
+
+    def keys(self) -> list[str]:
+        return [*self.overrides, *self.where_flows]
 
 
 # -- drawing a variant ---------------------------------------------------------------------------------
@@ -265,7 +290,7 @@ def alternative_spec(spec: CampaignSpec, alt: Alternative) -> Rewrite:
     change the resolved scenario get them, the others are left alone (and say why)."""
     total = len(spec.configurations())
     axis_keys = [a.key for a in spec.axes]
-    for key in alt.overrides:
+    for key in alt.keys():
         clash = [a for a in axis_keys if a == key or a.startswith(key + ".") or a.startswith(key + "[")]
         if clash:
             return Rewrite(None, 0, total, f"the figure varies {clash[0]} itself")
@@ -274,17 +299,22 @@ def alternative_spec(spec: CampaignSpec, alt: Alternative) -> Rewrite:
     def extra(overrides: tuple[tuple[str, str], ...]) -> Mapping[str, str]:
         base = Scenario(spec.scenario_text, overrides, spec.scenario_path)
         default = base.resolved_json()
-        if alt.schemes and not _runs_scheme(json.loads(default), alt):
+        resolved = json.loads(default)
+        if alt.schemes and not _runs_scheme(resolved, alt):
             reasons.append(f"not a configuration of {' or '.join(alt.schemes)}")
             return {}
+        mine = alt.overrides_for([f["name"] for f in resolved["flows"]])
+        if not mine:  # only where_flows, and none of their flows here
+            reasons.append(f"not applicable: {alt.name} needs {alt.needs or 'one of the flows it names'}")
+            return {}
         try:
-            changed = base.with_(dict(alt.overrides)).resolved_json() != default
+            changed = base.with_(mine).resolved_json() != default
         except ScenarioError as err:
             reasons.append(_not_applicable(alt, err))
             return {}
         if not changed:
             reasons.append("already the figure's setting")
-        return dict(alt.overrides) if changed else {}
+        return mine if changed else {}
 
     new, changed = rewrite(spec, extra)
     why = reasons[0] if reasons else ""
@@ -303,6 +333,6 @@ def _not_applicable(alt: Alternative, err: ScenarioError) -> str:
 def _runs_scheme(resolved: Mapping, alt: Alternative) -> bool:
     """Whether a flow the overrides name (``flows.<name>.…``; a ``count`` group's flows are
     ``<name>.<i>``) runs one of ``alt.schemes``."""
-    names = {key.split(".")[1] for key in alt.overrides if key.startswith("flows.")}
+    names = {key.split(".")[1] for key in alt.keys() if key.startswith("flows.")}
     return any(str(f["scheme"]) in alt.schemes for f in resolved["flows"]
                if not names or str(f["name"]).split(".")[0] in names)

@@ -33,6 +33,7 @@ from ..claims import Measure
 from ..figures import Col, FigureSpec, Grid, Paper, Table
 from ..plots import Quartiles
 from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation
+from .simulator_readings import rfc_defaults
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -307,6 +308,9 @@ AMBIGUITIES = (
                 {"flows.bulk.tcp.handover.significant_delay_factor": "1.5"},
                 ours="`significant_delay_factor = 2` (presets enhanced, enhanced-a5): a doubling, our reading of "
                      "'significant'"),
+    rfc_defaults("a 1 ms clock instead of ns-2's 10 ms tick and an initial window of 3 (RFC 5681 \u00a73.1 for 1460 B) "
+                 "instead of 2, and in the case studies' files, whose sink is ns-2's default, a delayed-ACK sink "
+                 "(200 ms); the senders set their RTO timers (ns-2.29's), window and sink in base.toml"),
 )
 
 

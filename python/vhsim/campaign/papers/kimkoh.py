@@ -32,6 +32,7 @@ from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 from . import kimkoh_claims as C
 from . import kimkoh_plots as P
 from . import kimkoh_runs as R
+from .simulator_readings import rfc_defaults
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -314,6 +315,14 @@ AMBIGUITIES = (
                                         "default; RFC 5061 leaves it open): what the paper's statement decides",
                 {f"{SCTP}.set_primary_from": "new"},
                 ours="`set_primary_from = old`: \u00a72.1, 'the MN sends the ASCONF chunk using the IP 1 address'"),
+    Alternative("ns2-ssthresh-64k", "ns-2.35's initialSsthresh_, 65,536 B (44 chunks): the first slow start ends "
+                                    "there, not at the receive buffer; the paper states no ssthresh",
+                {f"{SCTP}.initial_ssthresh": "65536B"},
+                ours="`initial_ssthresh = 1MiB`: the receive buffer (RFC 9260 \u00a77.2.1: arbitrarily high, e.g. "
+                     "the peer's receive window)", needs="an SCTP flow (figure tcp runs TCP)"),
+    rfc_defaults("the SCTP flows' RTO.Initial 1 s instead of 3 s (RFC 9260 \u00a716; the files set the other keys "
+                 "where the sets differ), and in figure tcp RFC 6298's timers, a 1 ms clock, an initial window of 3 "
+                 "and a delayed-ACK sink"),
 )
 
 PAPER = Paper(

@@ -31,6 +31,7 @@ from ..figures import Col, FigureSpec, Grid, Paper, Table, axis
 from ..plots import Bars
 from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
 from . import limjang_ld as LD
+from .simulator_readings import NS2_27_TIMERS, ns2_timers, rfc_defaults
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -280,6 +281,11 @@ AMBIGUITIES = (
     Alternative("delayed-ack", "a delayed-ACK sink (ns-2's DelAck, 100 ms); the paper names no sink",
                 {"flows.tcp.sink.delayed_ack": "true"},
                 ours="an ACK per segment: ns-2's default TCPSink"),
+    ns2_timers("ns2.27-timers", "ns-2.27, the release \u00a75.1 names", NS2_27_TIMERS, ("tcp", "cross"),
+               why="for the cross flows of the congested scenarios too"),
+    rfc_defaults("RFC 6298's timers (1 s minimum and initial RTO), a 1 ms clock, an initial window of 4, a delayed-ACK "
+                 "sink (200 ms) and the cross flows' window 65 (the studied flow's window and segment size are "
+                 "A1's profiles, an axis)"),
 )
 
 PAPER = Paper(

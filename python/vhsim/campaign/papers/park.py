@@ -40,6 +40,7 @@ from . import park_claims as C
 from .park_claims import DEMO, ERROR, FLOWS, FREEZE, FTV2, JAIN, MOVEMENT_CAPACITY, SCHEME, SPEED, TITLES, VEGAS
 from .kimkoh_plots import lines_vs
 from ..variants import Alternative, FlowStarts, LinkDelays, Perturbation, Seeds
+from .simulator_readings import NS2_27_TIMERS, ns2_timers, rfc_defaults
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -289,6 +290,14 @@ AMBIGUITIES = (
                 ours="`set_at = completed`: at the care-of-address change (the DEMO-Vegas preset)"),
     Alternative("tr-acks-as-dupacks", "Freeze-TCP's three TR-ACKs count as duplicate ACKs (A6)",
                 {"flows.bulk.tcp.reopening_copies": "duplicate_acks"}, ours="one window update (A6)"),
+    # The simulator's own readings (docs/references.md \u00a71.1), for the fairness figure's flows too.
+    Alternative("delayed-ack", "a delayed-ACK sink (ns-2's TCPSink/DelAck, 100 ms); the paper names no sink", {},
+                ours="an ACK per segment: ns-2's default TCPSink",
+                where_flows={"flows.bulk.sink.delayed_ack": "true", "flows.ftp.sink.delayed_ack": "true"}),
+    ns2_timers("ns2.27-timers", "ns-2.27 and older (the paper, of 2009, names no release)", NS2_27_TIMERS,
+               ("bulk", "ftp")),
+    rfc_defaults("RFC 6298's timers (1 s minimum and initial RTO), a 1 ms clock, an initial window of 4 and a "
+                 "delayed-ACK sink (200 ms); the window (100 packets) is the scenarios' own"),
 )
 
 

@@ -29,6 +29,7 @@ from . import sobral_claims as C
 from . import sobral_to3g as T
 from .sobral_plots import Curve, Panel, Panels, Sequence
 from .sobral_runs import with_run_columns
+from .simulator_readings import NS2_29_TIMERS, ns2_timers, rfc_defaults
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -334,6 +335,11 @@ AMBIGUITIES = (
     Alternative("ds-ack-every-2", "the MN's DS acknowledges every second packet (at most 10 ms late)",
                 {f"{DS_AT_MN}.ack_every": "2"}, ours="`ack_every = 1`: an acknowledgement per packet",
                 needs=DS_ONLY),
+    # The simulator's own readings (docs/references.md §1.1).
+    ns2_timers("initial-rto-6s", "ns-2.28 and 2.29, the releases of 2005 when the report was written (it names none)",
+               NS2_29_TIMERS, ("cbr",)),
+    rfc_defaults("RFC 6298's timers (1 s minimum and initial RTO), a 1 ms clock, an initial window of 4 and a "
+                 "delayed-ACK sink (200 ms); window_ 40 is the paper's own"),
 )
 
 PAPER = Paper(
