@@ -287,3 +287,91 @@ def test_each_reading_changes_exactly_the_configurations_it_is_about(paper_name,
 def test_every_declared_reading_of_kimkoh_and_sobral_is_tested():
     declared = {(p, a.name) for p in ("kimkoh", "sobral") for a in papers()[p].ambiguities}
     assert declared == set(WHERE)
+
+
+# -- the simulator's own readings: the RFC set and older ns-2 releases (docs/references.md §1.1) ----------
+def _flows(resolved: dict, group: str) -> list[dict]:
+    return [f for f in resolved["flows"] if str(f["name"]).split(".")[0] == group]
+
+
+def _tcp(f: dict) -> dict:
+    return f["transport"]["tcp"]
+
+
+NS227 = lambda f: (_tcp(f)["min_rto"], _tcp(f)["initial_rto"]) == ("1s", "6s")  # noqa: E731
+#: (paper, reading, a figure with claims) -> (flow group, what must hold of each of its flows under the
+#: reading and not by default).  The figures are those where the reading's scope shows: limjang's
+#: congested Figure 13 has the cross flows, park's fairness figure the flows named `ftp`.
+SIMULATOR_READINGS = {
+    ("sobral", "initial-rto-6s", "fig4"): ("cbr", lambda f: _tcp(f)["initial_rto"] == "6s"),
+    ("sobral", "rfc-defaults", "fig4"): ("cbr", lambda f: (_tcp(f)["min_rto"], _tcp(f)["window"],
+                                                           f["transport"]["sink"]["delayed_ack"]) == ("1s", "40pkt", True)),
+    ("kimkoh", "ns2-ssthresh-64k", "fig9"): ("ftp", lambda f: f["transport"]["config"]["initial_ssthresh"] == 65536),
+    ("kimkoh", "rfc-defaults", "fig9"): ("ftp", lambda f: f["transport"]["config"]["rto_initial"] == 1_000_000_000),
+    ("limjang", "ns2.27-timers", "fig13"): ("tcp", NS227),
+    ("limjang", "ns2.27-timers", "fig13 "): ("cross", NS227),  # every cross flow too
+    ("limjang", "rfc-defaults", "fig13"): ("cross", lambda f: (_tcp(f)["window"], _tcp(f)["min_rto"]) == ("65pkt", "1s")),
+    ("park", "delayed-ack", "fig3a"): ("bulk", lambda f: f["transport"]["sink"]["delayed_ack"] is True),
+    ("park", "delayed-ack", "fairness"): ("ftp", lambda f: f["transport"]["sink"]["delayed_ack"] is True),
+    ("park", "ns2.27-timers", "fig3a"): ("bulk", NS227),
+    ("park", "ns2.27-timers", "fairness"): ("ftp", NS227),
+    ("park", "rfc-defaults", "fig4b"): ("bulk", lambda f: (_tcp(f)["min_rto"], _tcp(f)["window"]) == ("1s", "100pkt")),
+    ("danielkojo", "rfc-defaults", "fig2"): ("bulk", lambda f: (_tcp(f)["clock_granularity"], _tcp(f)["initial_window"],
+                                                                _tcp(f)["min_rto"], _tcp(f)["initial_rto"])
+                                             == ("1ms", 3, "200ms", "6s")),
+}
+
+
+@pytest.mark.parametrize("paper_name, alt_name, fig_id", sorted(SIMULATOR_READINGS))
+def test_a_reading_of_the_simulator_resolves_and_changes_its_papers_runs(paper_name, alt_name, fig_id):
+    from vhsim.scenario import Scenario
+
+    paper = papers()[paper_name]
+    alt = next(a for a in paper.ambiguities if a.name == alt_name)
+    assert alt.text and alt.ours and alt.describe()
+    group, holds = SIMULATOR_READINGS[paper_name, alt_name, fig_id]
+    base = paper.figure(fig_id.strip()).campaign(True)
+    out = alternative_spec(base, alt)
+    assert out.spec is not None and out.applied == out.total, out.describe()  # every configuration changes
+    for c_base, c_alt in zip(base.configurations(), out.spec.configurations()):
+        before = Scenario(base.scenario_text, base.fixed + c_base.overrides(base.axes), base.scenario_path).resolved()
+        after = Scenario(out.spec.scenario_text, out.spec.fixed + c_alt.overrides(out.spec.axes),
+                         out.spec.scenario_path).resolved()
+        assert _flows(after, group) and all(holds(f) for f in _flows(after, group)), c_alt.labels(out.spec.axes)
+        assert not any(holds(f) for f in _flows(before, group))
+
+
+def test_the_scenarios_set_of_defaults_is_a_reading_of_every_paper():
+    for name in ("sobral", "kimkoh", "park", "limjang", "danielkojo"):
+        alt = next(a for a in papers()[name].ambiguities if a.name == "rfc-defaults")
+        assert dict(alt.overrides) == {"defaults": "rfc"} and "ns-2.35" in alt.ours
+
+
+def test_where_flows_apply_where_the_flow_exists_and_are_checked_when_declared():
+    # loss-sweep.toml has one flow, `bulk`: the reading's `other` flow is absent, so only bulk's key applies.
+    alt = Alternative("x", "", {}, "", where_flows={"flows.bulk.tcp.min_rto": "2s", "flows.other.tcp.min_rto": "2s"})
+    out = alternative_spec(spec(SCHEMES, P), alt)
+    assert (out.applied, out.total) == (6, 6)
+    for c in out.spec.configurations():
+        overrides = dict(c.overrides(out.spec.axes))
+        assert overrides["flows.bulk.tcp.min_rto"] == "2s" and "flows.other.tcp.min_rto" not in overrides
+    assert "where the configuration has the flow" in alt.describe()
+    none = alternative_spec(spec(SCHEMES, P), Alternative("y", "", {}, "", where_flows={"flows.other.tcp.min_rto": "1s"}))
+    assert none.spec is None and none.why_not == "not applicable: y needs one of the flows it names"
+    with pytest.raises(ValueError, match="where_flows keys must name a flow .*not defaults"):
+        Alternative("z", "", {}, "", where_flows={"defaults": "rfc"})
+
+
+def test_a_set_of_defaults_the_scenario_does_not_know_is_refused_with_its_key():
+    # The top-level `defaults` goes through the alternative's overrides like any key; a name the
+    # scenario does not know is not applied, and the report names the key and the allowed names.
+    out = alternative_spec(spec(SCHEMES, P), Alternative("ns2", "", {"defaults": "ns2"}, ""))
+    assert out.spec is None
+    assert out.why_not.startswith("not applicable: the scenario rejects ns2's override (defaults: unknown variant `ns2`")
+    assert "`rfc` or `ns-2.35`" in out.why_not
+    # The example states no set: it runs the RFC set already, so that reading changes nothing there.
+    assert "\ndefaults" not in LOSS_SWEEP
+    rfc = alternative_spec(spec(SCHEMES, P), Alternative("rfc", "", {"defaults": "rfc"}, ""))
+    assert rfc.spec is None and rfc.why_not == "already the figure's setting"
+    ns2 = alternative_spec(spec(SCHEMES, P), Alternative("ns2", "", {"defaults": "ns-2.35"}, ""))
+    assert (ns2.applied, ns2.total) == (6, 6)
