@@ -309,8 +309,7 @@ AMBIGUITIES = (
                 ours="`significant_delay_factor = 2` (presets enhanced, enhanced-a5): a doubling, our reading of "
                      "'significant'"),
     rfc_defaults("a 1 ms clock instead of ns-2's 10 ms tick and an initial window of 3 (RFC 5681 \u00a73.1 for 1460 B) "
-                 "instead of 2, and in the case studies' files, whose sink is ns-2's default, a delayed-ACK sink "
-                 "(200 ms); the senders set their RTO timers (ns-2.29's), window and sink in base.toml"),
+                 "instead of 2; base.toml sets the senders' RTO timers (ns-2.29's), window and delayed-ACK sink"),
 )
 
 
