@@ -40,6 +40,6 @@ def ns2_timers(name: str, release: str, timers: dict[str, str], flows: tuple[str
     words = ", ".join(said[k].format(v=v) for k, v in timers.items())
     ours = {"min_rto": "`min_rto = 200ms`", "initial_rto": "`initial_rto = 3s`"}
     return Alternative(
-        name, f"{release}'s TCP timers: {words}" + (f"; {why}" if why else ""), {},
+        name, f"the TCP timers of {release}: {words}" + (f"; {why}" if why else ""), {},
         ours=", ".join(ours[k] for k in timers) + ": ns-2.35's (the scenarios' set of defaults)",
         where_flows={f"flows.{f}.tcp.{k}": v for f in flows for k, v in timers.items()})
