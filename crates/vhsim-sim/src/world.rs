@@ -21,6 +21,11 @@
 //! onto the link if the link changes before the frame's serialization ends
 //! ([`World::link_mut`]). So the order of the events that remain is the order they had with a
 //! `TxDone` per frame (checked scenario by scenario in `crate::order_tests`).
+//!
+//! The helpers called once per packet or endpoint input (`left_early`, `drain_reports`,
+//! `enter_network`, `sync_endpoint_timer`) are inlined: as calls, their register saves and
+//! argument moves cost a large part of their work (docs/performance.md, "Issue #28: fewer
+//! calls per packet"). `handle` and `pump` stay calls: inlined, they made LLVM outline others.
 
 use crate::agents::{AgentAction, AnyAgent, Hook, NodeAgent, Verdict};
 use crate::control::{RunControl, CHECK_EVERY};
