@@ -343,6 +343,7 @@ impl Link {
 
     /// The serialization of the frame that left early has ended at `now`: start the next
     /// (as [`Link::finish_into`] does); returns when that ends.
+    #[inline]
     pub fn end_early(&mut self, now: SimTime) -> Option<SimTime> {
         debug_assert_eq!(self.wire, Wire::Departed, "end_early without a frame that left early");
         self.wire = Wire::Idle;
@@ -378,6 +379,7 @@ impl Link {
 
     /// Serialization time of `size` bytes at the current rate. Most frames of a link have one
     /// of two sizes (data, ACK), so the last two are kept: a 128-bit division saved per frame.
+    #[inline(always)]
     fn serialization(&mut self, size: u32) -> SimDuration {
         let [a, b] = self.serialization_of;
         if a.0 == size {

@@ -291,7 +291,7 @@ impl Routing {
     }
 
     /// The routing decision, and whether a binding update forwards the packet.
-    #[inline]
+    #[inline(always)]
     fn decide(&self, node: u32, pkt: &Packet) -> (Hop, bool) {
         let k = self.mobile_at[node as usize];
         if k != NONE {

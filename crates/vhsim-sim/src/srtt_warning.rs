@@ -32,7 +32,7 @@ impl World {
 
     /// After an input to endpoint `side` of flow `f`: if it runs on a mobile node with the
     /// `srtt` rule, its estimate may have grown enough for its next warning to be due.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn after_mn_input(&mut self, f: u32, side: usize) {
         if !self.by_mobile.srtt {
             return;

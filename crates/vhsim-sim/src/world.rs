@@ -21,6 +21,11 @@
 //! onto the link if the link changes before the frame's serialization ends
 //! ([`World::link_mut`]). So the order of the events that remain is the order they had with a
 //! `TxDone` per frame (checked scenario by scenario in `crate::order_tests`).
+//!
+//! The helpers called once per packet or endpoint input (`left_early`, `drain_reports`,
+//! `enter_network`, `sync_endpoint_timer`) are inlined: as calls, their register saves and
+//! argument moves cost a large part of their work (docs/performance.md, "Issue #28: fewer
+//! calls per packet"). `handle` and `pump` stay calls: inlined, they made LLVM outline others.
 
 use crate::agents::{AgentAction, AnyAgent, Hook, NodeAgent, Verdict};
 use crate::control::{RunControl, CHECK_EVERY};
@@ -346,6 +351,7 @@ impl World {
 
     /// `pkt` left link `l` early: its serialization ends at `done` (no `TxDone`: its key is
     /// reserved), it arrives at the far end at `at`.
+    #[inline(always)]
     fn left_early(&mut self, l: u32, done: SimTime, at: SimTime, pkt: Packet) {
         let tx_done = self.queue.reserve(done, EventClass::Packet);
         let slot = self.in_flight.put(pkt);
@@ -397,7 +403,8 @@ impl World {
     }
 
     fn on_tx_done(&mut self, l: u32) {
-        if let Some(e) = self.early[l as usize].take() {
+        // (Tested before it is taken: most links have no frame that left early.)
+        if let Some(e) = self.early[l as usize].is_some().then(|| self.early[l as usize].take()).flatten() {
             // The end of a frame that left early, pushed because a packet waits behind it.
             debug_assert!(e.pushed);
             if let Some(done) = self.links[l as usize].end_early(self.now) {
@@ -474,12 +481,14 @@ impl World {
         self.after_mn_input(f, side);
     }
 
+    #[inline(always)]
     fn drain_reports(&mut self, f: u32, side: usize) {
         // The sender's progress is read once, and only when there is a report (most calls
         // have none); reports do not change it.
         let mut progress = None;
-        while let Some(r) = self.flows[f as usize].endpoints[side].poll_report() {
-            let p = *progress.get_or_insert_with(|| self.flows[f as usize].endpoints[0].progress());
+        let endpoints = &mut self.flows[f as usize].endpoints;
+        while let Some(r) = endpoints[side].poll_report() {
+            let p = *progress.get_or_insert_with(|| endpoints[0].progress());
             self.obs.report(self.now, f, r, p);
         }
     }
@@ -503,6 +512,7 @@ impl World {
 
     /// `pkt` leaves an endpoint or agent at `node`: it gets its uid and the observers see it
     /// sent.
+    #[inline(always)]
     fn enter_network(&mut self, node: u32, pkt: &mut Packet) {
         pkt.uid = self.next_uid;
         self.next_uid += 1;
@@ -521,6 +531,7 @@ impl World {
         }
     }
 
+    #[inline(always)]
     fn sync_endpoint_timer(&mut self, f: u32, side: usize) {
         let fl = &mut self.flows[f as usize];
         if let Some(d) = fl.endpoints[side].poll_timeout() {
@@ -620,6 +631,7 @@ struct Departed<'a> {
 }
 
 impl vhsim_net::Departures for Departed<'_> {
+    #[inline(always)]
     fn arrive(&mut self, d: vhsim_net::reorder::Delivery) {
         self.arrivals[self.n] = (d.at, self.slab.put(d.packet));
         self.n += 1;

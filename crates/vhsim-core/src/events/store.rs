@@ -55,16 +55,25 @@ const FEW_MAX: usize = 48;
 /// convert back and forth).
 const FEW_AGAIN: usize = 16;
 
-/// Where `key` goes in `v` (sorted from the latest key to the earliest): searched from the
-/// end, where the events due soonest are, since a new event is usually due soon (a link's
-/// next `TxDone`).
+/// Insert `e` into `v` (sorted from the latest key to the earliest): appended, then moved
+/// towards the front past the entries due before it. Searched from the end, where the events
+/// due soonest are, since a new event is usually due soon (a link's next `TxDone`); no
+/// `memmove` call, as `Vec::insert` makes.
 #[inline]
-fn slot_for<E>(v: &[Entry<E>], key: u128) -> usize {
-    let mut at = v.len();
+fn insert_from_end<E>(v: &mut Vec<Entry<E>>, e: Entry<E>) {
+    let last = v.len();
+    v.push(e);
+    sift_to_place(v, last);
+}
+
+/// Move the entry at `at`, the only one out of order, towards the front to its place.
+#[inline]
+fn sift_to_place<E>(v: &mut [Entry<E>], mut at: usize) {
+    let key = v[at].key;
     while at > 0 && v[at - 1].key < key {
+        v.swap(at - 1, at);
         at -= 1;
     }
-    at
 }
 
 /// Where the entry with key `key` is in `v` (sorted from the latest key to the earliest).
@@ -79,10 +88,11 @@ impl<E> Default for Store<E> {
 }
 
 impl<E> Store<E> {
+    #[inline(always)]
     pub fn push(&mut self, e: Entry<E>) {
         match self {
             Store::Few(v) => {
-                v.insert(slot_for(v, e.key), e);
+                insert_from_end(v, e);
                 if v.len() > FEW_MAX {
                     *self = Store::Many(QuaternaryHeap::from(std::mem::take(v)));
                 }
@@ -118,9 +128,11 @@ impl<E> Store<E> {
     pub fn rekey_first(&mut self, key: u128) {
         match self {
             Store::Few(v) => {
-                let mut e = v.pop().expect("rekeyed entry present");
-                e.key = key;
-                v.insert(slot_for(v, key), e);
+                // It moves towards the front (later keys first) past the entries due before
+                // it, usually a few: cheaper than a pop and an insert (a `memmove` call).
+                let last = v.len() - 1;
+                v[last].key = key;
+                sift_to_place(v, last);
             }
             Store::Many(h) => {
                 if let Some(mut top) = h.peek_mut() {
@@ -135,12 +147,9 @@ impl<E> Store<E> {
         match self {
             Store::Few(v) => {
                 // Moves towards the front (later keys first).
-                let mut i = position(v, old).expect("the entry is stored");
+                let i = position(v, old).expect("the entry is stored");
                 v[i].key = new;
-                while i > 0 && v[i - 1].key < new {
-                    v.swap(i - 1, i);
-                    i -= 1;
-                }
+                sift_to_place(v, i);
             }
             Store::Many(_) => {
                 let mut e = self.remove(old).expect("the entry is stored");

@@ -234,6 +234,7 @@ impl Observers {
     }
 
     /// `pkt` reaches the endpoint it is addressed to at `now` (before the endpoint sees it).
+    #[inline]
     pub fn arrived(&mut self, now: SimTime, pkt: &Packet, path: Option<u32>) {
         let event = match pkt.tag.kind {
             UnitKind::Data => PacketEvent::Receive,
@@ -269,6 +270,7 @@ impl Observers {
     }
 
     /// Flow `f`'s endpoint reports `r` at `now`; `progress` is the flow's sender's progress.
+    #[inline]
     pub fn report(&mut self, now: SimTime, f: u32, r: Report, progress: Option<SendProgress>) {
         let fo = &mut self.flows[f as usize];
         match r {
