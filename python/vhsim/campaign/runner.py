@@ -62,16 +62,18 @@ def execute_run(task: Task) -> dict[str, Any]:
 
 
 def _finished(run_id: str, result, detail: str) -> dict[str, Any]:
-    """A finished run's outcome: its flattened summary (``metrics``) and, besides, only what
+    """A finished run's outcome: its flattened summary (``metrics_json``) and, besides, only what
     the record takes from the summary (its wall time) unless the traces go back too. A few
     hundred outcomes wait in the parent's queue at a time (Daniel & Kojo: ~40 MB whole).
     Traces go back as arrays, encoded by the parent (:meth:`vhsim.Result.encoded`): encoding
     them here would import pyarrow into every worker (issue #28: a Sobral worker then took
     ~110-135 MB instead of ~60)."""
-    from .store import flatten_summary
+    from .store import flatten_summary, metrics_text
 
     summary = result.summary if detail != "summary" else {"wall_s": result.summary.get("wall_s")}
-    return {"run_id": run_id, "ok": True, "summary": summary, "metrics": flatten_summary(result.summary),
+    # The metrics go back as the record's JSON text: encoding them is then the workers' work, and
+    # one string pickles faster than ~200 figures.
+    return {"run_id": run_id, "ok": True, "summary": summary, "metrics_json": metrics_text(flatten_summary(result.summary)),
             "result": result if detail != "summary" else None}
 
 
@@ -435,6 +437,7 @@ def run_campaign(
     branching: bool = True,
     pool: WorkerPool | None = None,
     max_runs: int | None = MAX_RUNS,
+    build_table: bool = True,
 ) -> SweepReport:
     """Run the missing runs of ``spec`` into ``folder`` and return a :class:`SweepReport`.
 
@@ -449,7 +452,9 @@ def run_campaign(
     (:func:`branch_units`; the results are those of independent runs). ``pool``: a running
     :class:`WorkerPool` to use instead of starting processes for this campaign (``workers``
     then defaults to its size). ``max_runs``: refuse a campaign of more runs (CampaignError;
-    None: no limit).
+    None: no limit). ``build_table=False``: leave ``results.parquet`` to be rebuilt by the next
+    :meth:`Campaign.results` (a reproduction builds it in another thread while the next
+    campaign runs).
 
     Records damaged since they were written (a full disk, a crash) are found first, moved to
     ``DIR/corrupt/`` and run again (``SweepReport.damaged``). After any error the worker
@@ -498,7 +503,7 @@ def run_campaign(
                     run = by_id[outcome["run_id"]]
                     if outcome["ok"]:
                         campaign.commit(run, outcome["summary"], outcome.get("result"), version,
-                                        metrics=outcome.get("metrics"))
+                                        metrics=outcome.get("metrics"), metrics_json=outcome.get("metrics_json"))
                         report.executed += 1
                     else:
                         campaign.record_failure(run, outcome["error"])
@@ -521,7 +526,7 @@ def run_campaign(
             report.wall_s = time.perf_counter() - started
             # Keep results.parquet current (errors here must not hide another failure). After
             # Ctrl-C the table is left stale, to stop at once: it is rebuilt when next read.
-            if not interrupted:
+            if not interrupted and build_table:
                 with contextlib.suppress(Exception):
                     campaign.results()
     return report

@@ -20,6 +20,7 @@ import itertools
 import json
 import math
 import os
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -223,9 +224,14 @@ class CampaignSpec:
         )
 
     def digest(self) -> str:
-        """sha256 of the definition (which runs, which columns): keys the consolidated table."""
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        """sha256 of the definition (which runs, which columns): keys the consolidated table.
+        Computed once per object (the definition is immutable): a Daniel & Kojo figure's zipped
+        axes are ~100,000 values, and a sweep asks for the digest several times."""
+        known = self.__dict__.get("_digest")
+        if known is None:
+            text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+            known = self.__dict__["_digest"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return known
 
     # -- the grid ------------------------------------------------------------------
     def base_scenario(self) -> Scenario:
@@ -291,9 +297,10 @@ class CampaignSpec:
                 _CACHED.add((key, cache))
         if runs is None:
             runs = self._validate_and_plan(version, map_chunks or map)
-        _PLANS[key] = runs
-        while len(_PLANS) > 1 and sum(map(len, _PLANS.values())) > _PLANS_MAX_RUNS:
-            del _PLANS[next(iter(_PLANS))]
+        with _PLANS_LOCK:  # a reproduction sweeps in one thread and reads tables in another
+            _PLANS[key] = runs
+            while len(_PLANS) > 1 and sum(map(len, _PLANS.values())) > _PLANS_MAX_RUNS:
+                del _PLANS[next(iter(_PLANS))]
         if write_cache and cache is not None and cache_dir.is_dir() and (key, cache) not in _CACHED:
             _write_plan(cache, key, runs)  # replaces a stale plan of another definition
             _CACHED.add((key, cache))
@@ -398,6 +405,7 @@ def _flatten_axes(table: dict, prefix: str = "") -> dict:
 # before running the first; Daniel & Kojo's are 76,815 runs, a few hundred bytes each).
 _PLANS: dict[tuple[str, str], list[PlannedRun]] = {}
 _PLANS_MAX_RUNS = 200_000
+_PLANS_LOCK = threading.Lock()
 _CHUNK = 500  # configurations validated per task of a parallel plan
 
 
@@ -420,7 +428,8 @@ _CACHED: set[tuple[tuple[str, str], Path]] = set()
 
 def forget_plan(spec: CampaignSpec, version: str) -> None:
     """Drop ``spec``'s plan for ``version`` from the in-process memo."""
-    _PLANS.pop((spec.digest(), version), None)
+    with _PLANS_LOCK:
+        _PLANS.pop((spec.digest(), version), None)
 
 
 def _file_safe(version: str) -> str:
