@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 
-import pandas as pd
 import pytest
 
 from vhsim import campaign
@@ -144,38 +142,3 @@ def test_trace_for_reads_the_stored_traces_or_reruns_the_run(tiny_path, tmp_path
     assert again.has_trace("packets") and again.seed == int(row["seed"])
     assert again.summary["flows"]["bulk"]["goodput_kbps"] == row["bulk.goodput_kbps"]
     assert again.summary["flows"]["bulk"]["scheme"] == row["flows.bulk.scheme"]
-
-
-def test_figures_swept_ahead_give_the_report_of_one_figure_after_another(tmp_path):
-    # With a worker pool the campaigns run in a thread of their own, smallest first, ahead of the
-    # plots and claims (reproduce._SweepsAhead); inline (1 worker) one figure after another in the
-    # paper's order. The report and every table must be the same.
-    from dataclasses import replace
-
-    from vhsim.campaign import reproduce as rep
-
-    fig = demo.PAPER.figures[0]
-    small = demo.QUICK.but({"duration": "6s", "metrics.windows.steady": '["1s", "6s"]'}, replications=2)
-    figures = (replace(fig, id="large", quick=small),
-               replace(fig, id="small", quick=small.but(replications=1)),
-               replace(fig, id="middle", quick=small.but({"duration": "7s", "metrics.windows.steady": '["1s", "7s"]'})))
-    name = "pipeline-test"
-    rep.register(replace(demo.PAPER, name=name, figures=figures))
-    try:
-        seen = {}
-        for workers in (1, 2):
-            order = []
-            rep.reproduce(name, quick=True, out=tmp_path / str(workers), workers=workers, progress=False,
-                          on_figure=lambda f: order.append(f.id))
-            seen[workers] = order
-    finally:
-        rep._REGISTRY.pop(name, None)
-    assert seen == {1: ["large", "small", "middle"], 2: ["small", "large", "middle"]}
-    stamp = re.compile(r" \u00b7 written [^\u00b7]* \u00b7 ")
-    reports = [stamp.sub(" \u00b7 ", (tmp_path / str(w) / "report.md").read_text(encoding="utf-8")) for w in (1, 2)]
-    assert reports[0] == reports[1]
-    assert [ln for ln in reports[0].splitlines() if ln.startswith("## ")] == [
-        f"## {f.id}: {f.title}" for f in figures]
-    for f in figures:
-        tables = [campaign.open(tmp_path / str(w) / f.id / "campaign").results() for w in (1, 2)]
-        pd.testing.assert_frame_equal(tables[0], tables[1])

@@ -694,7 +694,6 @@ def reproduce_cmd(ctx: click.Context, paper, figure, quick, out_dir, workers, da
 ARROW_ALLOCATOR_ENV = {"MIMALLOC_ARENA_EAGER_COMMIT": "0", "MIMALLOC_PURGE_DELAY": "0"}
 #: glibc's M_MMAP_THRESHOLD (mallopt parameter -3) and the value `vhsim reproduce` fixes it at.
 _M_MMAP_THRESHOLD, _LARGE_BLOCK = -3, 128 * 1024
-_M_ARENA_MAX = -8
 
 
 def _return_large_blocks() -> None:
@@ -710,12 +709,7 @@ def _return_large_blocks() -> None:
     import ctypes
 
     with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None)
-        libc.mallopt(_M_MMAP_THRESHOLD, _LARGE_BLOCK)
-        # One heap for every thread: the reproduction's campaigns run in a thread of their own
-        # (reproduce._SweepsAhead), which would otherwise get an arena of its own, and what one
-        # thread frees the other could not reuse.
-        libc.mallopt(_M_ARENA_MAX, 1)
+        ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, _LARGE_BLOCK)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -147,126 +147,37 @@ def reproduce(
 
     outcome = ReproduceOutcome(paper, out_dir, out_dir / "report.md")
     n = default_workers() if workers is None else max(1, int(workers))
-    ahead: _SweepsAhead | None = None
-    try:
-        # One pool for every figure, started before the campaigns' grids and plans exist
-        # (runner.WorkerPool): a worker's garbage collector would otherwise touch, and so copy,
-        # every object of them (Daniel & Kojo: ~90 MB per worker).
-        with WorkerPool(n) if n > 1 and not dask else contextlib.nullcontext() as pool, \
-                _plans_on_disk(out_dir) as stage:
-            if on_workers_started is not None:
-                on_workers_started()
-            sizes = {}
-            for fig in figures:  # every definition valid before the first run, each validated once
-                spec = fig.campaign(quick)
-                sizes[fig.id] = spec.size
-                _validate(name, spec, __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
-            del spec
-            outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
-            run = partial(run_campaign, workers=n, dask=dask, progress=progress,
-                          rerun_other_versions=rerun_other_versions, pool=pool)
-
-            def start(fig: FigureSpec):
-                """The figure's campaign, its plan read back from the cache (not validated again)."""
-                if on_figure is not None:
-                    on_figure(fig)
-                spec = fig.campaign(quick)
-                spec.plan(__version__, cache_dir=_plan_cache(out_dir, fig, stage), write_cache=False)
-                return spec
-
-            order = list(figures)
-            if pool is not None:
-                # The workers run the next figures' campaigns while this thread reads, plots and
-                # judges a finished one (its table is built here too, not in the sweep). Smallest
-                # campaign first: a figure of few runs (a case study) is mostly plotting, which
-                # then happens while the large campaigns run; the report keeps the paper's order.
-                order.sort(key=lambda f: sizes[f.id])
-                ahead = _SweepsAhead(order, start, partial(run, build_table=False), out_dir)
-            done, specs = {}, {}  # specs kept for the variants only: a plan is read back when it runs
-            for fig in order:
-                if ahead is not None:
-                    spec, sweep = ahead.result(fig)
-                    done[fig.id] = _figure(fig, spec, out_dir / fig.id, lambda *_, s=sweep: s, quick)
-                else:
-                    spec = start(fig)
-                    done[fig.id] = _figure(fig, spec, out_dir / fig.id, run, quick)
-                if robustness or ambiguities:
-                    specs[fig.id] = spec
-            outcome.figures = [done[fig.id] for fig in figures]
-            specs = [(fig, specs[fig.id]) for fig in figures if fig.id in specs]
+    # One pool for every figure, started before the campaigns' grids and plans exist
+    # (runner.WorkerPool): a worker's garbage collector would otherwise touch, and so copy,
+    # every object of them (Daniel & Kojo: ~90 MB per worker).
+    with WorkerPool(n) if n > 1 and not dask else contextlib.nullcontext() as pool, _plans_on_disk(out_dir) as stage:
+        if on_workers_started is not None:
+            on_workers_started()
+        for fig in figures:  # every definition valid before the first run, each validated once
+            _validate(name, fig.campaign(quick), __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
+        outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
+        run = partial(run_campaign, workers=n, dask=dask, progress=progress,
+                      rerun_other_versions=rerun_other_versions, pool=pool)
+        specs = []  # kept for the variants only: a figure's plan is read back when it runs
+        for fig in figures:
+            if on_figure is not None:
+                on_figure(fig)
+            spec = fig.campaign(quick)
+            spec.plan(__version__, cache_dir=_plan_cache(out_dir, fig, stage), write_cache=False)  # read back
+            outcome.figures.append(_figure(fig, spec, out_dir / fig.id, run, quick))
             if robustness or ambiguities:
-                from .ensemble import run_ensemble
+                specs.append((fig, spec))
+        if robustness or ambiguities:
+            from .ensemble import run_ensemble
 
-                outcome.ensemble = run_ensemble(
-                    paper, specs, outcome.figures, out_dir, partial(_figure, run=run, quick=quick, draw=False),
-                    robustness=robustness, ambiguities=ambiguities, on_variant=on_variant)
-    finally:
-        if ahead is not None:
-            ahead.stop()  # after the pool is stopped: a sweep still running then ends at once
+            outcome.ensemble = run_ensemble(
+                paper, specs, outcome.figures, out_dir, partial(_figure, run=run, quick=quick, draw=False),
+                robustness=robustness, ambiguities=ambiguities, on_variant=on_variant)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / ".report.md.tmp"
     tmp.write_text(_markdown(outcome, quick), encoding="utf-8")
     os.replace(tmp, outcome.report)
     return outcome
-
-
-class _SweepsAhead:
-    """The figures' campaigns run one after another in a thread of their own, ahead of the
-    thread that reads, plots and judges each finished one (:meth:`result`), so the workers
-    do not wait while this process plots a figure or builds its table (issue #28: Daniel &
-    Kojo's 21 figures left the workers idle ~40% of the time). The campaigns run in the
-    order given, each on the shared pool as before, at most one finished campaign waiting to
-    be read (its plan stays in memory for its table); a run's results do not depend on when
-    it runs, so the folders and the report are those of one figure after another."""
-
-    def __init__(self, figures: list[FigureSpec], start: Callable[[FigureSpec], object],
-                 run: Callable[..., SweepReport], out_dir: Path) -> None:
-        import threading
-
-        self._done: dict[str, object] = {}
-        self._cond = threading.Condition()
-        self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._work, args=(figures, start, run, out_dir),
-                                        name="vhsim-sweeps-ahead", daemon=True)
-        self._thread.start()
-
-    def _work(self, figures, start, run, out_dir: Path) -> None:
-        for fig in figures:
-            with self._cond:  # at most one finished figure waits to be read: its plan is in memory
-                while self._done and not self._stopped.is_set():
-                    self._cond.wait(0.5)
-            if self._stopped.is_set():
-                return
-            try:
-                spec = start(fig)
-                sweep = run(spec, out_dir / fig.id / "campaign")
-                done: object = (spec, sweep)
-            except BaseException as err:  # noqa: BLE001 - raised in the reading thread
-                done = err
-            with self._cond:
-                self._done[fig.id] = done
-                self._cond.notify_all()
-            if isinstance(done, BaseException):
-                return
-
-    def result(self, fig: FigureSpec):
-        """``(spec, SweepReport)`` of ``fig``'s campaign once it has run (its error, raised)."""
-        with self._cond:
-            while fig.id not in self._done:
-                self._cond.wait(0.5)
-            done = self._done.pop(fig.id)
-            self._cond.notify_all()
-        if isinstance(done, BaseException):
-            raise done
-        return done
-
-    def stop(self) -> None:
-        """No further campaign starts; wait a little for the thread (a campaign interrupted by
-        the stopped pool ends at once)."""
-        self._stopped.set()
-        with self._cond:
-            self._cond.notify_all()
-        self._thread.join(timeout=30)
 
 
 @contextlib.contextmanager

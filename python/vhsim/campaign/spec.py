@@ -20,7 +20,6 @@ import itertools
 import json
 import math
 import os
-import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -297,10 +296,9 @@ class CampaignSpec:
                 _CACHED.add((key, cache))
         if runs is None:
             runs = self._validate_and_plan(version, map_chunks or map)
-        with _PLANS_LOCK:  # a reproduction sweeps in one thread and reads tables in another
-            _PLANS[key] = runs
-            while len(_PLANS) > 1 and sum(map(len, _PLANS.values())) > _PLANS_MAX_RUNS:
-                del _PLANS[next(iter(_PLANS))]
+        _PLANS[key] = runs
+        while len(_PLANS) > 1 and sum(map(len, _PLANS.values())) > _PLANS_MAX_RUNS:
+            del _PLANS[next(iter(_PLANS))]
         if write_cache and cache is not None and cache_dir.is_dir() and (key, cache) not in _CACHED:
             _write_plan(cache, key, runs)  # replaces a stale plan of another definition
             _CACHED.add((key, cache))
@@ -405,7 +403,6 @@ def _flatten_axes(table: dict, prefix: str = "") -> dict:
 # before running the first; Daniel & Kojo's are 76,815 runs, a few hundred bytes each).
 _PLANS: dict[tuple[str, str], list[PlannedRun]] = {}
 _PLANS_MAX_RUNS = 200_000
-_PLANS_LOCK = threading.Lock()
 _CHUNK = 500  # configurations validated per task of a parallel plan
 
 
@@ -428,8 +425,7 @@ _CACHED: set[tuple[tuple[str, str], Path]] = set()
 
 def forget_plan(spec: CampaignSpec, version: str) -> None:
     """Drop ``spec``'s plan for ``version`` from the in-process memo."""
-    with _PLANS_LOCK:
-        _PLANS.pop((spec.digest(), version), None)
+    _PLANS.pop((spec.digest(), version), None)
 
 
 def _file_safe(version: str) -> str:
