@@ -379,3 +379,44 @@ def test_a_handover_instant_axis_runs_as_branches_with_the_results_of_independen
     alone = run_campaign(spec, tmp_path / "a", workers=1, branching=False).campaign.results()
     pd.testing.assert_frame_equal(branched, alone)
     assert branched["bulk.ho0.time_to_n_acked_s"].notna().sum() > 20
+
+
+# ------------------------------------------------------------- the parent's cheaper steps
+def test_a_record_is_the_json_of_the_whole_record_whether_the_worker_encoded_its_metrics(spec, tmp_path):
+    # Workers send the metrics as JSON text (runner._finished); the parent splices it into the
+    # record. The file must be what json.dumps of the whole record would have been.
+    import json
+
+    from vhsim import atomic
+    from vhsim.campaign.store import Campaign, flatten_summary, metrics_text
+
+    version = vhsim.__version__
+    run = spec.plan(version)[5]
+    summary = vhsim.Scenario(spec.scenario_text, run.overrides, spec.scenario_path).run(seed=run.seed).summary
+    metrics = flatten_summary(summary)
+    metrics["bulk.nan_figure"] = float("nan")  # records allow NaN, as before
+    texts = []
+    for kind in ("dict", "text"):
+        camp = Campaign.prepare(tmp_path / kind, spec, version)
+        camp.commit(run, summary, None, version, **({"metrics": metrics} if kind == "dict" else
+                                                     {"metrics_json": metrics_text(metrics)}))
+        texts.append(camp.record_path(run.run_id).read_text(encoding="utf-8"))
+    stamp = re.compile(r'"finished_at": "[^"]*"')
+    body = [stamp.sub("", t.rsplit(', "checksum"', 1)[0]) for t in texts]
+    assert body[0] == body[1]
+    record = json.loads(texts[1])
+    expected = {"run_id": run.run_id, "vhsim_version": version, "seed": run.seed, "rep": run.rep,
+                "config": run.labels, "detail": "summary", "metrics": metrics, "wall_s": summary["wall_s"],
+                "finished_at": record["finished_at"]}
+    assert texts[1] == atomic.seal(json.dumps(expected, allow_nan=True))
+
+
+def test_the_table_gathers_rows_of_changing_keys_as_a_dataframe_of_dicts_would():
+    from vhsim.campaign.store import _Columns
+
+    rows = [{"a": 1, "b": 2.0}, {"a": 3, "b": 4.0}, {"b": 5.0, "a": 6}, {"a": 7, "c": "x"}, {"a": 8, "c": "y"},
+            {"a": 9, "b": 1.5}, {"a": 10, "b": 2.5, "c": "z"}, {"a": 11, "b": 3.5, "c": "w"}]
+    cols = _Columns()
+    for row in rows:
+        cols.add(row)
+    pd.testing.assert_frame_equal(pd.DataFrame(cols.columns()), pd.DataFrame(rows))

@@ -168,7 +168,7 @@ def unit(u):
         time.sleep(60)  # still running when the error comes
     return [{"run_id": u[0][0], "ok": True, "summary": {}, "result": None}]
 
-def full_disk(self, run, summary, result, version, metrics=None):
+def full_disk(self, run, summary, result, version, metrics=None, metrics_json=None):
     executors[0]._result_queue._writer._send(struct.pack("!i", 1 << 20) + bytes(100))
     time.sleep(0.5)  # the manager thread is now reading the rest of that message
     raise OSError(errno.ENOSPC, "No space left on device", str(self.path))

@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..result import EncodedResult, Result
 
-__all__ = ["Campaign", "CampaignVersionError", "DamagedRecord", "flatten_summary", "open_campaign", "DETAIL_RANK"]
+__all__ = ["Campaign", "CampaignVersionError", "DamagedRecord", "flatten_summary", "metrics_text", "open_campaign", "DETAIL_RANK"]
 
 CAMPAIGN_FILE = "campaign.json"
 RESULTS_FILE = "results.parquet"
@@ -67,6 +67,11 @@ _NOT_METRICS = {"wall_s", "events_per_s", "vhsim_version", "seed", "scenario", "
 
 class CampaignVersionError(CampaignError):
     """The folder holds runs of another vhsim version; they are not mixed silently."""
+
+
+def metrics_text(metrics: Mapping[str, Any]) -> str:
+    """A run's flattened metrics as its record holds them (JSON text; NaN allowed)."""
+    return json.dumps(metrics, allow_nan=True)
 
 
 def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
@@ -106,6 +111,14 @@ def _is_truncated(column: str) -> bool:
     return not per_handover and not windowed and metric not in ("scheme", "start_s", "node", "kind")
 
 
+@functools.lru_cache(maxsize=4096)  # a campaign's runs share their link and flow names
+def _drop_columns(name: str, key: str, others: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``(cause, column)`` of a drop count map: every known cause, then the others met."""
+    from ..result import DROP_CAUSES
+
+    return tuple((cause, f"{name}.{key}_{cause}") for cause in (*DROP_CAUSES, *others))
+
+
 def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str, Any]:
     # Runs in the workers, once per run (~180 columns): the checks are inlined.
     out: dict[str, Any] = {}
@@ -118,9 +131,10 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
                 metrics = flow_figures(metrics)
             for key, value in metrics.items():
                 if key in ("drops", "window_drops") and (type(value) is dict or isinstance(value, Mapping)):
-                    others = [c for c in value if c not in DROP_CAUSES]
-                    for cause in (*DROP_CAUSES, *sorted(others)) if others else DROP_CAUSES:
-                        out[f"{name}.{key}_{cause}"] = int(value.get(cause, 0))
+                    others = () if _KNOWN_CAUSES.issuperset(value) else tuple(
+                        sorted(c for c in value if c not in _KNOWN_CAUSES))
+                    for cause, column in _drop_columns(name, key, others):
+                        out[column] = int(value.get(cause, 0))
                 elif key == "windows" and isinstance(value, Mapping):
                     for window, kbps in value.items():
                         out[f"{name}.goodput_kbps_{window}"] = kbps
@@ -154,8 +168,18 @@ class _Columns:
     def __init__(self) -> None:
         self.data: dict[str, list] = {}
         self.n = 0
+        # The last row's keys and their columns: rows of one campaign mostly repeat them, and
+        # then each value goes straight to its column (a third of the table's cost was lookups).
+        self._keys: tuple[str, ...] = ()
+        self._lists: list[list] = []
 
     def add(self, row: Mapping[str, Any]) -> None:
+        keys = tuple(row)
+        if keys == self._keys:  # every column of these keys is exactly self.n long
+            for column, value in zip(self._lists, row.values()):
+                column.append(value)
+            self.n += 1
+            return
         n = self.n
         for key, value in row.items():
             column = self.data.get(key)
@@ -165,6 +189,7 @@ class _Columns:
                 column.extend([math.nan] * (n - len(column)))
             column.append(value)
         self.n += 1
+        self._keys, self._lists = keys, [self.data[k] for k in keys]
 
     def columns(self) -> dict[str, list]:
         """Every column, as long as the rows (NaN at the end where the last rows lacked it)."""
@@ -174,6 +199,7 @@ class _Columns:
 
 
 _SCALARS = (bool, int, float, str, type(None))  # a summary's scalar figures
+_KNOWN_CAUSES = frozenset(("queue_overflow", "error_model", "link_down", "binding", "agent"))  # result.DROP_CAUSES
 
 
 def _atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
@@ -198,13 +224,14 @@ class DamagedRecord:
         return f"{self.path}: {self.problem}"
 
 
-def read_record(path: Path, run_id: str, parse: bool = True) -> dict[str, Any] | None:
+def read_record(path: str | os.PathLike[str], run_id: str, parse: bool = True) -> dict[str, Any] | None:
     """The record of ``run_id`` at ``path`` (``parse=False``: only checked, None returned);
     ValueError saying what is wrong with a damaged one: empty, cut short, not JSON, another
     run's, not matching its checksum. A record without a checksum (written before they
     existed) is checked for being a complete JSON record of its run."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read()
     except OSError as err:
         raise ValueError(f"unreadable ({err.strerror or err})") from None
     if not data.strip():
@@ -264,6 +291,8 @@ class Campaign:
         except IsADirectoryError:
             raise CampaignError(f"{meta_path}: corrupt campaign folder ({CAMPAIGN_FILE} is a folder)") from None
         self._plans: dict[str, list[PlannedRun]] = {}
+        self._made_dirs: dict[str, str] = {}  # version -> its records' folder, made by a commit
+        self._failed: set[str] | None = None  # run ids with a failure record (see _failed_ids)
 
     # -- creating / updating -------------------------------------------------------
     @classmethod
@@ -452,33 +481,43 @@ class Campaign:
 
     # -- committing ------------------------------------------------------------------
     def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | EncodedResult | None",
-               version: str, metrics: Mapping[str, Any] | None = None) -> None:
+               version: str, metrics: Mapping[str, Any] | None = None, metrics_json: str | None = None) -> None:
         """Store one finished run: traces first (if any; a worker's run comes encoded), then the
         record that marks it done.
-        ``metrics``: ``flatten_summary(summary)`` if the worker computed it already (``summary``
-        is then only read for its ``wall_s``)."""
+        ``metrics``: ``flatten_summary(summary)`` if the worker computed it already; ``metrics_json``:
+        that as the record's JSON text (:func:`metrics_text`, made by the worker: encoding ~200
+        figures was most of this process's work per run); ``summary`` is then only read for its
+        ``wall_s``. The record is the same text either way."""
         if result is not None:
             final = self.trace_dir(run.run_id)
             if final.exists():
                 shutil.rmtree(final)  # traces of a lower detail from an earlier sweep
             with atomic.replacing(final) as tmp:
                 result.save(tmp)
-        record = {
-            "run_id": run.run_id,
-            "vhsim_version": version,
-            "seed": run.seed,
-            "rep": run.rep,
-            "config": run.labels,
-            "detail": self.spec.detail,
-            "metrics": flatten_summary(summary) if metrics is None else metrics,
-            "wall_s": summary.get("wall_s"),
-            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        }
-        directory = self.runs_dir(version)
-        directory.mkdir(parents=True, exist_ok=True)
-        _atomic_write_text(directory / f"{run.run_id}.json", atomic.seal(json.dumps(record, allow_nan=True)),
-                           durable=False)
-        (self.path / "failures" / f"{run.run_id}.json").unlink(missing_ok=True)
+        if metrics_json is None:
+            metrics_json = metrics_text(flatten_summary(summary) if metrics is None else metrics)
+        head = json.dumps({"run_id": run.run_id, "vhsim_version": version, "seed": run.seed, "rep": run.rep,
+                           "config": run.labels, "detail": self.spec.detail})
+        tail = json.dumps({"wall_s": summary.get("wall_s"), "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+                          allow_nan=True)
+        # json.dumps of the whole record, spelt in three parts: {head..., "metrics": {...}, tail...}
+        text = f'{head[:-1]}, "metrics": {metrics_json}, {tail[1:]}'
+        directory = self._made_dirs.get(version)
+        if directory is None:
+            path = self.runs_dir(version)
+            path.mkdir(parents=True, exist_ok=True)
+            directory = self._made_dirs[version] = os.fspath(path)
+        atomic.write_small(os.path.join(directory, f"{run.run_id}.json"), atomic.seal(text).encode("utf-8"))
+        if run.run_id in self._failed_ids():
+            (self.path / "failures" / f"{run.run_id}.json").unlink(missing_ok=True)
+            self._failed.discard(run.run_id)
+
+    def _failed_ids(self) -> set[str]:
+        """Run ids with a failure record (read once; a commit removes its run's)."""
+        if self._failed is None:
+            failures = self.path / "failures"
+            self._failed = {name[:-5] for name in self._record_names(failures)} if failures.is_dir() else set()
+        return self._failed
 
     def sync(self) -> None:
         """Flush the run records to the disk (a sweep does it every 30 s and when it ends):
@@ -493,6 +532,7 @@ class Campaign:
         directory.mkdir(parents=True, exist_ok=True)
         payload = {"run_id": run.run_id, "seed": run.seed, "rep": run.rep, "config": run.labels, "error": message}
         _atomic_write_text(directory / f"{run.run_id}.json", json.dumps(payload, indent=1) + "\n")
+        self._failed_ids().add(run.run_id)
 
     # -- reading -----------------------------------------------------------------------
     def results(self, version: str | None = None, timing: bool = False) -> "pd.DataFrame":
@@ -562,14 +602,16 @@ class Campaign:
         axes = self.spec.axes
         columns = {a.key: dict(zip(a.labels, column_values(a))) for a in axes}
         rows, damaged = _Columns(), []
+        directory = os.fspath(self.runs_dir(version))
         for run in sorted(self.plan(version), key=lambda r: (r.config, r.rep)):
-            if f"{run.run_id}.json" not in present:
+            name = f"{run.run_id}.json"
+            if name not in present:
                 continue
-            path = self.record_path(run.run_id, version)
+            path = os.path.join(directory, name)
             try:
                 record = read_record(path, run.run_id)
             except ValueError as err:  # left out, and said so: never a row of missing values
-                damaged.append(DamagedRecord(path, str(err)))
+                damaged.append(DamagedRecord(Path(path), str(err)))
                 continue
             row: dict[str, Any] = {"config": run.config, "rep": run.rep, "seed": run.seed,
                                    "run_id": run.run_id, "vhsim_version": record.get("vhsim_version", version)}
