@@ -153,30 +153,10 @@ fn population(file: &mut ScenarioFile, spec: &PopulationSpec, path: String, stre
         }
         let cx = Instance { i, node: &node, drawn: &drawn };
         file.nodes.insert(node.clone(), NodeSpec::default());
-        for (key, v) in &spec.nodes {
-            let (name, template) = (format!("{node}.{key}"), p(&format!("nodes.{key}")));
-            if file.nodes.contains_key(&name) {
-                return Err(err(template, format!("`{name}` is already a node")));
-            }
-            let value = read(cx.instantiate(v, &format!("nodes.{key}")), &template, &node)?;
-            file.nodes.insert(name, value);
-        }
-        for (key, v) in &spec.links {
-            let (name, template) = (format!("{node}.{key}"), p(&format!("links.{key}")));
-            if file.links.contains_key(&name) {
-                return Err(err(template, format!("`{name}` is already one of the file's links")));
-            }
-            let value = read(cx.instantiate(v, &format!("links.{key}")), &template, &node)?;
-            file.links.insert(name, value);
-        }
-        for (key, v) in &spec.flows {
-            let (name, template) = (format!("{node}.{key}"), p(&format!("flows.{key}")));
-            if file.flows.contains_key(&name) {
-                return Err(err(template, format!("`{name}` is already one of the file's flows")));
-            }
-            let value = read(cx.instantiate(v, &format!("flows.{key}")), &template, &node)?;
-            file.flows.insert(name, value);
-        }
+        let path = &layout.path;
+        named(&cx, &spec.nodes, "nodes", &mut file.nodes, "a node", path)?;
+        named(&cx, &spec.links, "links", &mut file.links, "one of the file's links", path)?;
+        named(&cx, &spec.flows, "flows", &mut file.flows, "one of the file's flows", path)?;
         let Value::Table(template) = &sections[0].1 else { unreachable!() };
         // Room for `node`: growing the table for it would double its allocation.
         let mut mobile = cx.instantiate_table(template, "mobile", 1);
@@ -196,6 +176,28 @@ fn population(file: &mut ScenarioFile, spec: &PopulationSpec, path: String, stre
         }
     }
     Ok(layout)
+}
+
+/// Mobile node `cx`'s entries of the template `section` (`nodes`, `links` or `flows` of the
+/// population at `path`), named `<node>.<key>`, read into `into`; a name already there is an
+/// error (`taken` says where it is).
+fn named<T: serde::de::DeserializeOwned>(
+    cx: &Instance,
+    templates: &Table,
+    section: &str,
+    into: &mut IndexMap<String, T>,
+    taken: &str,
+    path: &str,
+) -> Result<()> {
+    for (key, v) in templates {
+        let (name, template) = (format!("{}.{key}", cx.node), join(path, &format!("{section}.{key}")));
+        if into.contains_key(&name) {
+            return Err(err(template, format!("`{name}` is already {taken}")));
+        }
+        let value = read(cx.instantiate(v, &format!("{section}.{key}")), &template, cx.node)?;
+        into.insert(name, value);
+    }
+    Ok(())
 }
 
 /// Walk `v` (at error path `path`, template path `key`) and draw the values of its generators.
