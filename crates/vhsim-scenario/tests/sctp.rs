@@ -2,7 +2,7 @@
 //! bad input rejected with the offending key.
 
 use vhsim_scenario::{load, TransportModel};
-use vhsim_sctp::{InitialCwnd, SctpConfig};
+use vhsim_sctp::InitialCwnd;
 
 /// cn - ar - mn over two access links, interfaces `umts` (initial) and `wlan`; an SCTP flow.
 const BASE: &str = r#"duration = "60s"
