@@ -58,10 +58,10 @@ fn load_untidy(toml_text: &str, overrides: &[(String, String)], seed: Option<u64
     let mut doc: toml::Table =
         toml::from_str(toml_text).map_err(|e| ScenarioError::new("", e.to_string().trim_end()))?;
     overrides::apply(&mut doc, overrides)?;
-    let rewrites = population::expand(&mut doc, seed)?;
-    let file: ScenarioFile = serde_path_to_error::deserialize(toml::Value::Table(doc))
-        .map_err(deserialize_error)
-        .map_err(|e| rewrites.apply(e))?;
+    // The file's own keys are read first, then its populations straight into its collections.
+    let populations = doc.remove("populations");
+    let mut file: ScenarioFile = serde_path_to_error::deserialize(toml::Value::Table(doc)).map_err(deserialize_error)?;
+    let rewrites = population::expand(populations, &mut file, seed)?;
     let mut scenario = resolve::resolve(file).map_err(|e| rewrites.apply(e))?;
     if let Some(s) = seed {
         scenario.seed = s;

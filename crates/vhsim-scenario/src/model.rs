@@ -151,8 +151,9 @@ pub struct MobileModel {
     pub interfaces: Vec<InterfaceModel>,
     /// The movement that generated the handover, if `mobility` was given; left out of the JSON
     /// otherwise.
+    /// Boxed: most mobile nodes of a population do not move (issue #29, memory per flow).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mobility: Option<MobilityModel>,
+    pub mobility: Option<Box<MobilityModel>>,
     /// How the anchor's binding follows a handover.
     pub binding: BindingModel,
     /// Warning time of the `Imminent` link event before each handover (with the `srtt` rule:
@@ -477,8 +478,9 @@ pub struct FlowModel {
     pub start: SimTime,
     /// Random start: the flow starts at start + U * spread, U uniform in [0, 1) (left out of
     /// the JSON when `None`).
+    /// Boxed: rarely given, and a population has a model per flow (issue #29, memory per flow).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_spread: Option<StartSpread>,
+    pub start_spread: Option<Box<StartSpread>>,
     /// When the application stops offering data (`None` = never).
     pub stop: Option<SimTime>,
     /// Preset name the configuration came from.
@@ -508,23 +510,28 @@ pub enum TransportModel {
         /// Header bytes on the wire.
         header_size: u32,
     },
-    /// An SCTP association (docs/sctp.md).
-    Sctp {
-        /// Configuration of both endpoints (preset + overrides; boxed: the model of every TCP
-        /// flow would otherwise be as large as this).
-        config: Box<SctpConfig>,
-        /// Addresses of the sending endpoint (indices into [`Scenario::addresses`]).
-        from_addrs: Vec<u32>,
-        /// Addresses of the receiving endpoint, in path order.
-        to_addrs: Vec<u32>,
-        /// The sending endpoint's primary destination (one of `to_addrs`).
-        primary: u32,
-        /// The receiving endpoint's primary destination (one of `from_addrs`).
-        from_primary: u32,
-        /// The endpoint on the mobile node, if the association has one (mSCTP).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mobile: Option<SctpMobile>,
-    },
+    /// An SCTP association (docs/sctp.md). Boxed: the model of every TCP flow would otherwise
+    /// be as large as this (issue #29, memory per flow); the JSON is the same as a struct
+    /// variant's.
+    Sctp(Box<SctpModel>),
+}
+
+/// An SCTP association's configuration and addresses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SctpModel {
+    /// Configuration of both endpoints (preset + overrides).
+    pub config: SctpConfig,
+    /// Addresses of the sending endpoint (indices into [`Scenario::addresses`]).
+    pub from_addrs: Vec<u32>,
+    /// Addresses of the receiving endpoint, in path order.
+    pub to_addrs: Vec<u32>,
+    /// The sending endpoint's primary destination (one of `to_addrs`).
+    pub primary: u32,
+    /// The receiving endpoint's primary destination (one of `from_addrs`).
+    pub from_primary: u32,
+    /// The endpoint on the mobile node, if the association has one (mSCTP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<SctpMobile>,
 }
 
 /// The endpoint of an SCTP association that runs on the mobile node: its interfaces and its
@@ -582,7 +589,7 @@ impl FlowModel {
         match &self.transport {
             TransportModel::Tcp { tcp, .. } => tcp.segment_size,
             TransportModel::Datagram { size, .. } => *size,
-            TransportModel::Sctp { config, .. } => config.chunk_payload(),
+            TransportModel::Sctp(s) => s.config.chunk_payload(),
         }
     }
 }

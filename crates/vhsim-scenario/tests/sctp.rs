@@ -2,7 +2,7 @@
 //! bad input rejected with the offending key.
 
 use vhsim_scenario::{load, TransportModel};
-use vhsim_sctp::{InitialCwnd, SctpConfig};
+use vhsim_sctp::InitialCwnd;
 
 /// cn - ar - mn over two access links, interfaces `umts` (initial) and `wlan`; an SCTP flow.
 const BASE: &str = r#"duration = "60s"
@@ -38,8 +38,8 @@ protocol = "sctp"
 fn sctp_of(text: &str) -> (vhsim_sctp::SctpConfig, Vec<u32>, Vec<u32>, u32, u32) {
     let s = load(text, &[]).unwrap_or_else(|e| panic!("{e}"));
     match &s.flows[0].transport {
-        TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, .. } => {
-            (SctpConfig::clone(config), from_addrs.clone(), to_addrs.clone(), *primary, *from_primary)
+        TransportModel::Sctp(m) => {
+            (m.config.clone(), m.from_addrs.clone(), m.to_addrs.clone(), m.primary, m.from_primary)
         }
         other => panic!("not SCTP: {other:?}"),
     }
@@ -185,7 +185,8 @@ const KK_ACTIONS: &str =
 fn scripted_asconf_requests_resolve_for_the_endpoint_on_the_mobile_node() {
     use vhsim_scenario::{AddressOpModel, SctpMobile};
     let s = load(&msctp("hr-msctp", KK_ACTIONS), &[]).unwrap();
-    let TransportModel::Sctp { config, mobile, to_addrs, .. } = &s.flows[0].transport else { panic!() };
+    let TransportModel::Sctp(m) = &s.flows[0].transport else { panic!() };
+    let vhsim_scenario::SctpModel { config, mobile, to_addrs, .. } = &**m;
     assert_eq!((config.asconf, config.msctp), (true, vhsim_sctp::MsctpScheme::HandoverRetransmission));
     assert_eq!(to_addrs, &[3]);
     let SctpMobile { side, interfaces, actions } = mobile.clone().unwrap();
@@ -201,7 +202,8 @@ fn scripted_asconf_requests_resolve_for_the_endpoint_on_the_mobile_node() {
         ]
     );
     let mt = load(&msctp("mt-msctp", "trigger = \"warning\"\ndelete_after = \"5s\""), &[]).unwrap();
-    let TransportModel::Sctp { config, .. } = &mt.flows[0].transport else { panic!() };
+    let TransportModel::Sctp(m) = &mt.flows[0].transport else { panic!() };
+    let config = &m.config;
     assert!(config.split_fast_retransmit && config.delete_after.is_some());
     assert_eq!(config.mt_region, vhsim_sctp::MtRegion::SetPrimary, "the default region");
 }

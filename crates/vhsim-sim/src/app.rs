@@ -25,7 +25,7 @@ use crate::event::Event;
 use crate::world::World;
 use vhsim_core::{EventClass, SimTime};
 use vhsim_net::{AppOffer, Endpoint};
-use vhsim_scenario::{AppModel, CbrModel};
+use vhsim_scenario::AppModel;
 
 /// What feeds a flow's sender.
 #[derive(Clone, Debug)]
@@ -36,11 +36,10 @@ pub enum AppState {
     Cbr(CbrState),
 }
 
-/// Progress of a CBR application.
+/// Progress of a CBR application (its model stays in the scenario's flow: issue #29, memory
+/// per flow).
 #[derive(Clone, Debug)]
 pub struct CbrState {
-    /// The application.
-    pub model: CbrModel,
     /// Writes accepted so far.
     pub writes: u64,
     /// Writes refused because the send buffer was full.
@@ -54,7 +53,7 @@ impl AppState {
     pub fn new(app: &AppModel) -> Self {
         match app {
             AppModel::Bulk => AppState::Bulk,
-            AppModel::Cbr(m) => AppState::Cbr(CbrState { model: m.clone(), writes: 0, refused: 0, stopped: false }),
+            AppModel::Cbr(_) => AppState::Cbr(CbrState { writes: 0, refused: 0, stopped: false }),
         }
     }
 
@@ -81,14 +80,15 @@ impl World {
     /// The CBR application of flow `f` writes now; the next write is scheduled.
     pub(crate) fn on_app_write(&mut self, f: u32) {
         let end = SimTime::ZERO + self.scenario.duration;
-        let stop = self.scenario.flows[f as usize].stop;
+        let model = &self.scenario.flows[f as usize];
+        let (stop, AppModel::Cbr(cbr)) = (model.stop, &model.app) else { return };
         let fl = &mut self.flows[f as usize];
         let AppState::Cbr(c) = &mut fl.app else { return };
         if c.stopped {
             return;
         }
-        let units = c.model.segments_per_write;
-        let fits = c.model.send_buffer.is_none_or(|limit| {
+        let units = cbr.segments_per_write;
+        let fits = cbr.send_buffer.is_none_or(|limit| {
             let acked = fl.endpoints[0].progress().map_or(0, |p| p.acked);
             let outstanding = (c.writes * units).saturating_sub(acked);
             outstanding + units <= limit
@@ -98,7 +98,7 @@ impl World {
         } else {
             c.refused += 1;
         }
-        let next = fl.start + c.model.write_offset(c.writes + c.refused);
+        let next = fl.start + cbr.write_offset(c.writes + c.refused);
         if fits {
             fl.endpoints[0].on_app(self.now, AppOffer::More(units));
         }

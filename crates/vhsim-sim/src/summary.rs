@@ -3,6 +3,7 @@
 use crate::agents::{AgentCounts, NodeAgent};
 use crate::aggregate::AggregateBuilder;
 use crate::app::AppState;
+use vhsim_scenario::{AppModel, FlowModel};
 use crate::flow::Flow;
 use crate::observe::handover_metrics::FlowHandoverStats;
 use crate::observe::verdicts::LossConfusion;
@@ -424,7 +425,7 @@ fn flow_summary(world: &World, i: usize, f: &Flow) -> FlowSummary {
         windows,
         handovers,
         loss_classification: o.verdicts.clone(),
-        app: app_summary(f).map(Box::new),
+        app: app_summary(f, m).map(Box::new),
         decisions: o.decisions.clone(),
         tcp: None,
         sctp: None,
@@ -510,10 +511,9 @@ fn handover_summaries(world: &World) -> Vec<HandoverSummary> {
             .collect()
 }
 
-fn app_summary(f: &Flow) -> Option<AppSummary> {
+fn app_summary(f: &Flow, model: &FlowModel) -> Option<AppSummary> {
     let sent_max = f.endpoints[0].progress().map_or(0, |p| p.sent_max);
-    let AppState::Cbr(c) = &f.app else { return None };
-    let m = &c.model;
+    let (AppState::Cbr(c), AppModel::Cbr(m)) = (&f.app, &model.app) else { return None };
     let rate_kbps = match m.rate {
         Some(r) => r.bits_per_sec() as f64 / 1000.0,
         None => kbps(u64::from(m.packet_size), m.interval.as_secs_f64()),

@@ -1,29 +1,37 @@
 //! Populations: `count` mobile nodes written once (docs/scenario-format.md "Populations").
 //!
-//! `[[populations]]` is expanded in the parsed TOML document, after the overrides and before
-//! the document is read, into the tables a hand-written file would have: mobile node i gets
-//! node `<node pattern with {i}>` (default `<name>{i}`), a `[[mobiles]]` entry from the
-//! `mobile` template, and the template's `nodes`, `links` and `flows` named `<node>.<key>`,
-//! its `timeline` entries (a handover's `mobile` defaults to the node) and its `agents` (whose
-//! `node` defaults to the node). In every string of the templates `{i}` becomes the index and
-//! `{node}` the node's name; a table with one generator key (`cycle`, `spread`, `uniform`,
-//! `poisson`; [`generators`]) becomes mobile node i's value. Generated entries follow the
-//! file's own, mobile node by mobile node within each collection, so a population equals the
-//! file that writes its expansion out (tested by fingerprint).
+//! `[[populations]]` is taken out of the parsed TOML document, after the overrides, and the
+//! rest of the file is read first; then each population is expanded, mobile node by mobile
+//! node, straight into the file's collections (`ScenarioFile`), as the entries a hand-written
+//! file would have: mobile node i gets node `<node pattern with {i}>` (default `<name>{i}`), a
+//! `[[mobiles]]` entry from the `mobile` template, and the template's `nodes`, `links` and
+//! `flows` named `<node>.<key>`, its `timeline` entries (a handover's `mobile` defaults to the
+//! node) and its `agents` (whose `node` defaults to the node). In every string of the templates
+//! `{i}` becomes the index and `{node}` the node's name; a table with one generator key
+//! (`cycle`, `spread`, `uniform`, `poisson`; [`generators`]) becomes mobile node i's value.
+//! Each generated table exists as TOML only while it is read into its typed entry, so the
+//! document never holds a table per mobile node (issue #29: that was 2.5 KB per member, the
+//! peak of loading). Generated entries follow the file's own, mobile node by mobile node
+//! within each collection, so a population equals the file that writes its expansion out
+//! (tested by fingerprint).
 //!
-//! Errors in the population's own keys name them (`populations[0].count`); an error the
-//! generated tables cause later is reported at the template key it came from
-//! (`flows.u3.bulk.tcp.window` becomes `populations[0].flows.bulk.tcp.window`, naming the
-//! mobile node) by [`Rewrites::apply`].
+//! Errors in the population's own keys name them (`populations[0].count`); an error in a
+//! generated table is reported at the template key it came from, naming the mobile node
+//! (`populations[0].flows.bulk.start (mobile node `u3`)`), whether it is found while the
+//! table is read or later, when the file is resolved (`flows.u3.bulk.tcp.window` becomes
+//! `populations[0].flows.bulk.tcp.window`: [`Rewrites::apply`], which recomputes where a
+//! generated entry came from instead of keeping a record per entry).
 
 mod generators;
+mod rewrites;
 
-use crate::error::{err, join, Result, ScenarioError};
+use crate::error::{err, join, Result};
+use crate::schema::{NodeSpec, ScenarioFile};
 use indexmap::IndexMap;
+pub(crate) use rewrites::Rewrites;
+use rewrites::Layout;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use std::collections::HashSet;
-use std::rc::Rc;
 use toml::{Table, Value};
 use vhsim_core::RngStreams;
 
@@ -65,82 +73,37 @@ pub struct PopulationSpec {
     pub agents: Vec<Table>,
 }
 
-/// Where generated tables came from: (path prefix in the expanded document, template path,
-/// mobile node name). A population makes thousands of entries from a few templates, so the
-/// template paths and node names are shared, not copied per entry.
-#[derive(Debug, Default)]
-pub(crate) struct Rewrites {
-    entries: Vec<(String, Rc<str>, Rc<str>)>,
-    templates: Vec<Rc<str>>,
-}
-
-impl Rewrites {
-    /// Tables at `generated` came from template path `template` for mobile node `node`.
-    fn push(&mut self, generated: String, template: String, node: &Rc<str>) {
-        let shared = match self.templates.iter().find(|t| ***t == *template) {
-            Some(t) => Rc::clone(t),
-            None => {
-                let t: Rc<str> = template.into();
-                self.templates.push(Rc::clone(&t));
-                t
-            }
-        };
-        self.entries.push((generated, shared, Rc::clone(node)));
-    }
-
-    /// `e` with its path moved from a generated table to the template key it came from.
-    pub(crate) fn apply(&self, mut e: ScenarioError) -> ScenarioError {
-        let hit = self.entries.iter().find(|(generated, _, _)| {
-            e.path.strip_prefix(generated.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-        });
-        if let Some((generated, template, node)) = hit {
-            e.path = format!("{template}{}", &e.path[generated.len()..]);
-            e.message = format!("{} (mobile node `{node}`)", e.message);
-        }
-        e
-    }
-}
-
-/// Expand the `populations` of `doc` in place; random values are drawn with `seed`, or the
-/// file's.
-pub(crate) fn expand(doc: &mut Table, seed: Option<u64>) -> Result<Rewrites> {
+/// Expand `populations` (the document's `populations` array, if any) into `file`'s
+/// collections; random values are drawn with `seed`, or the file's. Returns how to report a
+/// later error in a generated entry at its template ([`Rewrites::apply`]).
+pub(crate) fn expand(populations: Option<Value>, file: &mut ScenarioFile, seed: Option<u64>) -> Result<Rewrites> {
     let mut rewrites = Rewrites::default();
-    let Some(list) = doc.remove("populations") else { return Ok(rewrites) };
+    let Some(list) = populations else { return Ok(rewrites) };
     let Value::Array(list) = list else { return Err(err("populations", "expected an array of tables ([[populations]])")) };
-    let seed = seed.unwrap_or_else(|| doc.get("seed").and_then(Value::as_integer).map_or(1, |s| s as u64));
-    let streams = RngStreams::new(seed);
-    let mut names: HashSet<String> = collection(doc, "nodes")?.keys().cloned().collect();
+    let streams = RngStreams::new(seed.or(file.seed).unwrap_or(1));
     for (p, value) in list.into_iter().enumerate() {
         let path = format!("populations[{p}]");
         let spec: PopulationSpec = serde_path_to_error::deserialize(value).map_err(|e| {
             let inner = crate::deserialize_error(e);
             err(join(&path, &inner.path), inner.message)
         })?;
-        population(doc, &spec, &path, &streams, &mut names, &mut rewrites)?;
+        rewrites.populations.push(population(file, &spec, path, &streams)?);
     }
-    rewrites.entries.shrink_to_fit();
     Ok(rewrites)
 }
 
-/// The table `doc[key]`, created if absent.
-fn collection<'a>(doc: &'a mut Table, key: &str) -> Result<&'a mut Table> {
-    doc.entry(key).or_insert_with(|| Value::Table(Table::new())).as_table_mut().ok_or_else(|| err(key, "expected a table"))
+/// `value` (generated for mobile node `node` from the template at `template`) read as a `T`;
+/// an error is reported at the template key, naming the mobile node.
+fn read<T: serde::de::DeserializeOwned>(value: Value, template: &str, node: &str) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = crate::deserialize_error(e);
+        let path = if inner.path.is_empty() { template.to_owned() } else { join(template, &inner.path) };
+        err(path, format!("{} (mobile node `{node}`)", inner.message))
+    })
 }
 
-/// The array `doc[key]`, created if absent.
-fn array<'a>(doc: &'a mut Table, key: &str) -> Result<&'a mut Vec<Value>> {
-    doc.entry(key).or_insert_with(|| Value::Array(Vec::new())).as_array_mut().ok_or_else(|| err(key, "expected an array of tables"))
-}
-
-fn population(
-    doc: &mut Table,
-    spec: &PopulationSpec,
-    path: &str,
-    streams: &RngStreams,
-    names: &mut HashSet<String>,
-    rewrites: &mut Rewrites,
-) -> Result<()> {
-    let p = |k: &str| join(path, k);
+fn population(file: &mut ScenarioFile, spec: &PopulationSpec, path: String, streams: &RngStreams) -> Result<Layout> {
+    let p = |k: &str| join(&path, k);
     if spec.count == 0 {
         return Err(err(p("count"), "must be at least 1 (the number of mobile nodes)"));
     }
@@ -165,51 +128,74 @@ fn population(
     for (key, v) in &sections {
         find_generators(v, &p(key), key, &draws, &mut drawn)?;
     }
+    let keys = |section: &'static str, t: &Table| t.keys().map(move |k| (section, k.clone())).collect::<Vec<_>>();
+    let layout = Layout {
+        keys: [keys("nodes", &spec.nodes), keys("links", &spec.links), keys("flows", &spec.flows)].concat(),
+        mobiles: file.mobiles.len(),
+        timeline: (file.timeline.len(), spec.timeline.len()),
+        agents: (file.agents.len(), spec.agents.len()),
+        pattern,
+        count: spec.count,
+        path,
+    };
+    let count = spec.count as usize;
+    file.nodes.reserve(count * (1 + spec.nodes.len()));
+    file.links.reserve(count * spec.links.len());
+    file.flows.reserve(count * spec.flows.len());
+    file.mobiles.reserve(count);
+    file.timeline.reserve(count * spec.timeline.len());
+    file.agents.reserve(count * spec.agents.len());
+    let p = |k: &str| join(&layout.path, k);
     for i in 0..spec.count {
-        let node = pattern.replace("{i}", &i.to_string());
-        if !names.insert(node.clone()) {
+        let node = layout.node(i);
+        if file.nodes.contains_key(&node) {
             return Err(err(p("node"), format!("mobile node {i} would be `{node}`, which is already a node")));
         }
         let cx = Instance { i, node: &node, drawn: &drawn };
-        let node_name: Rc<str> = Rc::from(node.as_str());
-        collection(doc, "nodes")?.insert(node.clone(), Value::Table(Table::new()));
-        for (section, generated) in [("nodes", "nodes"), ("links", "links"), ("flows", "flows")] {
-            let Some((_, Value::Table(t))) = sections.iter().find(|(k, _)| *k == section) else { continue };
-            for (key, v) in t {
-                let name = format!("{node}.{key}");
-                if section == "nodes" && !names.insert(name.clone()) {
-                    return Err(err(p(&format!("nodes.{key}")), format!("`{name}` is already a node")));
-                }
-                let out = cx.instantiate(v, &format!("{section}.{key}"));
-                rewrites.push(format!("{generated}.{name}"), p(&format!("{section}.{key}")), &node_name);
-                if collection(doc, generated)?.insert(name.clone(), out).is_some() {
-                    return Err(err(p(&format!("{section}.{key}")), format!("`{name}` is already one of the file's {section}")));
-                }
-            }
-        }
+        file.nodes.insert(node.clone(), NodeSpec::default());
+        let path = &layout.path;
+        named(&cx, &spec.nodes, "nodes", &mut file.nodes, "a node", path)?;
+        named(&cx, &spec.links, "links", &mut file.links, "one of the file's links", path)?;
+        named(&cx, &spec.flows, "flows", &mut file.flows, "one of the file's flows", path)?;
         let Value::Table(template) = &sections[0].1 else { unreachable!() };
         // Room for `node`: growing the table for it would double its allocation.
         let mut mobile = cx.instantiate_table(template, "mobile", 1);
         mobile.insert("node".into(), Value::String(node.clone()));
-        let mobiles = array(doc, "mobiles")?;
-        rewrites.push(format!("mobiles[{}]", mobiles.len()), p("mobile"), &node_name);
-        mobiles.push(Value::Table(mobile));
+        file.mobiles.push(read(Value::Table(mobile), &p("mobile"), &node)?);
         for (j, entry) in spec.timeline.iter().enumerate() {
             let Value::Table(mut e) = cx.instantiate(&Value::Table(entry.clone()), &format!("timeline[{j}]")) else { unreachable!() };
             if e.get("action").and_then(Value::as_str) == Some("handover") && !e.contains_key("mobile") {
                 e.insert("mobile".into(), Value::String(node.clone()));
             }
-            let timeline = array(doc, "timeline")?;
-            rewrites.push(format!("timeline[{}]", timeline.len()), p(&format!("timeline[{j}]")), &node_name);
-            timeline.push(Value::Table(e));
+            file.timeline.push(read(Value::Table(e), &p(&format!("timeline[{j}]")), &node)?);
         }
         for (j, entry) in spec.agents.iter().enumerate() {
             let Value::Table(mut a) = cx.instantiate(&Value::Table(entry.clone()), &format!("agents[{j}]")) else { unreachable!() };
             a.entry("node").or_insert_with(|| Value::String(node.clone()));
-            let agents = array(doc, "agents")?;
-            rewrites.push(format!("agents[{}]", agents.len()), p(&format!("agents[{j}]")), &node_name);
-            agents.push(Value::Table(a));
+            file.agents.push(read(Value::Table(a), &p(&format!("agents[{j}]")), &node)?);
         }
+    }
+    Ok(layout)
+}
+
+/// Mobile node `cx`'s entries of the template `section` (`nodes`, `links` or `flows` of the
+/// population at `path`), named `<node>.<key>`, read into `into`; a name already there is an
+/// error (`taken` says where it is).
+fn named<T: serde::de::DeserializeOwned>(
+    cx: &Instance,
+    templates: &Table,
+    section: &str,
+    into: &mut IndexMap<String, T>,
+    taken: &str,
+    path: &str,
+) -> Result<()> {
+    for (key, v) in templates {
+        let (name, template) = (format!("{}.{key}", cx.node), join(path, &format!("{section}.{key}")));
+        if into.contains_key(&name) {
+            return Err(err(template, format!("`{name}` is already {taken}")));
+        }
+        let value = read(cx.instantiate(v, &format!("{section}.{key}")), &template, cx.node)?;
+        into.insert(name, value);
     }
     Ok(())
 }

@@ -171,7 +171,7 @@ fn flow(
         }
     };
     let dst_addr = match &transport {
-        TransportModel::Sctp { primary, .. } => *primary,
+        TransportModel::Sctp(s) => s.primary,
         _ => dst_addr,
     };
     let app = app::resolve(spec.app.as_ref(), transport_unit(&transport), &p("app"))?;
@@ -185,7 +185,7 @@ fn flow(
         dst,
         dst_addr,
         start,
-        start_spread,
+        start_spread: start_spread.map(Box::new),
         stop,
         scheme,
         transport,
@@ -223,7 +223,7 @@ fn transport_unit(t: &TransportModel) -> u32 {
     match t {
         TransportModel::Tcp { tcp, .. } => tcp.segment_size,
         TransportModel::Datagram { size, .. } => *size,
-        TransportModel::Sctp { config, .. } => config.chunk_payload(),
+        TransportModel::Sctp(s) => s.config.chunk_payload(),
     }
 }
 

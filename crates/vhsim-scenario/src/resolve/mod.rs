@@ -55,7 +55,7 @@ pub(crate) fn resolve(mut file: ScenarioFile) -> Result<Scenario> {
         let cx = mobility::Context { path, index: k as u32, mobile: &mobiles.list[k], timeline: &file.timeline, several: specs.len() > 1, mobile_node_name: &spec.node };
         let (model, entry) = mobility::resolve(movement, &cx, duration)?;
         moved.push(entry);
-        mobiles.list[k].mobility = Some(model);
+        mobiles.list[k].mobility = Some(Box::new(model));
     }
     // After the file's entries at the same time (ties keep file order; these come last, in
     // mobile node order).
@@ -63,7 +63,7 @@ pub(crate) fn resolve(mut file: ScenarioFile) -> Result<Scenario> {
     timeline.sort_by_key(|e| e.at);
     // "overlap" windows follow the movement of the one mobile node.
     let movement = match mobiles.list.as_slice() {
-        [one] => one.mobility.as_ref(),
+        [one] => one.mobility.as_deref(),
         _ => None,
     };
     let metrics = timeline::metrics(&file.metrics, duration, movement)?;

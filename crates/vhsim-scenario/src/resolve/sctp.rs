@@ -11,7 +11,7 @@
 use super::mobile::Mobiles;
 use super::msctp::{self, Association};
 use crate::error::{err, join, list, Result};
-use crate::model::TransportModel;
+use crate::model::{SctpModel, TransportModel};
 use crate::schema::{FlowSpec, InitialCwndSpec, SctpSpec};
 use vhsim_core::SimDuration;
 use vhsim_sctp::{presets, InitialCwnd, SctpConfig};
@@ -83,7 +83,7 @@ pub(super) fn resolve(
     };
     let mobile = mobiles.at(src).or(mobiles.at(dst)).map(|(_, m)| m);
     let mobile = msctp::resolve(s, &config, &assoc, mobile, duration, &p("sctp"))?;
-    Ok(TransportModel::Sctp { config: Box::new(config), from_addrs, to_addrs, primary, from_primary, mobile })
+    Ok(TransportModel::Sctp(Box::new(SctpModel { config, from_addrs, to_addrs, primary, from_primary, mobile })))
 }
 
 /// Addresses of the endpoint at `node`: care-of addresses of the listed (or all) interfaces of

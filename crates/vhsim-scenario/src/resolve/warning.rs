@@ -78,7 +78,7 @@ fn round_trip(mobile: &MobileModel, topo: &Topology, mobiles: &Mobiles, flows: &
         let (data, ack) = match &f.transport {
             TransportModel::Tcp { tcp, sink } => (tcp.packet_size(), sink.ack_size),
             // A full packet, and a SACK without gap blocks (RFC 4960 §3.3.4) after the IP header.
-            TransportModel::Sctp { config, .. } => (config.mtu, config.ip_header_size + COMMON_HEADER_LEN + SACK_HEADER_LEN),
+            TransportModel::Sctp(s) => (s.config.mtu, s.config.ip_header_size + COMMON_HEADER_LEN + SACK_HEADER_LEN),
             // No acknowledgements: a header-sized packet stands for the way back.
             TransportModel::Datagram { size, header_size } => (size + header_size, *header_size),
         };

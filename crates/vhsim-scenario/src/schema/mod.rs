@@ -67,8 +67,8 @@ pub struct ScenarioFile {
     pub mobiles: Vec<MobileSpec>,
     /// Generated populations of mobile nodes: `count` copies of a template of a mobile node
     /// with its links, flows, timeline entries and agents, expanded when the file is loaded
-    /// (docs/scenario-format.md "Populations"). Read by `crate::population` before the file is;
-    /// here for the JSON Schema.
+    /// (docs/scenario-format.md "Populations"). Read by `crate::population` after the rest of
+    /// the file; here for the JSON Schema.
     #[serde(default)]
     #[allow(dead_code)]
     pub populations: Vec<crate::population::PopulationSpec>,

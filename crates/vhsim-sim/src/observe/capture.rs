@@ -168,7 +168,7 @@ fn encoder(sc: &Scenario) -> Encoder {
                 TransportModel::Datagram { .. } => WireTransport::Datagram,
                 // Every address of the sender's node, care-of addresses included: a mobile
                 // sender with mSCTP may send from an address it adds during the run.
-                TransportModel::Sctp { .. } => WireTransport::Sctp(SctpWire {
+                TransportModel::Sctp(_) => WireTransport::Sctp(SctpWire {
                     sender_addrs: (0..sc.addresses.len() as u32)
                         .filter(|&a| sc.addresses[a as usize].node == f.src)
                         .collect(),

@@ -56,7 +56,8 @@ pub fn endpoints(f: &FlowModel, index: u32, app: &AppState, streams: &RngStreams
             AnyEndpoint::DatagramSource(Box::new(DatagramSource::new(out, *size, *header_size))),
             AnyEndpoint::DatagramSink(Box::default()),
         ],
-        TransportModel::Sctp { config, from_addrs, to_addrs, primary, from_primary, mobile } => {
+        TransportModel::Sctp(model) => {
+            let vhsim_scenario::SctpModel { config, from_addrs, to_addrs, primary, from_primary, mobile } = &**model;
             let addrs = |v: &[u32]| v.iter().map(|&a| Addr(a)).collect::<Vec<_>>();
             let stream = |side: &str| streams.stream(&format!("flow/{}/sctp/{side}", f.name));
             let (a, b) = SctpEndpoint::pair(
