@@ -19,6 +19,7 @@ import os
 import pkgutil
 import shutil
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -28,6 +29,7 @@ from ..wording import counted
 from .axes import CampaignError
 from .claims import CALIBRATION, CATEGORIES, CLAIM, CONSISTENCY, NOT_IN_QUICK, Verdict, evaluate, tally
 from .figures import FigureSpec, Paper, markdown_table, scenario_file
+from .plotter import Plotter
 from .runner import SweepReport, WorkerPool, default_workers, run_campaign
 from .spec import forget_plan
 
@@ -94,17 +96,31 @@ def judge(fig: FigureSpec, table, quick: bool = False) -> list[Verdict]:
 
 
 def _figure(fig: FigureSpec, spec, fig_dir: Path, run: Callable[..., SweepReport], quick: bool,
-            draw: bool = True) -> FigureOutcome:
+            draw: bool = True, plotter: tuple[Plotter, str] | None = None) -> FigureOutcome:
     """Run one figure's campaign into ``fig_dir/campaign``, derive its columns, judge its claims
     (``quick``: on the reduced campaign) and (``draw``) plot it and tabulate our numbers; a
     robustness or ambiguity variant skips those."""
     sweep = run(spec, fig_dir / "campaign")
     df = sweep.campaign.results()
     table = fig.columns(sweep.campaign, df) if len(df) else df
-    files = fig.draw(sweep.campaign, table, fig_dir) if draw and len(df) else []
+    files: list[Path] | Future = []
+    if draw and len(df):
+        # With a plotter (its process and the paper's name) the plots are drawn there while the
+        # next figure runs; the outcome holds their future until _collect_plots.
+        files = (plotter[0].draw(plotter[1], fig.id, sweep.campaign.path, table, fig_dir) if plotter
+                 else fig.draw(sweep.campaign, table, fig_dir))
     ours = fig.render_table(table) if draw and len(df) else None
     sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
-    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours, list(getattr(files, "notes", ())))
+    notes = [] if isinstance(files, Future) else list(getattr(files, "notes", ()))
+    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours, notes)
+
+
+def _collect_plots(figures: list[FigureOutcome]) -> None:
+    """Wait for the plots a :class:`Plotter` draws and put their files and notes in place."""
+    for outcome in figures:
+        if isinstance(outcome.files, Future):
+            drawn = outcome.files.result()
+            outcome.files, outcome.notes = drawn, list(getattr(drawn, "notes", ()))
 
 
 def reproduce(
@@ -150,7 +166,9 @@ def reproduce(
     # One pool for every figure, started before the campaigns' grids and plans exist
     # (runner.WorkerPool): a worker's garbage collector would otherwise touch, and so copy,
     # every object of them (Daniel & Kojo: ~90 MB per worker).
-    with WorkerPool(n) if n > 1 and not dask else contextlib.nullcontext() as pool, _plans_on_disk(out_dir) as stage:
+    local = n > 1 and not dask
+    with WorkerPool(n) if local else contextlib.nullcontext() as pool, \
+            Plotter() if local else contextlib.nullcontext() as plotter, _plans_on_disk(out_dir) as stage:
         if on_workers_started is not None:
             on_workers_started()
         for fig in figures:  # every definition valid before the first run, each validated once
@@ -164,7 +182,8 @@ def reproduce(
                 on_figure(fig)
             spec = fig.campaign(quick)
             spec.plan(__version__, cache_dir=_plan_cache(out_dir, fig, stage), write_cache=False)  # read back
-            outcome.figures.append(_figure(fig, spec, out_dir / fig.id, run, quick))
+            outcome.figures.append(_figure(fig, spec, out_dir / fig.id, run, quick,
+                                           plotter=(plotter, name) if plotter is not None else None))
             if robustness or ambiguities:
                 specs.append((fig, spec))
         if robustness or ambiguities:
@@ -173,6 +192,7 @@ def reproduce(
             outcome.ensemble = run_ensemble(
                 paper, specs, outcome.figures, out_dir, partial(_figure, run=run, quick=quick, draw=False),
                 robustness=robustness, ambiguities=ambiguities, on_variant=on_variant)
+        _collect_plots(outcome.figures)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / ".report.md.tmp"
     tmp.write_text(_markdown(outcome, quick), encoding="utf-8")

@@ -1,0 +1,36 @@
+"""A reproduction's plots drawn in the plotting process (vhsim.campaign.plotter) are the files the
+parent would have drawn, and the report is the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vhsim.campaign.plotter import Plotter
+from vhsim.campaign.reproduce import reproduce
+
+
+def _report(out: Path) -> list[str]:
+    # the line with the time of writing is the only one allowed to differ
+    return [ln for ln in (out / "report.md").read_text(encoding="utf-8").splitlines() if " written 20" not in ln]
+
+
+def test_plots_drawn_by_the_plotter_equal_the_parents(tmp_path):
+    serial = reproduce("demo", quick=True, out=tmp_path / "one", workers=1, progress=False)
+    plotted = reproduce("demo", quick=True, out=tmp_path / "two", workers=2, progress=False)
+    assert _report(tmp_path / "one") == _report(tmp_path / "two")
+    for a, b in zip(serial.figures, plotted.figures, strict=True):
+        assert [p.name for p in a.files] == [p.name for p in b.files] and len(b.files) == 6
+        assert a.notes == b.notes
+        for pa, pb in zip(a.files, b.files):
+            assert isinstance(pb, Path) and pb.is_file()
+            if pa.suffix == ".png":  # SVGs carry their date and random ids
+                assert pa.read_bytes() == pb.read_bytes(), pb.name
+
+
+def test_an_error_in_the_plotting_process_reaches_the_caller(tmp_path):
+    with Plotter() as plotter:
+        future = plotter.draw("nosuchpaper", "fig", tmp_path, None, tmp_path)
+        with pytest.raises(KeyError, match="nosuchpaper"):
+            future.result()
