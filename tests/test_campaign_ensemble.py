@@ -253,9 +253,10 @@ WHERE = {
     ("sobral", "no-exit-fast-retrans"): lambda lab: lab["flows.cbr.scheme"] == "newreno",
     ("sobral", "min-rto-1s"): lambda lab: True,
     ("sobral", "delayed-ack"): lambda lab: True,
-    # The simulator's readings (docs/references.md §1.1): every configuration.
+    # The readings of the simulator (docs/references.md §1.1) and of the RFCs: every configuration.
     **{(paper, name): lambda lab: True for paper, name in (("sobral", "initial-rto-6s"), ("sobral", "rfc-defaults"),
-                                                           ("kimkoh", "ns2-ssthresh-64k"), ("kimkoh", "rfc-defaults"))},
+                                                           ("kimkoh", "ssthresh-receive-buffer"),
+                                                           ("kimkoh", "rfc-defaults"))},
 }
 
 
@@ -306,7 +307,8 @@ SIMULATOR_READINGS = {
     ("sobral", "initial-rto-6s", "fig4"): ("cbr", lambda f: _tcp(f)["initial_rto"] == "6s"),
     ("sobral", "rfc-defaults", "fig4"): ("cbr", lambda f: (_tcp(f)["min_rto"], _tcp(f)["window"],
                                                            f["transport"]["sink"]["delayed_ack"]) == ("1s", "40pkt", True)),
-    ("kimkoh", "ns2-ssthresh-64k", "fig9"): ("ftp", lambda f: f["transport"]["config"]["initial_ssthresh"] == 65536),
+    ("kimkoh", "ssthresh-receive-buffer", "fig9"): ("ftp", lambda f: f["transport"]["config"]["initial_ssthresh"]
+                                                    == 1 << 20),
     ("kimkoh", "rfc-defaults", "fig9"): ("ftp", lambda f: f["transport"]["config"]["rto_initial"] == 1_000_000_000),
     ("limjang", "ns2.27-timers", "fig13"): ("tcp", NS227),
     ("limjang", "ns2.27-timers", "fig13 "): ("cross", NS227),  # every cross flow too

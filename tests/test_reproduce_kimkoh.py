@@ -47,6 +47,25 @@ def test_the_main_scenario_has_the_papers_values():
     assert (sctp["mtu"], sctp["data_chunk_size"]) == (1500, 1468)
 
 
+def test_every_sctp_run_of_the_reproduction_starts_at_ns2s_initial_ssthresh():
+    # The paper states no ssthresh: every configuration (Figure 9's variants included) takes its
+    # simulator's, ns-2.35's initialSsthresh_ 65536 B; the receive buffer is the reading
+    # `ssthresh-receive-buffer`.
+    from vhsim.scenario import Scenario
+
+    seen = 0
+    for fig in papers()["kimkoh"].figures:
+        spec = fig.campaign(False)
+        for c in spec.configurations():
+            resolved = Scenario(spec.scenario_text, spec.fixed + c.overrides(spec.axes), spec.scenario_path).resolved()
+            for flow in resolved["flows"]:
+                config = flow["transport"].get("config", {})
+                if "initial_ssthresh" in config:
+                    assert config["initial_ssthresh"] == 65536, (fig.id, c.labels(spec.axes))
+                    seen += 1
+    assert seen
+
+
 def test_the_ping_pong_scenario_switches_at_the_papers_times_with_1pct_loss_for_1s():
     s = _toml("ping-pong.toml")
     actions = s["flows"]["ftp"]["sctp"]["actions"]

@@ -297,6 +297,12 @@ AMBIGUITIES = (
                 {f"{SCTP}.idle_cwnd_reset": "5s"},
                 ours="no restart (`idle_cwnd_reset` unset): only the decay to max(cwnd/2, 4 MTU) per RTO without "
                      "data, ns-2's SCTP module (it has no restart) and RFC 9260 \u00a77.2.1 (which dropped it)"),
+    Alternative("ssthresh-receive-buffer", "the receive buffer, 1 MiB (RFC 9260 \u00a77.2.1: arbitrarily high, "
+                                           "e.g. the peer's receive window): the first slow start is not stopped "
+                                           "at 44 chunks; the paper states no ssthresh",
+                {f"{SCTP}.initial_ssthresh": "1MiB"},
+                ours="`initial_ssthresh = 65536B`: ns-2.35's initialSsthresh_ (44 chunks), the simulator the paper "
+                     "ran", needs="an SCTP flow (figure tcp runs TCP)"),
     # Where the paper speaks loosely or about another paper's scheme (docs/sctp.md "Schemes"):
     Alternative("ns2-buffer-64k", "ns-2's default initialRwnd_, 64 KiB (44 chunks, below WLAN's bandwidth-delay "
                                   "product; the variant fig9-64k)", NS2_BUFFER,
@@ -315,11 +321,6 @@ AMBIGUITIES = (
                                         "default; RFC 5061 leaves it open): what the paper's statement decides",
                 {f"{SCTP}.set_primary_from": "new"},
                 ours="`set_primary_from = old`: \u00a72.1, 'the MN sends the ASCONF chunk using the IP 1 address'"),
-    Alternative("ns2-ssthresh-64k", "ns-2.35's initialSsthresh_, 65,536 B (44 chunks): the first slow start ends "
-                                    "there, not at the receive buffer; the paper states no ssthresh",
-                {f"{SCTP}.initial_ssthresh": "65536B"},
-                ours="`initial_ssthresh = 1MiB`: the receive buffer (RFC 9260 \u00a77.2.1: arbitrarily high, e.g. "
-                     "the peer's receive window)", needs="an SCTP flow (figure tcp runs TCP)"),
     rfc_defaults("the SCTP flows' RTO.Initial 1 s instead of 3 s (RFC 9260 \u00a716; the files set the other keys "
                  "where the sets differ), and in figure tcp RFC 6298's timers, a 1 ms clock, an initial window of 3 "
                  "and a delayed-ACK sink"),
