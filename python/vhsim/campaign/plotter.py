@@ -12,9 +12,11 @@ folder and the same table.
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .runner import WorkerPool
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -31,33 +33,16 @@ def draw_figure(paper: str, figure: str, campaign_dir: Path, table: "pd.DataFram
     return papers()[paper].figure(figure).draw(open_campaign(campaign_dir), table, out)
 
 
-class Plotter:
-    """One plotting process, used as ``with Plotter() as plotter: plotter.draw(...)``.
+class Plotter(WorkerPool):
+    """One plotting process, used as ``with Plotter() as plotter: plotter.draw(...)``: a
+    :class:`WorkerPool` of one, forked when entered.
 
     Leaving the block waits for every plot (an error in one is raised by its future's
     ``result()``); an exception inside the block stops the process at once."""
 
     def __init__(self) -> None:
-        self._executor: ProcessPoolExecutor | None = None
-
-    def __enter__(self) -> "Plotter":
-        from .runner import _new_executor, _ready
-
-        self._executor = _new_executor(1)
-        self._executor.submit(_ready).result()  # forked now, while this process is small
-        return self
-
-    def __exit__(self, kind, value, traceback) -> None:
-        from .runner import _terminate
-
-        if self._executor is not None:
-            if kind is not None:
-                _terminate(self._executor)
-            self._executor.shutdown(wait=kind is None, cancel_futures=True)
-            self._executor = None
+        super().__init__(1)
 
     def draw(self, paper: str, figure: str, campaign_dir: Path, table: "pd.DataFrame", out: Path) -> Future:
         """Submit one figure's plots; the future's result is the files written (a ``Drawn``)."""
-        if self._executor is None:
-            raise RuntimeError("the plotter is not running (use it inside `with Plotter() as plotter:`)")
-        return self._executor.submit(draw_figure, paper, figure, Path(campaign_dir), table, Path(out))
+        return self.executor.submit(draw_figure, paper, figure, Path(campaign_dir), table, Path(out))
