@@ -131,8 +131,8 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
                 metrics = flow_figures(metrics)
             for key, value in metrics.items():
                 if key in ("drops", "window_drops") and (type(value) is dict or isinstance(value, Mapping)):
-                    others = () if _KNOWN_CAUSES.issuperset(value) else tuple(
-                        sorted(c for c in value if c not in _KNOWN_CAUSES))
+                    known = _known_causes(DROP_CAUSES)
+                    others = () if known.issuperset(value) else tuple(sorted(c for c in value if c not in known))
                     for cause, column in _drop_columns(name, key, others):
                         out[column] = int(value.get(cause, 0))
                 elif key == "windows" and isinstance(value, Mapping):
@@ -199,7 +199,7 @@ class _Columns:
 
 
 _SCALARS = (bool, int, float, str, type(None))  # a summary's scalar figures
-_KNOWN_CAUSES = frozenset(("queue_overflow", "error_model", "link_down", "binding", "agent"))  # result.DROP_CAUSES
+_known_causes = functools.lru_cache(maxsize=1)(frozenset)  # result.DROP_CAUSES as a set, made once
 
 
 def _atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
