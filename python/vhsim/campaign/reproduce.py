@@ -69,6 +69,9 @@ class FigureOutcome:
     table: str | None = None
     #: What the figures' captions say that a reader of the report must know too (a line hidden under another).
     notes: list[str] = field(default_factory=list)
+    #: The plots a :class:`Plotter` is still drawing; ``files`` and ``notes`` are filled from it
+    #: by :func:`_collect_plots`.
+    pending: Future | None = None
 
 
 @dataclass
@@ -103,24 +106,27 @@ def _figure(fig: FigureSpec, spec, fig_dir: Path, run: Callable[..., SweepReport
     sweep = run(spec, fig_dir / "campaign")
     df = sweep.campaign.results()
     table = fig.columns(sweep.campaign, df) if len(df) else df
-    files: list[Path] | Future = []
+    files: list[Path] = []
+    pending: Future | None = None
     if draw and len(df):
         # With a plotter (its process and the paper's name) the plots are drawn there while the
         # next figure runs; the outcome holds their future until _collect_plots.
-        files = (plotter[0].draw(plotter[1], fig.id, sweep.campaign.path, table, fig_dir) if plotter
-                 else fig.draw(sweep.campaign, table, fig_dir))
+        if plotter:
+            pending = plotter[0].draw(plotter[1], fig.id, sweep.campaign.path, table, fig_dir)
+        else:
+            files = fig.draw(sweep.campaign, table, fig_dir)
     ours = fig.render_table(table) if draw and len(df) else None
     sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
-    notes = [] if isinstance(files, Future) else list(getattr(files, "notes", ()))
-    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours, notes)
+    notes = list(getattr(files, "notes", ()))
+    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours, notes, pending)
 
 
 def _collect_plots(figures: list[FigureOutcome]) -> None:
     """Wait for the plots a :class:`Plotter` draws and put their files and notes in place."""
     for outcome in figures:
-        if isinstance(outcome.files, Future):
-            drawn = outcome.files.result()
-            outcome.files, outcome.notes = drawn, list(getattr(drawn, "notes", ()))
+        if outcome.pending is not None:
+            drawn = outcome.pending.result()
+            outcome.files, outcome.notes, outcome.pending = drawn, list(getattr(drawn, "notes", ())), None
 
 
 def reproduce(
