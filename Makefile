@@ -85,7 +85,9 @@ demo: install
 	$(VHSIM) run $(DEMO_SCENARIO) --detail packets --out $(DEMO_OUT)/sack
 	$(VHSIM) run $(DEMO_SCENARIO) --detail packets --set flows.bulk.scheme=enhanced --out $(DEMO_OUT)/enhanced
 	$(VHSIM) plot $(DEMO_OUT)/sack $(DEMO_OUT)/enhanced --out $(DEMO_OUT)/overview.png
-	$(VHSIM) reproduce danielkojo --quick --figure fig8 --out $(DEMO_OUT)/reproduce
+	# --rerun-other-versions: a demo folder left by an earlier build is redone with this one
+	# (a campaign never resumes runs of another build; docs/campaigns.md "Versions").
+	$(VHSIM) reproduce danielkojo --quick --figure fig8 --out $(DEMO_OUT)/reproduce --rerun-other-versions
 	@echo "demo: $(DEMO_OUT)/overview.png (regular vs enhanced TCP across 3G -> WLAN -> 3G) and"
 	@echo "      $(DEMO_OUT)/reproduce/fig8/fig8-time-sequence.png (report: $(DEMO_OUT)/reproduce/report.md)"
 

@@ -56,6 +56,18 @@ def test_exports_the_documented_names():
     assert isinstance(vhsim.__version__, str) and vhsim.__version__
 
 
+def test_version_names_the_sources_of_the_build():
+    """The version is the package's and, after a `+`, the digest of the Rust sources the build
+    was made from (crates/vhsim-sim/build.rs), so that a campaign never mixes or resumes runs of
+    builds that could simulate differently (docs/campaigns.md "Versions")."""
+    import importlib.metadata
+    import re
+
+    package, _, digest = vhsim.__version__.partition("+")
+    assert package == importlib.metadata.version("vhsim")
+    assert re.fullmatch(r"[0-9a-f]{12}", digest), vhsim.__version__
+
+
 def test_load_reads_and_validates_a_file(tiny_path):
     sc = vhsim.load(tiny_path)
     assert isinstance(sc, vhsim.Scenario)

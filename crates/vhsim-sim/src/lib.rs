@@ -41,8 +41,10 @@ use std::path::Path;
 use std::time::Instant;
 use vhsim_scenario::{CapturePoint, Detail, Scenario};
 
-/// The vhsim version recorded in every result.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The vhsim version recorded in every result: the package version and, after a `+`, the
+/// digest of the workspace's Rust sources this build was made from (build.rs), so that two
+/// builds that could simulate differently never share a version (a campaign keys its runs by it).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("VHSIM_SOURCE_DIGEST"));
 
 /// What a run returns.
 pub struct RunOutput {
@@ -182,4 +184,15 @@ pub fn run_with_options(
         out.captures = c.finish().map_err(RunError::Capture)?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod version_tests {
+    #[test]
+    fn version_is_the_package_version_and_the_sources_digest() {
+        let (package, digest) = super::VERSION.split_once('+').expect("a `+` before the digest");
+        assert_eq!(package, env!("CARGO_PKG_VERSION"));
+        assert_eq!(digest.len(), 12);
+        assert!(digest.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{digest}");
+    }
 }
