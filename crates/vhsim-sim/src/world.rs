@@ -164,6 +164,7 @@ impl World {
             self.now = t;
             #[cfg(test)]
             self.log_event(&ev);
+            self.prefetch_ahead(&ev);
             self.handle(ev);
             let popped = self.queue.popped();
             if popped.is_multiple_of(CHECK_EVERY) {
@@ -669,6 +670,9 @@ impl Slab {
         self.slots[slot as usize].take().expect("an Arrive event's slot holds its packet")
     }
 }
+
+#[path = "world_prefetch.rs"]
+mod prefetch;
 
 #[cfg(test)]
 #[path = "world_order_tests.rs"]

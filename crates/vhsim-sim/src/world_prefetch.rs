@@ -1,0 +1,84 @@
+//! Prefetching ahead of the events (issue #29, docs/performance.md "Issue #29: memory locality
+//! at 10,000 flows"). With thousands of flows, consecutive events belong to different flows in
+//! no order, and the state an event touches (its packet in the slab, its flow's record, the
+//! observers' record of the flow, the endpoint that gets the packet) is no longer in the
+//! caches. While the loop handles one event, it names what the coming ones will touch, in
+//! three stages, each reading only what an earlier stage fetched:
+//!
+//! 1. two arrivals ahead on the current event's link (its lane, FIFO): the packet's slot;
+//! 2. the next arrival on that link: read its packet (fetched at stage 1) for its flow, fetch
+//!    the flow's record, the observers' record of the flow (its counters and ground truth) and
+//!    the routing records of the mobile node it comes from or goes to;
+//! 3. the next event of the queue (`EventQueue::peek`): fetch what the routing records
+//!    (fetched at stage 2) point to and, if the event delivers the packet, read the records
+//!    fetched at stage 2 for the endpoint's state and the ground truth's record of the data
+//!    unit (or, for an ACK, the oldest record, which it settles), and fetch those.
+//!
+//! A prefetch changes no value (vhsim-core `prefetch`): the run is the same with or without.
+
+use super::World;
+use crate::event::Event;
+use vhsim_core::prefetch::prefetch;
+use vhsim_net::{Packet, UnitKind};
+
+/// How much of an endpoint's state stage 3 fetches: a TCP sender's core is about 1 KB.
+const ENDPOINT_BYTES: usize = 1024;
+
+impl World {
+    /// Called by the event loop with the event `ev` just popped, before it is handled.
+    #[inline(always)]
+    pub(super) fn prefetch_ahead(&self, ev: &Event) {
+        if let Event::Arrive(l, _) = *ev {
+            if let Some(&Event::Arrive(_, slot)) = self.queue.peek_lane(l, 1) {
+                prefetch(&self.in_flight.slots[slot as usize], usize::MAX);
+            }
+            if let Some(pkt) = self.queue.peek_lane(l, 0).and_then(|e| self.arriving(e)) {
+                // (Looked up with `get`: a hint never panics.)
+                let f = pkt.flow as usize;
+                if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
+                    prefetch(flow, usize::MAX);
+                    prefetch(&record.truth, usize::MAX);
+                    prefetch(&record.counters, usize::MAX);
+                    if let Some(bins) = self.obs.traces.goodput.bins.get(f) {
+                        prefetch(bins, usize::MAX);
+                    }
+                }
+                self.routing.prefetch(pkt, false);
+            }
+        }
+        match self.queue.peek() {
+            Some((_, next @ Event::Arrive(l, _))) => {
+                let Some(pkt) = self.arriving(next) else { return };
+                self.routing.prefetch(pkt, true);
+                let to = self.scenario.links[*l as usize].to;
+                // Delivered in that event: at its destination node, or through a cell to a
+                // mobile node (the attachment is crossed at once).
+                if let (Some(flow), Some(record)) = (self.flows.get(pkt.flow as usize), self.obs.flows.get(pkt.flow as usize)) {
+                    if self.scenario.nodes[to as usize].cell || self.routing.is_local(to, pkt.dst) {
+                        let data = pkt.tag.kind == UnitKind::Data;
+                        flow.endpoints[usize::from(data)].prefetch(ENDPOINT_BYTES);
+                        // The ground truth of the data unit delivered, or the records an ACK settles.
+                        if let Some(truth) = record.truth.as_ref() {
+                            truth.prefetch(data.then_some(pkt.tag.seq));
+                        }
+                    }
+                }
+            }
+            Some((_, Event::EndpointTimer { flow, .. })) => {
+                if let Some(flow) = self.flows.get(*flow as usize) {
+                    prefetch(flow, usize::MAX);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The packet an `Arrive` event carries.
+    #[inline(always)]
+    fn arriving(&self, ev: &Event) -> Option<&Packet> {
+        match *ev {
+            Event::Arrive(_, slot) => self.in_flight.slots.get(slot as usize)?.as_ref(),
+            _ => None,
+        }
+    }
+}
