@@ -432,7 +432,7 @@ fn a_peek_names_what_the_pop_returns_with_lanes_ties_and_stores_apart() {
         let r = next();
         let t = SimTime(i / 4 + r % 3);
         let class = class_of(r >> 4);
-        if r % 3 == 0 {
+        if r.is_multiple_of(3) {
             q.push(t, class, i);
         } else {
             q.push_lane((r % 5) as u32, t, class, i);
@@ -442,7 +442,7 @@ fn a_peek_names_what_the_pop_returns_with_lanes_ties_and_stores_apart() {
                 q.push(SimTime(10_000 + j), EventClass::Timer, 1_000_000 + j);
             }
         }
-        if r % 2 == 0 {
+        if r.is_multiple_of(2) {
             let peek = q.peek().map(|(t, &e)| (t, e));
             assert_eq!(peek, q.pop(), "push {i}");
             peeks += 1;
