@@ -33,12 +33,12 @@ impl World {
     /// Called by the event loop with the event `ev` just popped, before it is handled.
     #[inline(always)]
     pub(super) fn prefetch_ahead(&self, ev: &Event) {
+        // (Everything is looked up with `get`: a hint never panics.)
         if let Event::Arrive(l, _) = *ev {
-            if let Some(&Event::Arrive(_, slot)) = self.queue.peek_lane(l, 1) {
-                prefetch(&self.in_flight.slots[slot as usize], usize::MAX);
+            if let Some(slot) = self.queue.peek_lane(l, 1).and_then(|e| self.slot_of(e)) {
+                prefetch(slot, usize::MAX);
             }
             if let Some(pkt) = self.queue.peek_lane(l, 0).and_then(|e| self.arriving(e)) {
-                // (Looked up with `get`: a hint never panics.)
                 let f = pkt.flow as usize;
                 if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
                     prefetch(flow, usize::MAX);
@@ -83,13 +83,19 @@ impl World {
         }
     }
 
+    /// The slab slot of an `Arrive` event.
+    #[inline(always)]
+    fn slot_of(&self, ev: &Event) -> Option<&Option<Packet>> {
+        match *ev {
+            Event::Arrive(_, slot) => self.in_flight.slots.get(slot as usize),
+            _ => None,
+        }
+    }
+
     /// The packet an `Arrive` event carries.
     #[inline(always)]
     fn arriving(&self, ev: &Event) -> Option<&Packet> {
-        match *ev {
-            Event::Arrive(_, slot) => self.in_flight.slots.get(slot as usize)?.as_ref(),
-            _ => None,
-        }
+        self.slot_of(ev)?.as_ref()
     }
 }
 
