@@ -19,6 +19,7 @@
 //! between the cell node and the mobile node that takes no time (the cell's link is the air).
 //! Each decision is a few array look-ups whatever the number of mobile nodes.
 
+use vhsim_core::prefetch::prefetch;
 use vhsim_core::SimTime;
 use vhsim_net::{Addr, DropCause, Packet};
 use vhsim_scenario::{OldPath, Scenario};
@@ -287,6 +288,22 @@ impl Routing {
             Hop::Link(l) => Some(l),
             Hop::Attach(a) if self.attachments[a as usize].node == node => Some(self.attachments[a as usize].links[1]),
             _ => None,
+        }
+    }
+
+    /// A prefetch hint (issue #29, `world_prefetch.rs`): the routing records of the mobile
+    /// nodes `pkt` comes from or goes to; with `deep`, what those records point to (only once
+    /// they were fetched: reading them must not wait for memory). Changes nothing.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, pkt: &Packet, deep: bool) {
+        for a in [pkt.dst, pkt.src] {
+            let Some(m) = self.of_addr.get(a.index()).and_then(|&(k, _)| self.mobiles.get(k as usize)) else { continue };
+            if deep {
+                prefetch(&m.uplink[..], usize::MAX);
+                prefetch(&m.anchor_hop[..], usize::MAX);
+            } else {
+                prefetch(m, usize::MAX);
+            }
         }
     }
 

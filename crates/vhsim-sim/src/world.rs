@@ -65,6 +65,9 @@ pub struct World {
     early: Vec<Option<Early>>,
     /// Whether frames may leave early (off: a `TxDone` per frame, for the tests that compare).
     pub(crate) leave_early: bool,
+    /// Whether the run loop prefetches ahead of the events: only once the flows' state
+    /// outgrows the caches (`world_prefetch.rs`; off or on, the same run).
+    pub(crate) prefetch: bool,
     /// The events handled, for the tests that compare orders.
     #[cfg(test)]
     pub(crate) log: Option<Vec<(u64, order_tests::Logged)>>,
@@ -120,6 +123,7 @@ impl World {
             in_flight: Slab::default(),
             early: vec![None; links.len()],
             leave_early: true,
+            prefetch: flows.len() >= prefetch::FROM_FLOWS,
             #[cfg(test)]
             log: None,
             agent_wakeup: vec![None; agents.len()],
@@ -159,11 +163,15 @@ impl World {
         let end = SimTime::ZERO + self.scenario.duration;
         let stop_early = self.scenario.metrics.stop == StopRule::WhenComplete;
         let mut next_stop_check = SimTime::ZERO;
+        let prefetch = self.prefetch;
         control.publish(0, end.0, 0);
         while let Some((t, ev)) = self.queue.pop_due(end) {
             self.now = t;
             #[cfg(test)]
             self.log_event(&ev);
+            if prefetch {
+                self.prefetch_ahead(&ev);
+            }
             self.handle(ev);
             let popped = self.queue.popped();
             if popped.is_multiple_of(CHECK_EVERY) {
@@ -669,6 +677,9 @@ impl Slab {
         self.slots[slot as usize].take().expect("an Arrive event's slot holds its packet")
     }
 }
+
+#[path = "world_prefetch.rs"]
+mod prefetch;
 
 #[cfg(test)]
 #[path = "world_order_tests.rs"]

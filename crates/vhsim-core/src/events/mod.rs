@@ -474,6 +474,40 @@ impl<E> EventQueue<E> {
         }
     }
 
+    /// The event the next [`EventQueue::pop`] would return, left in the queue: for the event
+    /// loop to prefetch what that event will touch while it handles the current one. `None`
+    /// when the queue is empty, or when a reserved moment comes before that event and one of
+    /// the children waiting for it met a tie (reaching the moment may then give it a later key:
+    /// rare, and a hint is all the caller needs).
+    #[inline(always)]
+    pub fn peek(&self) -> Option<(SimTime, &E)> {
+        let (key, scheduled) = match self.store.peek() {
+            Some(e) if e.key < self.scheduled_first => (e.key, false),
+            _ if self.scheduled_first != u128::MAX => (self.scheduled_first, true),
+            _ => return None,
+        };
+        if self.next_moment_time <= (key >> 64) as u64
+            && (self.next_moment < key || self.moment_now)
+            && self.ahead.iter().any(|a| a.tied)
+        {
+            return None;
+        }
+        let top = if scheduled { self.scheduled.peek() } else { self.store.peek() }?;
+        let event = match &top.slot {
+            Slot::Event(e) => e,
+            Slot::Lane(l) => &self.lanes[*l as usize].front()?.1,
+        };
+        Some((SimTime((key >> 64) as u64), event))
+    }
+
+    /// The event `depth` places behind the head of lane `lane` (0: its head), if that many
+    /// wait there: it pops after the `depth` events before it in the lane (a lane is FIFO), so
+    /// the event loop can prefetch for it further ahead than [`EventQueue::peek`] sees.
+    #[inline(always)]
+    pub fn peek_lane(&self, lane: u32, depth: usize) -> Option<&E> {
+        self.lanes.get(lane as usize)?.get(depth).map(|(_, e)| e)
+    }
+
     /// Inlined into the pop (one call site in the event loop): its call's register saves and
     /// restores cost more than its work when the next event stands alone in the store.
     #[inline(always)]

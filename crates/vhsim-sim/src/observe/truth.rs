@@ -78,6 +78,17 @@ impl FlowTruth {
         self.segs.get_mut(idx)
     }
 
+    /// A prefetch hint (issue #29, the world's `world_prefetch.rs`): the record of data unit
+    /// `seq`, or with `None` the oldest record (the next a cumulative ACK settles). Changes
+    /// nothing.
+    #[inline(always)]
+    pub fn prefetch(&self, seq: Option<u64>) {
+        let i = seq.map_or(Some(0), |s| s.checked_sub(self.base));
+        if let Some(s) = i.and_then(|i| self.segs.get(i as usize)) {
+            vhsim_core::prefetch::prefetch(s, usize::MAX);
+        }
+    }
+
     /// A copy of `seq` is sent; returns its transmission index (0 = original).
     pub fn on_send(&mut self, seq: u64, from_rto: bool, trace_row: Option<u32>, sent_at: SimTime) -> u32 {
         let Some(s) = self.slot(seq) else { return u32::MAX };

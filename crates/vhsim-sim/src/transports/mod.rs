@@ -142,6 +142,16 @@ macro_rules! each {
     };
 }
 
+impl AnyEndpoint {
+    /// Bring the endpoint's state (its first `max_bytes`) towards the processor: the world
+    /// calls it an event ahead of the packet the endpoint is about to get (issue #29). It
+    /// changes nothing.
+    #[inline(always)]
+    pub fn prefetch(&self, max_bytes: usize) {
+        each!(self, e => vhsim_core::prefetch::prefetch(&**e, max_bytes))
+    }
+}
+
 impl Endpoint for AnyEndpoint {
     #[inline]
     fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
