@@ -171,7 +171,7 @@ fn codes<'py>(py: Python<'py>, sc: &Scenario) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("flow", PyList::new(py, sc.flows.iter().map(|f| f.name.as_str()))?)?;
     d.set_item("link", PyList::new(py, sc.links.iter().map(|l| l.name.as_str()))?)?;
     d.set_item("state", PyList::new(py, STATE_NAMES)?)?;
-    d.set_item("address", PyList::new(py, sc.addresses.iter().map(|a| a.ipv4.as_str()))?)?;
+    d.set_item("address", PyList::new(py, sc.addresses.iter().map(|a| a.ipv4.to_string()))?)?;
     d.set_item("event", PyList::new(py, PacketEvent::NAMES)?)?;
     d.set_item("cause", PyList::new(py, CAUSE_NAMES)?)?;
     Ok(d)

@@ -19,7 +19,7 @@
 //! to = "b"
 //! "#;
 //! let s = vhsim_scenario::load(text, &[("seed".into(), "7".into())]).unwrap();
-//! assert_eq!((s.seed, s.links.len(), s.flows[0].scheme.as_str()), (7, 2, "sack"));
+//! assert_eq!((s.seed, s.links.len(), &*s.flows[0].scheme), (7, 2, "sack"));
 //! ```
 
 mod error;

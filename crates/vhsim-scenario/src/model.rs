@@ -129,8 +129,9 @@ impl CapturePoint {
 /// One address of the address table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AddressModel {
-    /// IPv4 address, dotted quad.
-    pub ipv4: String,
+    /// IPv4 address (a dotted quad in the JSON; four bytes, not a string, in memory: issue #29,
+    /// memory per flow).
+    pub ipv4: std::net::Ipv4Addr,
     /// Node that owns it.
     pub node: u32,
     /// The mobile node's interface it belongs to (`None` for a node's own address).
@@ -483,8 +484,9 @@ pub struct FlowModel {
     pub start_spread: Option<Box<StartSpread>>,
     /// When the application stops offering data (`None` = never).
     pub stop: Option<SimTime>,
-    /// Preset name the configuration came from.
-    pub scheme: String,
+    /// Preset name the configuration came from (one string shared by the flows of a
+    /// population: issue #29, memory per flow).
+    pub scheme: Arc<str>,
     /// The transport and its configuration.
     pub transport: TransportModel,
     /// Application.

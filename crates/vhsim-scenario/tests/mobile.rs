@@ -333,7 +333,7 @@ fn an_address_clash_or_a_malformed_address_is_an_error_at_its_key() {
     assert_eq!(e.path, "nodes.cn.address");
     assert!(e.message.contains("not an IPv4 address"), "{e}");
     let s = load(BASE, &[]).unwrap();
-    let ips: Vec<&str> = s.addresses.iter().map(|a| a.ipv4.as_str()).collect();
+    let ips: Vec<String> = s.addresses.iter().map(|a| a.ipv4.to_string()).collect();
     assert_eq!(ips, ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.1.0.1", "10.2.0.1"]);
 }
 

@@ -75,7 +75,7 @@ fn a_population_expands_into_mobile_nodes_links_and_flows() {
     assert_eq!(&names[5..], ["u0", "u1", "u2", "u3"]);
     assert_eq!(s.mobiles.len(), 4);
     let flows: Vec<(&str, &str, u64)> =
-        s.flows.iter().map(|f| (f.name.as_str(), f.scheme.as_str(), f.start.0)).collect();
+        s.flows.iter().map(|f| (f.name.as_str(), &*f.scheme, f.start.0)).collect();
     assert_eq!(
         flows,
         [
@@ -92,8 +92,8 @@ fn a_population_expands_into_mobile_nodes_links_and_flows() {
         assert_eq!((wlan.attach, wlan.downlink), (None, link("air/forward")));
         let own = [link(&format!("u{k}.umts/forward")), link(&format!("u{k}.umts/reverse"))];
         assert_eq!(umts.attach, Some(own));
-        assert_eq!(s.addresses[wlan.address as usize].ipv4, format!("10.1.0.{}", k + 1));
-        assert_eq!(s.addresses[umts.address as usize].ipv4, format!("10.2.0.{}", k + 1));
+        assert_eq!(s.addresses[wlan.address as usize].ipv4.to_string(), format!("10.1.0.{}", k + 1));
+        assert_eq!(s.addresses[umts.address as usize].ipv4.to_string(), format!("10.2.0.{}", k + 1));
     }
     // cn reaches every user by the cell (its initial interface): r, then the access point.
     let cn = &s.nodes[0];
@@ -128,7 +128,7 @@ fn overrides_reach_the_template() {
     let s = load(&population("3", "", ""), &[("populations[0].count".into(), "5".into())]).unwrap();
     assert_eq!(s.mobiles.len(), 5);
     let s = load(&population("3", "", ""), &[("populations[0].flows.bulk.scheme".into(), "dcr".into())]).unwrap();
-    assert!(s.flows.iter().all(|f| f.scheme == "dcr"));
+    assert!(s.flows.iter().all(|f| &*f.scheme == "dcr"));
 }
 
 #[test]

@@ -159,14 +159,14 @@ fn full_scenario_resolves() {
     sink.delayed_ack = true;
     sink.advertised_window = 10;
     let bulk = &s.flows[0];
-    assert_eq!((bulk.name.as_str(), bulk.src, bulk.dst, bulk.scheme.as_str()), ("bulk", 0, 3, "newreno"));
+    assert_eq!((bulk.name.as_str(), bulk.src, bulk.dst, &*bulk.scheme), ("bulk", 0, 3, "newreno"));
     assert_eq!((bulk.start, bulk.stop), (SimTime(1_000_000_000), Some(SimTime(50_000_000_000))));
     assert_eq!((bulk.tcp(), bulk.sink(), &bulk.app), (Some(&tcp), Some(&sink), &AppModel::Bulk));
 
     let sack = presets::preset("sack").unwrap();
     let back = &s.flows[1];
     assert_eq!(
-        (back.src, back.dst, back.scheme.as_str(), back.start, back.stop),
+        (back.src, back.dst, &*back.scheme, back.start, back.stop),
         (3, 0, "sack", SimTime::ZERO, None)
     );
     assert_eq!((back.tcp(), back.sink()), (Some(&sack.tcp_config()), Some(&sack.sink_config())));

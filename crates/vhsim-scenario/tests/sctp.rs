@@ -52,7 +52,7 @@ fn an_association_to_the_mobile_node_uses_every_interface_and_the_initial_one_as
     assert_eq!(cfg, vhsim_sctp::SctpConfig::default(), "preset `sctp` = RFC 4960 defaults");
     assert_eq!((from, to, primary, from_primary), (vec![0], vec![3, 4], 3, 0));
     let s = load(BASE, &[]).unwrap();
-    assert_eq!((s.flows[0].scheme.as_str(), s.flows[0].dst_addr, s.flows[0].unit_size()), ("sctp", 3, 1452));
+    assert_eq!((&*s.flows[0].scheme, s.flows[0].dst_addr, s.flows[0].unit_size()), ("sctp", 3, 1452));
 }
 
 #[test]

@@ -71,7 +71,7 @@ fn count_makes_named_copies_with_a_start_spread() {
     assert_eq!(names, ["study", "cross.0", "cross.1", "cross.2"]);
     assert!(s.flows[0].start_spread.is_none());
     for (i, f) in s.flows[1..].iter().enumerate() {
-        assert_eq!((f.start, f.scheme.as_str()), (SimTime(2_000_000_000), "newreno"));
+        assert_eq!((f.start, &*f.scheme), (SimTime(2_000_000_000), "newreno"));
         let sp = f.start_spread.as_ref().unwrap();
         assert_eq!(
             (sp.spread, sp.stream.as_str(), sp.draw),

@@ -31,6 +31,7 @@
 
 use crate::agents::NodeAgent;
 use crate::event::Event;
+use crate::groups::Groups;
 use crate::world::{InTransit, World};
 use vhsim_core::{EventClass, SimDuration, SimTime};
 use vhsim_net::{AccessLinkInfo, Endpoint, HandoverNotice, LinkEvent};
@@ -121,9 +122,9 @@ impl HandoverRecord {
 #[derive(Clone, Debug, Default)]
 pub struct ByMobile {
     /// The flows with an endpoint on each mobile node, in flow order.
-    pub flows: Vec<Vec<u32>>,
+    pub flows: Groups,
     /// The handovers of each mobile node, in time order.
-    pub handovers: Vec<Vec<u32>>,
+    pub handovers: Groups,
     /// The handover of each timeline entry (`u32::MAX` for other entries).
     pub of_entry: Vec<u32>,
     /// Whether a mobile node times its warnings by its RTT estimate (`mobile.warning =
@@ -134,28 +135,30 @@ pub struct ByMobile {
 impl ByMobile {
     /// The index of `scenario` and its `handovers`.
     pub fn new(scenario: &Scenario, handovers: &[HandoverRecord]) -> Self {
-        let mut by = ByMobile {
-            flows: vec![Vec::new(); scenario.mobiles.len()],
-            handovers: vec![Vec::new(); scenario.mobiles.len()],
-            of_entry: vec![u32::MAX; scenario.timeline.len()],
-            srtt: scenario.mobiles.iter().any(|m| !m.warning_rule.is_fixed()),
-        };
         let mut mobile_at = vec![None; scenario.nodes.len()];
         for (k, m) in scenario.mobiles.iter().enumerate() {
             mobile_at[m.node as usize] = Some(k);
         }
+        let mut flows: Vec<(usize, u32)> = Vec::new();
         for (f, flow) in scenario.flows.iter().enumerate() {
             for k in [flow.src, flow.dst].into_iter().filter_map(|n| mobile_at[n as usize]) {
-                if by.flows[k].last() != Some(&(f as u32)) {
-                    by.flows[k].push(f as u32);
+                // A flow between two of one mobile node's addresses is listed once.
+                if flows.last() != Some(&(k, f as u32)) {
+                    flows.push((k, f as u32));
                 }
             }
         }
+        let mut of_entry = vec![u32::MAX; scenario.timeline.len()];
         for (j, h) in handovers.iter().enumerate() {
-            by.handovers[h.mobile as usize].push(j as u32);
-            by.of_entry[h.timeline_index] = j as u32;
+            of_entry[h.timeline_index] = j as u32;
         }
-        by
+        let n = scenario.mobiles.len();
+        ByMobile {
+            flows: Groups::new(n, flows.iter().copied()),
+            handovers: Groups::new(n, handovers.iter().enumerate().map(|(j, h)| (h.mobile as usize, j as u32))),
+            of_entry,
+            srtt: scenario.mobiles.iter().any(|m| !m.warning_rule.is_fixed()),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod control;
 pub mod event;
 pub mod fingerprint;
 pub mod flow;
+pub mod groups;
 pub mod handover;
 pub mod named_counts;
 pub mod observe;

@@ -84,14 +84,22 @@ pub struct MobileRouting {
     pub old_path: OldPath,
     /// Interface the mobile node sends by (for packets from its home address).
     pub mn_iface: u32,
-    /// Its first hop when leaving by each interface.
-    uplink: Vec<Hop>,
-    /// The anchor's first hop towards it through each interface.
-    anchor_hop: Vec<Hop>,
+    /// Per interface, its first hop leaving by it and the anchor's first hop towards it
+    /// through it (one allocation per mobile node: issue #29, memory per flow).
+    hops: Box<[InterfaceHops]>,
     /// Packets forwarded to the new care-of address during binding updates.
     pub forwarded: u64,
     /// Packets for it lost during binding updates (cause `binding`).
     pub binding_drops: u64,
+}
+
+/// The first hops by one interface of a mobile node.
+#[derive(Clone, Copy, Debug)]
+struct InterfaceHops {
+    /// The mobile node's, leaving by it.
+    uplink: Hop,
+    /// The anchor's, towards the mobile node through it.
+    anchor: Hop,
 }
 
 /// A mobile node's interface attached to a shared cell.
@@ -213,14 +221,17 @@ impl Routing {
             .iter()
             .enumerate()
             .map(|(k, m)| {
-                let uplink = m
+                let hops = m
                     .interfaces
                     .iter()
                     .enumerate()
-                    .map(|(i, iface)| match (iface.attach, attachment[k][i]) {
-                        (Some([_, up]), _) => Hop::Link(up),
-                        (None, Some(a)) => Hop::Attach(a),
-                        (None, None) => unreachable!("a cell interface has an attachment"),
+                    .map(|(i, iface)| InterfaceHops {
+                        uplink: match (iface.attach, attachment[k][i]) {
+                            (Some([_, up]), _) => Hop::Link(up),
+                            (None, Some(a)) => Hop::Attach(a),
+                            (None, None) => unreachable!("a cell interface has an attachment"),
+                        },
+                        anchor: step(m.anchor as usize, k, i),
                     })
                     .collect();
                 MobileRouting {
@@ -231,8 +242,7 @@ impl Routing {
                     pending: None,
                     old_path: m.binding.old_path,
                     mn_iface: m.initial,
-                    uplink,
-                    anchor_hop: (0..m.interfaces.len()).map(|i| step(m.anchor as usize, k, i)).collect(),
+                    hops,
                     forwarded: 0,
                     binding_drops: 0,
                 }
@@ -253,7 +263,7 @@ impl Routing {
 
     /// The attachment of mobile node `m`'s interface `iface` to a shared cell, if it has one.
     pub fn attachment(&self, m: u32, iface: u32) -> Option<u32> {
-        match self.mobiles[m as usize].uplink[iface as usize] {
+        match self.mobiles[m as usize].hops[iface as usize].uplink {
             Hop::Attach(a) => Some(a),
             _ => None,
         }
@@ -315,16 +325,16 @@ impl Routing {
             let m = &self.mobiles[k as usize];
             let (owner, i) = self.of_addr[pkt.src.index()];
             let iface = if owner == k && i != HOME { i } else { m.mn_iface };
-            return (m.uplink[iface as usize], false);
+            return (m.hops[iface as usize].uplink, false);
         }
         let (k, i) = self.of_addr[pkt.dst.index()];
         if i == HOME {
             let m = &self.mobiles[k as usize];
             if node == m.anchor {
                 return match m.pending {
-                    None => (m.anchor_hop[m.bound as usize], false),
+                    None => (m.hops[m.bound as usize].anchor, false),
                     Some(_) if m.old_path == OldPath::Drop => (Hop::Drop(DropCause::Binding), false),
-                    Some(p) => (m.anchor_hop[p.new as usize], true),
+                    Some(p) => (m.hops[p.new as usize].anchor, true),
                 };
             }
         }

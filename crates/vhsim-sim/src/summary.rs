@@ -388,12 +388,12 @@ fn flow_summary(world: &World, i: usize, f: &Flow) -> FlowSummary {
         .metrics
         .windows
         .iter()
-        .zip(&o.window_bytes)
+        .zip(o.window_bytes())
         .map(|(w, &b)| (w.name.clone(), kbps(b, (w.end - w.start).as_secs_f64())))
         .collect();
     let w = sc.metrics.handover_window.as_secs_f64();
-    let handovers = (o.handovers.ids.iter().map(|&k| &obs.handovers[k as usize]))
-        .zip(&o.handovers.stats)
+    let handovers = (o.handovers.ids().iter().map(|&k| &obs.handovers[k as usize]))
+        .zip(o.handovers.stats())
         .map(|(h, st)| {
             // Windows are clipped to the run: [max(0, start - W), start), [done, min(end, done + W)).
             let before = w.min(h.start.as_secs_f64());
@@ -411,7 +411,7 @@ fn flow_summary(world: &World, i: usize, f: &Flow) -> FlowSummary {
     let c = &o.counters;
     let mobile_of = |n: u32| world.routing.mobile_at(n).map(|_| sc.nodes[n as usize].name.clone());
     let summary = FlowSummary {
-        scheme: m.scheme.clone(),
+        scheme: m.scheme.to_string(),
         mobile: if sc.mobiles.len() > 1 { mobile_of(m.dst).or_else(|| mobile_of(m.src)) } else { None },
         start_s: f.start.as_secs_f64(),
         goodput_kbps: kbps(c.delivered_bytes, simulated - f.start.as_secs_f64()),
@@ -426,7 +426,7 @@ fn flow_summary(world: &World, i: usize, f: &Flow) -> FlowSummary {
         handovers,
         loss_classification: o.verdicts.clone(),
         app: app_summary(f, m).map(Box::new),
-        decisions: o.decisions.clone(),
+        decisions: o.decisions().to_vec(),
         tcp: None,
         sctp: None,
         engagement: engagement(&f.endpoints),
@@ -545,7 +545,7 @@ fn mobile_summaries(world: &World) -> Vec<MobileSummary> {
                 .iter()
                 .flat_map(|&f| {
                     let fh = &obs.flows[f as usize].handovers;
-                    fh.ids.iter().zip(&fh.stats).filter(|(id, _)| obs.handovers[**id as usize].mobile == k as u32)
+                    fh.ids().iter().zip(fh.stats()).filter(|(id, _)| obs.handovers[**id as usize].mobile == k as u32)
                 })
                 .filter_map(|(_, st)| st.interruption_s)
                 .reduce(f64::max);

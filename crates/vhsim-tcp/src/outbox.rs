@@ -1,7 +1,9 @@
 //! A first-in first-out queue for what an endpoint hands the world after one input (its
 //! reports, the sink's ACKs): usually one item, taken before the next input. The first item
 //! waits inline and only a second one goes to a heap buffer, so an endpoint that went idle
-//! keeps no buffer (a `VecDeque` keeps the capacity it once grew: issue #29, memory per flow).
+//! keeps no buffer (a `VecDeque` keeps the capacity it once grew: issue #29, memory per flow),
+//! and that buffer is boxed, made when a second item first waits: a flow's endpoints hold three
+//! outboxes, and an empty `VecDeque` alone is four words.
 
 use std::collections::VecDeque;
 
@@ -10,29 +12,39 @@ use std::collections::VecDeque;
 pub struct Outbox<T> {
     /// The oldest item, when the queue is not empty and it has not been taken.
     first: Option<T>,
-    /// The items after `first` (or all of them while `first` is empty), in order.
-    more: VecDeque<T>,
+    /// The items after `first` (or all of them while `first` is empty), in order; `None`
+    /// until a second item first waits.
+    more: Option<Box<VecDeque<T>>>,
 }
 
 impl<T> Default for Outbox<T> {
     fn default() -> Self {
-        Outbox { first: None, more: VecDeque::new() }
+        Outbox { first: None, more: None }
     }
 }
 
 impl<T> Outbox<T> {
     /// Append `item`.
+    #[inline]
     pub fn push(&mut self, item: T) {
-        if self.first.is_none() && self.more.is_empty() {
+        if self.first.is_none() && self.more.as_ref().is_none_or(|m| m.is_empty()) {
             self.first = Some(item);
         } else {
-            self.more.push_back(item);
+            self.push_more(item);
         }
     }
 
+    /// Append `item` behind others (rare: kept out of line, so `push` inlines).
+    #[cold]
+    #[inline(never)]
+    fn push_more(&mut self, item: T) {
+        self.more.get_or_insert_with(Box::default).push_back(item);
+    }
+
     /// Take the oldest item.
+    #[inline]
     pub fn pop(&mut self) -> Option<T> {
-        self.first.take().or_else(|| self.more.pop_front())
+        self.first.take().or_else(|| self.more.as_mut()?.pop_front())
     }
 }
 

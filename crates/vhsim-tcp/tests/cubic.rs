@@ -22,7 +22,7 @@ fn law(cfg: CubicConfig) -> (Cubic, RttEstimator, Estimators) {
     let mut rtt = RttEstimator::new(tcp.rto());
     rtt.on_new_ack(SimTime(100_000_000), 1, Some(SimTime::ZERO));
     assert_eq!(rtt.srtt(), Some(SimDuration::from_millis(100)));
-    (Cubic::new(&cfg, &tcp), rtt, Estimators::new(1000, false))
+    (Cubic::new(&cfg, &tcp), rtt, Estimators::new(1000, false, false))
 }
 
 fn cfg_named(name: &str) -> vhsim_tcp::TcpConfig {

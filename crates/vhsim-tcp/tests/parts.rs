@@ -50,20 +50,24 @@ fn the_sender_reports_its_variables_and_ld_its_own_only_when_in_use() {
 
 #[test]
 fn the_shared_estimators_count_rounds_deliveries_and_the_base_rtt() {
-    let mut t = Script::new(cfg("sack").iw(4));
+    // Westwood+ reads the delivery rate, so its sender keeps it (a window law that reads none
+    // keeps none: issue #29, memory per flow).
+    assert!(Script::new(cfg("sack")).tcp.core().estimators().bandwidth.is_none());
+    let mut t = Script::new(cfg("westwood").iw(4));
     t.send_all(0);
     t.ack(100, 2); // round 1 ends (segment 0 acknowledged); 0..6 sent by now
     t.ack(120, 4);
     t.ack_sack(130, 4, &[(5, 6)]); // a dupACK: one more segment delivered
     t.ack(140, 7); // round 2 ends (segment 6 acknowledged)
     let e = t.tcp.core().estimators();
+    let bandwidth = e.bandwidth.as_deref().expect("a Westwood+ sender keeps the delivery rate");
     assert_eq!(e.rounds.count(), 2);
-    assert_eq!(e.bandwidth.delivered(), 7);
+    assert_eq!(bandwidth.delivered(), 7);
     // Per-ACK samples: 100 ms (segment 1), 120 ms (segment 3); the ACK after the dupACK
     // fills a hole and gives none.
     assert_eq!(e.base_rtt.get(), Some(SimDuration::from_millis(100)));
     // Round 2 lasted 40 ms and delivered 5 segments of 1000 B: 1 Mbit/s, the first sample.
-    assert_eq!(e.bandwidth.estimate(), Some(1_000_000.0));
+    assert_eq!(bandwidth.estimate(), Some(1_000_000.0));
 }
 
 #[test]

@@ -139,9 +139,12 @@ fn population(file: &mut ScenarioFile, spec: &PopulationSpec, path: String, stre
         path,
     };
     let count = spec.count as usize;
-    file.nodes.reserve(count * (1 + spec.nodes.len()));
-    file.links.reserve(count * spec.links.len());
-    file.flows.reserve(count * spec.flows.len());
+    // Exactly: a map's `reserve` rounds its entries up to its hash table's capacity, up to 75%
+    // more entries than the members need, and these entries are the peak of a large population's
+    // loading (issue #29, memory per flow).
+    file.nodes.reserve_exact(count * (1 + spec.nodes.len()));
+    file.links.reserve_exact(count * spec.links.len());
+    file.flows.reserve_exact(count * spec.flows.len());
     file.mobiles.reserve(count);
     file.timeline.reserve(count * spec.timeline.len());
     file.agents.reserve(count * spec.agents.len());

@@ -35,7 +35,7 @@ pub(super) fn resolve(
                 Ipv4Addr::new(10, 0, (n >> 8) as u8, (n & 0xff) as u8)
             }
         };
-        out.push((AddressModel { ipv4: ip.to_string(), node: i as u32, interface: None }, path));
+        out.push((AddressModel { ipv4: ip, node: i as u32, interface: None }, path));
     }
     for (j, ((prefix, m), model)) in specs.iter().zip(mobiles).enumerate() {
         for (k, (name, spec)) in m.interfaces.iter().enumerate() {
@@ -49,12 +49,12 @@ pub(super) fn resolve(
                 }
             };
             debug_assert_eq!(model.interfaces[k].address as usize, out.len());
-            out.push((AddressModel { ipv4: ip.to_string(), node: model.node, interface: Some(k as u32) }, path));
+            out.push((AddressModel { ipv4: ip, node: model.node, interface: Some(k as u32) }, path));
         }
     }
-    let mut seen: HashMap<&str, &str> = HashMap::with_capacity(out.len());
+    let mut seen: HashMap<Ipv4Addr, &str> = HashMap::with_capacity(out.len());
     for (a, path) in &out {
-        if let Some(other) = seen.insert(&a.ipv4, path) {
+        if let Some(other) = seen.insert(a.ipv4, path) {
             return Err(err(path, format!("address {} is already `{other}`; every address must be unique", a.ipv4)));
         }
     }

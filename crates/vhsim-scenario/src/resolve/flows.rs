@@ -49,7 +49,7 @@ pub(super) fn resolve(
         let _ = out.try_reserve_exact(total);
     }
     let mut names: HashSet<String> = HashSet::new();
-    let mut configs = Configs { defaults, read: Vec::new() };
+    let mut configs = Configs { defaults, read: Vec::new(), schemes: Vec::new() };
     for (name, spec) in flows {
         let path = format!("flows.{name}");
         let count = spec.count.unwrap_or(1);
@@ -187,7 +187,7 @@ fn flow(
         start,
         start_spread: start_spread.map(Box::new),
         stop,
-        scheme,
+        scheme: configs.scheme(&scheme),
         transport,
         app,
     })
@@ -199,6 +199,8 @@ fn flow(
 pub(super) struct Configs {
     defaults: Defaults,
     read: Vec<((String, toml::Table, toml::Table), Shared)>,
+    /// The scheme names given so far, one string each for all the flows that name it.
+    schemes: Vec<Arc<str>>,
 }
 
 /// A sender's and a sink's configuration, shared by the flows that read the same tables (and
@@ -206,6 +208,16 @@ pub(super) struct Configs {
 type Shared = (Arc<TcpConfig>, Arc<SinkConfig>);
 
 impl Configs {
+    /// The shared string of scheme name `name`.
+    fn scheme(&mut self, name: &str) -> Arc<str> {
+        if let Some(s) = self.schemes.iter().find(|s| &***s == name) {
+            return s.clone();
+        }
+        let s: Arc<str> = Arc::from(name);
+        self.schemes.push(s.clone());
+        s
+    }
+
     fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<Shared> {
         let same = |(s, t, k): &(String, toml::Table, toml::Table)| s == scheme && *t == spec.tcp && *k == spec.sink;
         if let Some((_, c)) = self.read.iter().find(|(key, _)| same(key)) {

@@ -12,7 +12,6 @@
 use std::fmt;
 use std::fs::File;
 use std::io::BufWriter;
-use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 use vhsim_core::SimTime;
 use vhsim_net::Packet;
@@ -154,7 +153,7 @@ fn encoder(sc: &Scenario) -> Encoder {
     let addresses = sc
         .addresses
         .iter()
-        .map(|a| a.ipv4.parse::<Ipv4Addr>().expect("resolution checked every address is a dotted quad").octets())
+        .map(|a| a.ipv4.octets())
         .collect();
     let flows = sc
         .flows

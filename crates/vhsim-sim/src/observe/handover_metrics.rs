@@ -48,27 +48,95 @@ pub struct FlowHandoverStats {
 }
 
 /// One flow's measurements around the handovers it measures: those of the mobile nodes it has
-/// an endpoint on (`crate::observe::Observers::new` says which).
+/// an endpoint on (`crate::observe::Observers::new` says which). A flow that measures none (most
+/// flows of a population whose users do not hand over, every flow of a run without handovers)
+/// keeps one null pointer (issue #29, memory per flow); every step below is then a no-op.
 #[derive(Clone, Debug, Default)]
-pub struct FlowHandovers {
+pub struct FlowHandovers(Option<Box<Measured>>);
+
+impl FlowHandovers {
+    /// Measurements for the handovers `ids` (indices into the run's, in time order).
+    pub fn new(ids: Vec<u32>) -> Self {
+        FlowHandovers((!ids.is_empty()).then(|| Box::new(Measured::new(ids))))
+    }
+
     /// The handovers measured (indices into the run's, in time order).
-    pub ids: Vec<u32>,
+    pub fn ids(&self) -> &[u32] {
+        self.0.as_deref().map_or(&[], |m| &m.ids)
+    }
+
+    /// One entry per handover measured, in the order of [`FlowHandovers::ids`].
+    pub fn stats(&self) -> &[FlowHandoverStats] {
+        self.0.as_deref().map_or(&[], |m| &m.stats)
+    }
+
+    /// The measurements of the run's handover `k`, if this flow measures it.
+    pub fn of(&mut self, k: usize) -> Option<&mut FlowHandoverStats> {
+        self.0.as_deref_mut()?.of(k)
+    }
+
+    /// Handover `k` (which this flow measures) starts; the sender has sent up to `sent_max`
+    /// (exclusive).
+    pub fn started(&mut self, k: usize, sent_max: u64) {
+        self.0.as_deref_mut().expect("a handover the flow measures").started(k, sent_max);
+    }
+
+    /// The sender timed out at `now`: count it for handovers whose window covers now.
+    pub fn rto(&mut self, now: SimTime, handovers: &[HandoverRecord]) {
+        if let Some(m) = self.0.as_deref_mut() {
+            m.rto(now, handovers);
+        }
+    }
+
+    /// A retransmission sent at `sent_at` was resolved spurious.
+    pub fn spurious(&mut self, sent_at: SimTime, from_rto: bool, handovers: &[HandoverRecord]) {
+        if let Some(m) = self.0.as_deref_mut() {
+            m.spurious(sent_at, from_rto, handovers);
+        }
+    }
+
+    /// Data arrived at the receiver now: `received` payload bytes, of which `delivered` newly
+    /// in order.
+    pub fn bytes(&mut self, now: SimTime, received: u64, delivered: u64, handovers: &[HandoverRecord], w: SimDuration) {
+        if let Some(m) = self.0.as_deref_mut() {
+            m.bytes(now, received, delivered, handovers, w);
+        }
+    }
+
+    /// Whether every handover has started and all its indices are settled.
+    pub fn settled(&self) -> bool {
+        self.0.as_deref().is_none_or(Measured::settled)
+    }
+
+    /// After an ACK or a delivery: settle the indices still open. `acked` is the sender's
+    /// cumulative acknowledgment point; `n` the index's packet count.
+    pub fn settle(&mut self, now: SimTime, handovers: &[HandoverRecord], n: u64, acked: u64, delivered_now: bool) {
+        if let Some(m) = self.0.as_deref_mut() {
+            m.settle(now, handovers, n, acked, delivered_now);
+        }
+    }
+}
+
+/// The measurements of a flow that measures at least one handover.
+#[derive(Clone, Debug)]
+struct Measured {
+    /// The handovers measured (indices into the run's, in time order).
+    ids: Vec<u32>,
     /// One entry per handover measured, in the same order.
-    pub stats: Vec<FlowHandoverStats>,
+    stats: Vec<FlowHandoverStats>,
     /// Handovers whose indices are not settled yet.
     open: usize,
     /// Time of the last in-order delivery.
     last_delivery: Option<SimTime>,
 }
 
-impl FlowHandovers {
-    /// Measurements for the handovers `ids` (indices into the run's).
-    pub fn new(ids: Vec<u32>) -> Self {
-        FlowHandovers { stats: vec![FlowHandoverStats::default(); ids.len()], ids, open: 0, last_delivery: None }
+/// The steps of [`FlowHandovers`]' methods of the same names.
+impl Measured {
+    fn new(ids: Vec<u32>) -> Self {
+        Measured { stats: vec![FlowHandoverStats::default(); ids.len()], ids, open: 0, last_delivery: None }
     }
 
-    /// The measurements of the run's handover `k`, if this flow measures it.
-    pub fn of(&mut self, k: usize) -> Option<&mut FlowHandoverStats> {
+    fn of(&mut self, k: usize) -> Option<&mut FlowHandoverStats> {
         let j = self.ids.binary_search(&(k as u32)).ok()?;
         Some(&mut self.stats[j])
     }
@@ -81,9 +149,7 @@ impl FlowHandovers {
         self.ids.iter().map(|&k| &handovers[k as usize]).zip(self.stats.iter_mut())
     }
 
-    /// Handover `k` (which this flow measures) starts; the sender has sent up to `sent_max`
-    /// (exclusive).
-    pub fn started(&mut self, k: usize, sent_max: u64) {
+    fn started(&mut self, k: usize, sent_max: u64) {
         let last = self.last_delivery;
         let st = self.of(k).expect("a handover the flow measures");
         st.started = true;
@@ -92,8 +158,7 @@ impl FlowHandovers {
         self.open += 1;
     }
 
-    /// The sender timed out at `now`: count it for handovers whose window covers now.
-    pub fn rto(&mut self, now: SimTime, handovers: &[HandoverRecord]) {
+    fn rto(&mut self, now: SimTime, handovers: &[HandoverRecord]) {
         for (h, st) in self.each(handovers) {
             if now >= h.start && now < h.window_end {
                 st.rtos += 1;
@@ -101,8 +166,7 @@ impl FlowHandovers {
         }
     }
 
-    /// A retransmission sent at `sent_at` was resolved spurious.
-    pub fn spurious(&mut self, sent_at: SimTime, from_rto: bool, handovers: &[HandoverRecord]) {
+    fn spurious(&mut self, sent_at: SimTime, from_rto: bool, handovers: &[HandoverRecord]) {
         for (h, st) in self.each(handovers) {
             if sent_at >= h.start && sent_at < h.window_end {
                 st.spurious_retransmissions += 1;
@@ -113,9 +177,7 @@ impl FlowHandovers {
         }
     }
 
-    /// Data arrived at the receiver now: `received` payload bytes, of which `delivered` newly
-    /// in order.
-    pub fn bytes(&mut self, now: SimTime, received: u64, delivered: u64, handovers: &[HandoverRecord], w: SimDuration) {
+    fn bytes(&mut self, now: SimTime, received: u64, delivered: u64, handovers: &[HandoverRecord], w: SimDuration) {
         if delivered > 0 {
             self.last_delivery = Some(now);
         }
@@ -127,14 +189,11 @@ impl FlowHandovers {
         }
     }
 
-    /// Whether every handover has started and all its indices are settled.
-    pub fn settled(&self) -> bool {
+    fn settled(&self) -> bool {
         self.open == 0 && self.stats.iter().all(|s| s.started)
     }
 
-    /// After an ACK or a delivery: settle the indices still open. `acked` is the sender's
-    /// cumulative acknowledgment point; `n` the index's packet count.
-    pub fn settle(&mut self, now: SimTime, handovers: &[HandoverRecord], n: u64, acked: u64, delivered_now: bool) {
+    fn settle(&mut self, now: SimTime, handovers: &[HandoverRecord], n: u64, acked: u64, delivered_now: bool) {
         if self.open == 0 {
             return;
         }

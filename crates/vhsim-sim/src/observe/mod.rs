@@ -53,17 +53,43 @@ pub struct FlowObs {
     pub counters: FlowCounters,
     /// Drops of this flow's packets by cause.
     pub drops: DropCounts,
-    /// Payload bytes delivered in each of the scenario's goodput windows.
-    pub window_bytes: Vec<u64>,
     /// Handover measurements.
     pub handovers: FlowHandovers,
     /// Loss-classifier verdicts against ground truth (`Some` when the sender classifies; boxed:
     /// most flows' senders do not).
     pub verdicts: Option<Box<LossConfusion>>,
+    /// What only some runs record (`None` until first needed).
+    extras: Option<Box<FlowExtras>>,
+}
+
+/// What a flow records only in some runs: goodput windows (a scenario's `metrics.windows`),
+/// the endpoints' decisions (a scheme's rules that report them) and the last traced variables
+/// (`timeseries` detail). Boxed and made when first needed, so a flow of a run that records
+/// none of them carries one pointer instead of three lists (issue #29, memory per flow).
+#[derive(Clone, Debug, Default)]
+struct FlowExtras {
+    /// Payload bytes delivered in each of the scenario's goodput windows.
+    window_bytes: Vec<u64>,
     /// Last recorded variables of each path.
     last_vars: Vec<Vec<TracedVar>>,
     /// The endpoints' decisions, in time order.
-    pub decisions: Vec<DecisionRecord>,
+    decisions: Vec<DecisionRecord>,
+}
+
+impl FlowObs {
+    /// Payload bytes delivered in each of the scenario's goodput windows.
+    pub fn window_bytes(&self) -> &[u64] {
+        self.extras.as_deref().map_or(&[], |x| &x.window_bytes)
+    }
+
+    /// The endpoints' decisions, in time order.
+    pub fn decisions(&self) -> &[DecisionRecord] {
+        self.extras.as_deref().map_or(&[], |x| &x.decisions)
+    }
+
+    fn extras_mut(&mut self) -> &mut FlowExtras {
+        self.extras.get_or_insert_with(Box::default)
+    }
 }
 
 /// All observers of a run. A clone (a branch of the run, `crate::branch`) records no packet
@@ -138,13 +164,12 @@ impl Observers {
             .zip(measures)
             .map(|(f, ids)| FlowObs {
                 truth: f.acknowledged.then(FlowTruth::default),
-                decisions: Vec::new(),
                 counters: FlowCounters::default(),
                 drops: DropCounts::default(),
-                window_bytes: vec![0; windows.len()],
                 handovers: FlowHandovers::new(ids),
                 verdicts: f.classifies.then(Box::default),
-                last_vars: Vec::new(),
+                extras: (!windows.is_empty())
+                    .then(|| Box::new(FlowExtras { window_bytes: vec![0; windows.len()], ..FlowExtras::default() })),
             })
             .collect();
         let earliest_complete = earliest_complete(&handovers, &windows);
@@ -283,9 +308,11 @@ impl Observers {
                 }
                 let bin = self.goodput_bin.0;
                 self.traces.goodput.add(f as usize, bin, bytes);
-                for (w, acc) in self.windows.iter().zip(fo.window_bytes.iter_mut()) {
-                    if now >= w.0 && now < w.1 {
-                        *acc += bytes;
+                if let Some(x) = fo.extras.as_deref_mut() {
+                    for (w, acc) in self.windows.iter().zip(x.window_bytes.iter_mut()) {
+                        if now >= w.0 && now < w.1 {
+                            *acc += bytes;
+                        }
                     }
                 }
                 if !self.handovers.is_empty() {
@@ -309,7 +336,7 @@ impl Observers {
                     v.add(truth, wireless);
                 }
             }
-            Report::Decision(d) => fo.decisions.push(DecisionRecord::of(now.as_secs_f64(), &d)),
+            Report::Decision(d) => fo.extras_mut().decisions.push(DecisionRecord::of(now.as_secs_f64(), &d)),
         }
     }
 
@@ -349,16 +376,16 @@ impl Observers {
     /// Record flow `f`'s endpoint variables at `now` if any that starts rows changed.
     pub fn vars(&mut self, now: SimTime, f: u32, ep: &impl vhsim_net::Endpoint) {
         let Some(ts) = self.traces.timeseries.as_mut() else { return };
-        let fo = &mut self.flows[f as usize];
+        let last_vars = &mut self.flows[f as usize].extras_mut().last_vars;
         let paths = ep.traced_paths();
-        fo.last_vars.resize_with(paths, Vec::new);
+        last_vars.resize_with(paths, Vec::new);
         for path in 0..paths {
             self.scratch.clear();
             ep.traced_vars(path, &mut self.scratch);
             if self.scratch.is_empty() {
                 continue;
             }
-            let last = &mut fo.last_vars[path];
+            let last = &mut last_vars[path];
             let same = last.len() == self.scratch.len()
                 && last
                     .iter()

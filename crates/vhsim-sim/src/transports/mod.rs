@@ -14,7 +14,7 @@ use vhsim_core::{SimTime, TracedVar};
 use vhsim_net::{Addr, AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring};
 use vhsim_scenario::{AddressOpModel, AsconfActionModel, FlowModel, TransportModel};
 use vhsim_sctp::{AddressOp, AsconfAction, SctpEndpoint};
-use vhsim_tcp::{SinkConfig, TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
+use vhsim_tcp::{TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
 
 /// An endpoint of any transport.
 #[derive(Clone, Debug)]
@@ -46,7 +46,7 @@ pub fn endpoints(f: &FlowModel, index: u32, app: &AppState, streams: &RngStreams
                 out,
             ))),
             AnyEndpoint::TcpSink(Box::new(TcpSinkEndpoint::new(
-                TcpSink::new(SinkConfig::clone(sink)),
+                TcpSink::new(sink.clone()),
                 back,
                 tcp.segment_size,
                 sink.ack_size,

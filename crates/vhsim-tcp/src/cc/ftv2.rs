@@ -317,7 +317,10 @@ impl Ftv2 {
                     Some(r) => (r.bandwidth.estimate_at(now), r.min_rtt.get()),
                     None => unreachable!("an FTv2 sender keeps the estimates since a resume (SenderCore::new)"),
                 },
-                BandwidthSince::Connection => (est.bandwidth.estimate(), est.min_rtt.get()),
+                BandwidthSince::Connection => match est.bandwidth.as_deref() {
+                    Some(b) => (b.estimate(), est.min_rtt.get()),
+                    None => unreachable!("an FTv2 sender keeps the delivery rate (SenderCore::new)"),
+                },
             };
             if let Some(win) = bdp_window(bw, min_rtt, self.segment_bytes) {
                 w.cwnd = win;

@@ -39,8 +39,6 @@ pub struct Window {
 pub struct AckSample {
     /// Segments this ACK newly acknowledged cumulatively.
     pub acked: u64,
-    /// Segments delivered so far (the delivery-rate estimator's count).
-    pub delivered: u64,
     /// First-send time of the newest segment this ACK acknowledged, if the ACK gives a valid
     /// RTT sample (none from an ACK that fills a hole).
     pub newest_sent: Option<SimTime>,
@@ -138,6 +136,13 @@ impl CongestionControlConfig {
     /// mode ([`crate::estimate::SinceResume`]; only Freeze-TCPv2's WAVE does).
     pub fn reads_estimates_since_resume(&self) -> bool {
         matches!(self, CongestionControlConfig::Ftv2(_))
+    }
+
+    /// Whether the window law reads the shared delivery-rate estimate
+    /// ([`crate::estimate::Estimators::bandwidth`], kept only then): Westwood+ at a loss,
+    /// Freeze-TCPv2's WAVE.
+    pub fn reads_delivery_rate(&self) -> bool {
+        matches!(self, CongestionControlConfig::Westwood(_) | CongestionControlConfig::Ftv2(_))
     }
 }
 

@@ -1,8 +1,9 @@
 //! Estimators every part may read, kept up to date by the sender on every ACK: round
 //! counting ([`Rounds`]), the base (minimum) RTT since the last path change and since the
-//! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s), these two
-//! also since the sender last resumed from persist mode ([`SinceResume`], kept only for a
-//! window law that reads them). Westwood+ reads the delivery rate and the
+//! start ([`BaseRtt`]), and the delivery-rate estimate ([`Bandwidth`], Westwood+'s, kept only for
+//! a window law that reads it), these two also since the sender last resumed from persist mode
+//! ([`SinceResume`], kept only for a window law that reads them). Westwood+ reads the delivery
+//! rate and the
 //! minimum RTT since the start (docs/references.md §7.3), Freeze-TCPv2's WAVE those since the
 //! resume (its option `bandwidth_since`); nothing in the wave-1 schemes reads them. The
 //! receiver's own RTT estimate from echoed timestamps is [`ReceiverRtt`].
@@ -29,8 +30,9 @@ pub struct Estimators {
     /// Minimum RTT since the start of the connection (Westwood+'s RTTmin: a sender learns of
     /// a handover only from its packets, so nothing resets it).
     pub min_rtt: BaseRtt,
-    /// Delivery rate (Westwood+).
-    pub bandwidth: Bandwidth,
+    /// Delivery rate, kept only for a window law that reads it (Westwood+, Freeze-TCPv2; boxed,
+    /// so every other sender neither carries nor updates it: issue #29, memory per flow).
+    pub bandwidth: Option<Box<Bandwidth>>,
     /// The estimates since the sender last resumed from persist mode, kept only for a window
     /// law that reads them (Freeze-TCPv2's WAVE; boxed, so every other sender neither carries
     /// nor updates them: issue #29, memory per flow).
@@ -48,14 +50,15 @@ pub struct SinceResume {
 }
 
 impl Estimators {
-    /// Nothing measured yet; segments of `segment_bytes` payload bytes; the estimates since a
-    /// resume from persist mode are kept if `since_resume`.
-    pub fn new(segment_bytes: u32, since_resume: bool) -> Self {
+    /// Nothing measured yet; segments of `segment_bytes` payload bytes; the delivery rate is
+    /// kept if `delivery_rate`, the estimates since a resume from persist mode if
+    /// `since_resume`.
+    pub fn new(segment_bytes: u32, delivery_rate: bool, since_resume: bool) -> Self {
         Estimators {
             rounds: Rounds::default(),
             base_rtt: BaseRtt::default(),
             min_rtt: BaseRtt::default(),
-            bandwidth: Bandwidth::new(segment_bytes),
+            bandwidth: delivery_rate.then(|| Box::new(Bandwidth::new(segment_bytes))),
             since_resume: since_resume
                 .then(|| Box::new(SinceResume { bandwidth: Bandwidth::new(segment_bytes), min_rtt: BaseRtt::default() })),
         }
@@ -66,13 +69,17 @@ impl Estimators {
     #[inline]
     pub fn on_ack(&mut self, now: SimTime, ack: u64, snd_una: u64, snd_max: u64) -> bool {
         let duplicate = ack == snd_una && snd_max > snd_una;
-        self.bandwidth.on_ack(ack.saturating_sub(snd_una), duplicate);
+        if let Some(b) = &mut self.bandwidth {
+            b.on_ack(ack.saturating_sub(snd_una), duplicate);
+        }
         if let Some(r) = &mut self.since_resume {
             r.bandwidth.on_ack(ack.saturating_sub(snd_una), duplicate);
         }
         let round_end = self.rounds.on_ack(now, ack, snd_max);
         if round_end {
-            self.bandwidth.end_round(now);
+            if let Some(b) = &mut self.bandwidth {
+                b.end_round(now);
+            }
             if let Some(r) = &mut self.since_resume {
                 r.bandwidth.end_round(now);
             }

@@ -97,7 +97,11 @@ impl SenderCore {
             window,
             rtt: RttEstimator::new(cfg.rto()),
             sb: Scoreboard::default(),
-            est: Estimators::new(cfg.segment_size, cfg.congestion_control.reads_estimates_since_resume()),
+            est: Estimators::new(
+                cfg.segment_size,
+                cfg.congestion_control.reads_delivery_rate(),
+                cfg.congestion_control.reads_estimates_since_resume(),
+            ),
             timers: Timers::default(),
             snd_una: 0,
             snd_nxt: 0,
@@ -463,7 +467,6 @@ impl SenderCore {
     pub(crate) fn open_cwnd(&mut self, now: SimTime) {
         let sample = AckSample {
             acked: self.last_acked,
-            delivered: self.est.bandwidth.delivered(),
             newest_sent: self.ack_sample.map(|s| s.0),
             rtt: self.ack_sample.map(|s| s.1),
             in_flight: self.flight_size(),
@@ -549,7 +552,7 @@ impl SenderCore {
             window,
             in_flight: self.flight_size(),
             lost,
-            bandwidth: self.est.bandwidth.estimate(),
+            bandwidth: self.est.bandwidth.as_ref().and_then(|b| b.estimate()),
             min_rtt: self.est.min_rtt.get(),
         }
     }

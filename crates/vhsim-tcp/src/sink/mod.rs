@@ -21,6 +21,7 @@
 
 use crate::config::SinkConfig;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use vhsim_core::{SimDuration, SimTime};
 use vhsim_net::Engagement;
 
@@ -76,10 +77,10 @@ crate::axis! {
     "standard" => Standard(standard::Standard),
     /// Freeze-TCP (Goff et al. 2000; docs/references.md §6): a zero-window ACK at the handover
     /// warning, `tr_acks` copies of the ACK with the window reopened when the new link is up.
-    "freeze" => Freeze(freeze::Freeze),
+    "freeze" => Freeze(freeze::Freeze) boxed,
     /// DEMO-Vegas (Ho, Chan & Chen 2005; docs/references.md §7.1, A17): the SIG bit in every ACK
     /// while a handover is in progress.
-    "sig" => Sig(sig::Sig),
+    "sig" => Sig(sig::Sig) boxed,
 }
 
 impl SinkPolicy for AnySinkPolicy {
@@ -125,7 +126,8 @@ pub struct Received {
 /// A TCP receiver.
 #[derive(Clone, Debug)]
 pub struct TcpSink {
-    cfg: SinkConfig,
+    /// Shared by the flows of a population (issue #29, memory per flow).
+    cfg: Arc<SinkConfig>,
     policy: AnySinkPolicy,
     rcv_nxt: u64,
     /// Out-of-order ranges above `rcv_nxt`: start -> end (exclusive), disjoint, non-adjacent.
@@ -148,8 +150,10 @@ pub struct TcpSink {
 }
 
 impl TcpSink {
-    /// A sink expecting segment 0.
-    pub fn new(cfg: SinkConfig) -> Self {
+    /// A sink expecting segment 0. The flows of a population pass one shared configuration
+    /// (`Arc`), which no sink changes.
+    pub fn new(cfg: impl Into<Arc<SinkConfig>>) -> Self {
+        let cfg = cfg.into();
         let policy = AnySinkPolicy::new(&cfg.policy, &cfg);
         TcpSink {
             cfg,
