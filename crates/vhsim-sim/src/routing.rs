@@ -309,8 +309,7 @@ impl Routing {
         for a in [pkt.dst, pkt.src] {
             let Some(m) = self.of_addr.get(a.index()).and_then(|&(k, _)| self.mobiles.get(k as usize)) else { continue };
             if deep {
-                prefetch(&m.uplink[..], usize::MAX);
-                prefetch(&m.anchor_hop[..], usize::MAX);
+                prefetch(&m.hops[..], usize::MAX);
             } else {
                 prefetch(m, usize::MAX);
             }
