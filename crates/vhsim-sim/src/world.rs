@@ -61,6 +61,8 @@ pub struct World {
     pub(crate) failed_in_transit: Vec<Option<InTransit>>,
     /// Packets propagating towards the far end of a link (their `Arrive` events carry the slot).
     in_flight: Slab,
+    /// The node at the far end of each link direction (the scenario's `to`, at hand per arrival).
+    far_end: Vec<u32>,
     /// Per link direction, the frame on the wire that left early, if any.
     early: Vec<Option<Early>>,
     /// Whether frames may leave early (off: a `TxDone` per frame, for the tests that compare).
@@ -118,6 +120,7 @@ impl World {
             held: vec![Vec::new(); links.len()],
             failed_in_transit: vec![None; links.len()],
             in_flight: Slab::default(),
+            far_end: scenario.links.iter().map(|l| l.to).collect(),
             early: vec![None; links.len()],
             leave_early: true,
             #[cfg(test)]
@@ -245,7 +248,20 @@ impl World {
         }
     }
 
+    #[inline(always)]
     fn on_arrive(&mut self, link: u32, pkt: Packet) {
+        // The usual case first, in one test per link: up, not paused, no failure in transit.
+        let l = link as usize;
+        if self.failed_in_transit[l].is_none() && self.links[l].is_up() && !self.links[l].is_paused() {
+            let node = self.far_end[l];
+            return self.at_node(node, pkt, Some(link), 0);
+        }
+        self.arrive_on_changed_link(link, pkt);
+    }
+
+    /// A packet arrives on a link that is down, paused or was failed by a forced handover.
+    #[inline(never)]
+    fn arrive_on_changed_link(&mut self, link: u32, pkt: Packet) {
         // A down link also loses what was propagating on it (Daniel & Kojo §3: the error
         // model at the far end of the old access link drops packets in transit).
         let lost = match self.failed_in_transit[link as usize] {
@@ -450,12 +466,15 @@ impl World {
         let side = self.flows[f as usize].side_at(node);
         let path = self.trace_path(&pkt);
         self.obs.arrived(self.now, &pkt, path);
-        self.flows[f as usize].endpoints[side].on_packet(self.now, &pkt);
-        self.drain_reports(f, side);
+        // The polls the endpoint says would find nothing are skipped (vhsim-net `Pending`).
+        let pending = self.flows[f as usize].endpoints[side].on_packet(self.now, &pkt);
+        if pending.reports {
+            self.drain_reports(f, side);
+        }
         if let Some(p) = self.flows[f as usize].endpoints[side].progress() {
             self.obs.progressed(self.now, f, p);
         }
-        self.pump(f, side);
+        self.pump_if(f, side, pending.transmit);
         self.after_mn_input(f, side);
     }
 
@@ -495,14 +514,23 @@ impl World {
 
     /// Send everything endpoint `side` of flow `f` allows now, then record its variables and
     /// re-arm its wake-up.
+    #[inline(always)]
     pub(crate) fn pump(&mut self, f: u32, side: usize) {
+        self.pump_if(f, side, true);
+    }
+
+    /// [`World::pump`], with the transmit polls skipped unless `transmit` (the endpoint said
+    /// it has nothing to send: vhsim-net `Pending`).
+    fn pump_if(&mut self, f: u32, side: usize, transmit: bool) {
         if !self.flows[f as usize].started {
             return;
         }
-        let node = self.flows[f as usize].nodes[side];
-        while let Some(mut pkt) = self.flows[f as usize].endpoints[side].poll_transmit(self.now) {
-            self.enter_network(node, &mut pkt);
-            self.at_node(node, pkt, None, 0);
+        if transmit {
+            let node = self.flows[f as usize].nodes[side];
+            while let Some(mut pkt) = self.flows[f as usize].endpoints[side].poll_transmit(self.now) {
+                self.enter_network(node, &mut pkt);
+                self.at_node(node, pkt, None, 0);
+            }
         }
         if side == 0 {
             self.obs.vars(self.now, f, &self.flows[f as usize].endpoints[0]);

@@ -23,11 +23,16 @@ impl<T> Default for Outbox<T> {
 impl<T> Outbox<T> {
     /// Append `item`.
     pub fn push(&mut self, item: T) {
-        if self.first.is_none() && self.more.is_empty() {
+        if self.is_empty() {
             self.first = Some(item);
         } else {
             self.more.push_back(item);
         }
+    }
+
+    /// Whether nothing waits.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none() && self.more.is_empty()
     }
 
     /// Take the oldest item.
@@ -58,7 +63,10 @@ mod tests {
         q.extend([4, 5]);
         let out: Vec<i32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(out, [2, 3, 4, 5]);
+        assert!(q.is_empty());
         q.push(6);
+        assert!(!q.is_empty());
         assert_eq!((q.pop(), q.pop()), (Some(6), None));
+        assert!(q.is_empty());
     }
 }
