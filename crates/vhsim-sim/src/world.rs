@@ -61,7 +61,8 @@ pub struct World {
     pub(crate) failed_in_transit: Vec<Option<InTransit>>,
     /// Packets propagating towards the far end of a link (their `Arrive` events carry the slot).
     in_flight: Slab,
-    /// The node at the far end of each link direction (the scenario's `to`, at hand per arrival).
+    /// The node at the far end of each link direction (the scenario's `to`, at hand per
+    /// arrival), with `LINK_CHANGED` set while the link may be down, paused or failed.
     far_end: Vec<u32>,
     /// Per link direction, the frame on the wire that left early, if any.
     early: Vec<Option<Early>>,
@@ -250,18 +251,29 @@ impl World {
 
     #[inline(always)]
     fn on_arrive(&mut self, link: u32, pkt: Packet) {
-        // The usual case first, in one test per link: up, not paused, no failure in transit.
-        let l = link as usize;
-        if self.failed_in_transit[l].is_none() && self.links[l].is_up() && !self.links[l].is_paused() {
-            let node = self.far_end[l];
-            return self.at_node(node, pkt, Some(link), 0);
+        // The usual case in one test: a link never changed (or found plain since) is up, not
+        // paused and failed by no forced handover.
+        let to = self.far_end[link as usize];
+        if to & LINK_CHANGED == 0 {
+            return self.at_node(to, pkt, Some(link), 0);
         }
         self.arrive_on_changed_link(link, pkt);
     }
 
-    /// A packet arrives on a link that is down, paused or was failed by a forced handover.
+    /// Link `l` may be down, paused or failed from now on: its arrivals take the full test.
+    pub(crate) fn mark_link_changed(&mut self, l: u32) {
+        self.far_end[l as usize] |= LINK_CHANGED;
+    }
+
+    /// A packet arrives on a link that changed (it may be down, paused or failed by a forced
+    /// handover); a link found plain again goes back to the one test.
     #[inline(never)]
     fn arrive_on_changed_link(&mut self, link: u32, pkt: Packet) {
+        let l = link as usize;
+        let in_transit = self.failed_in_transit[l].filter(|t| self.now <= t.until);
+        if in_transit.is_none() && self.links[l].is_up() && !self.links[l].is_paused() {
+            self.far_end[l] &= !LINK_CHANGED;
+        }
         // A down link also loses what was propagating on it (Daniel & Kojo §3: the error
         // model at the far end of the old access link drops packets in transit).
         let lost = match self.failed_in_transit[link as usize] {
@@ -401,6 +413,7 @@ impl World {
     /// whose serialization has not ended is called back first, with its `TxDone` pushed, so
     /// the change meets it on the link as it did before frames left early.
     pub(crate) fn link_mut(&mut self, l: u32) -> &mut Link {
+        self.mark_link_changed(l);
         self.settle(l);
         if let Some(e) = self.early[l as usize].take() {
             self.queue.cancel(e.arrival).expect("the arrival of a frame still on the wire is waiting");
@@ -625,6 +638,10 @@ impl World {
         self.obs.finish(self.now);
     }
 }
+
+/// In `World::far_end`: the link changed since its arrivals were last found plain (node
+/// indices are far below it).
+const LINK_CHANGED: u32 = 1 << 31;
 
 /// A frame that left its link early (module docs).
 #[derive(Clone, Copy, Debug)]
