@@ -30,7 +30,7 @@ pub mod trace_link;
 pub use addr::Addr;
 pub use arq::{Arq, ArqConfig};
 pub use endpoint::{
-    AccessLinkInfo, AppOffer, Decision, Endpoint, Engagement, HandoverNotice, LinkEvent, Report, SendProgress, Wiring,
+    AccessLinkInfo, AppOffer, Decision, Endpoint, Engagement, HandoverNotice, LinkEvent, Pending, Report, SendProgress, Wiring,
 };
 pub use error::{ErrorModel, ErrorModelConfig, LossWindow};
 pub use link::{Departures, Fate, Finish, Finished, Link, LinkParams, Offer, Outcome};

@@ -42,7 +42,7 @@ use crate::Addr;
 use std::collections::VecDeque;
 use vhsim_core::{RngStream, SimTime, TracedVar};
 use vhsim_net::{
-    AppOffer, Endpoint, Engagement, LinkEvent, Packet, Payload, Report, SendProgress, TraceTag, UnitKind,
+    AppOffer, Endpoint, Engagement, LinkEvent, Packet, Payload, Pending, Report, SendProgress, TraceTag, UnitKind,
 };
 
 /// SCTP port of both endpoints (ports are not modelled beyond the header's fields).
@@ -421,8 +421,9 @@ fn prefixed(errs: Vec<ConfigError>, side: &str) -> Vec<ConfigError> {
     errs.into_iter().map(|e| e.under(side)).collect()
 }
 
-impl Endpoint for SctpEndpoint {
-    fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
+impl SctpEndpoint {
+    /// A packet arrives (the body of [`Endpoint::on_packet`]).
+    fn receive(&mut self, now: SimTime, pkt: &Packet) {
         self.start(now);
         if self.failed_at.is_some() {
             return;
@@ -457,6 +458,15 @@ impl Endpoint for SctpEndpoint {
         if units > 0 {
             self.reports.push_back(Report::Delivered { bytes, units });
         }
+    }
+}
+
+impl Endpoint for SctpEndpoint {
+    /// An association's outputs after a packet (SACKs, retransmissions, new data, reports)
+    /// are not tracked: every poll is made.
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet) -> Pending {
+        self.receive(now, pkt);
+        Pending::ANY
     }
 
     fn on_timeout(&mut self, now: SimTime) {

@@ -252,6 +252,7 @@ impl World {
                 for l in self.access_links(h.mobile, h.from) {
                     let until = self.now + self.links[l as usize].params().delay;
                     self.failed_in_transit[l as usize] = Some(InTransit { until, delivered });
+                    self.mark_link_changed(l);
                 }
             }
         }

@@ -14,7 +14,7 @@ use crate::outbox::Outbox;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
 use vhsim_net::packet::{TCP_FLAG_SIG, TCP_FLAG_ZERO_WINDOW};
 use vhsim_net::{
-    AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Payload, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
+    AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Payload, Pending, Report, RetxCause, SackBlock, SendProgress, TcpHeader,
     TraceTag, Wiring,
 };
 
@@ -66,8 +66,10 @@ impl TcpSenderEndpoint {
 }
 
 impl Endpoint for TcpSenderEndpoint {
-    fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
-        let Payload::Tcp(h) = &pkt.payload else { return };
+    /// Reports only if the ACK made the classifier or a rule speak; sending is decided by the
+    /// poll itself (the window, the scoreboard), so it is always worth one.
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet) -> Pending {
+        let Payload::Tcp(h) = &pkt.payload else { return Pending::ANY };
         if h.ts_val != 0 {
             self.ts_recent = h.ts_val;
         }
@@ -80,6 +82,7 @@ impl Endpoint for TcpSenderEndpoint {
         self.sender.on_ack(now, &info);
         self.ack = info;
         self.queue_verdicts();
+        Pending { reports: !self.reports.is_empty(), transmit: true }
     }
 
     fn on_timeout(&mut self, now: SimTime) {
@@ -191,8 +194,10 @@ impl TcpSinkEndpoint {
 }
 
 impl Endpoint for TcpSinkEndpoint {
-    fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
-        let Payload::Tcp(h) = &pkt.payload else { return };
+    /// A delivery report if the segment completed data in order; an ACK if the sink's policy
+    /// acknowledges now (a delayed ACK waits for its timer or the next segment).
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet) -> Pending {
+        let Payload::Tcp(h) = &pkt.payload else { return Pending::ANY };
         let r = self.sink.on_data(now, h.seq);
         if r.delivered > 0 {
             self.rtt.on_echo(now, h.ts_ecr);
@@ -200,6 +205,7 @@ impl Endpoint for TcpSinkEndpoint {
             self.reports.push(Report::Delivered { bytes, units: r.delivered });
         }
         self.acks.extend(r.ack);
+        Pending { reports: !self.reports.is_empty(), transmit: !self.acks.is_empty() }
     }
 
     fn on_timeout(&mut self, now: SimTime) {

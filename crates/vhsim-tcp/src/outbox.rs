@@ -27,7 +27,7 @@ impl<T> Outbox<T> {
     /// Append `item`.
     #[inline]
     pub fn push(&mut self, item: T) {
-        if self.first.is_none() && self.more.as_ref().is_none_or(|m| m.is_empty()) {
+        if self.is_empty() {
             self.first = Some(item);
         } else {
             self.push_more(item);
@@ -39,6 +39,12 @@ impl<T> Outbox<T> {
     #[inline(never)]
     fn push_more(&mut self, item: T) {
         self.more.get_or_insert_with(Box::default).push_back(item);
+    }
+
+    /// Whether nothing waits.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none() && self.more.as_ref().is_none_or(|m| m.is_empty())
     }
 
     /// Take the oldest item.
@@ -70,7 +76,10 @@ mod tests {
         q.extend([4, 5]);
         let out: Vec<i32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(out, [2, 3, 4, 5]);
+        assert!(q.is_empty());
         q.push(6);
+        assert!(!q.is_empty());
         assert_eq!((q.pop(), q.pop()), (Some(6), None));
+        assert!(q.is_empty());
     }
 }

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 use vhsim_core::SimTime;
-use vhsim_net::{AppOffer, DatagramHeader, Endpoint, LinkEvent, Packet, Payload, Report, RetxCause, TraceTag, Wiring};
+use vhsim_net::{AppOffer, DatagramHeader, Endpoint, LinkEvent, Packet, Payload, Pending, Report, RetxCause, TraceTag, Wiring};
 
 /// Sends the application's writes as datagrams.
 #[derive(Clone, Debug)]
@@ -30,7 +30,9 @@ impl DatagramSource {
 }
 
 impl Endpoint for DatagramSource {
-    fn on_packet(&mut self, _now: SimTime, _pkt: &Packet) {}
+    fn on_packet(&mut self, _now: SimTime, _pkt: &Packet) -> Pending {
+        Pending { reports: false, transmit: self.backlog > 0 }
+    }
 
     fn on_timeout(&mut self, _now: SimTime) {}
 
@@ -81,10 +83,11 @@ pub struct DatagramSink {
 }
 
 impl Endpoint for DatagramSink {
-    fn on_packet(&mut self, _now: SimTime, pkt: &Packet) {
+    fn on_packet(&mut self, _now: SimTime, pkt: &Packet) -> Pending {
         if let Payload::Datagram(_) = pkt.payload {
             self.reports.push_back(Report::Delivered { bytes: u64::from(pkt.tag.payload_bytes), units: 1 });
         }
+        Pending { reports: !self.reports.is_empty(), transmit: false }
     }
 
     fn on_timeout(&mut self, _now: SimTime) {}
@@ -103,5 +106,33 @@ impl Endpoint for DatagramSink {
 
     fn on_link_event(&mut self, now: SimTime, ev: &LinkEvent) {
         self.link_events.push((now, *ev));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vhsim_net::Addr;
+
+    /// `on_packet`'s answer (vhsim-net `Pending`): a `false` means the poll finds nothing.
+    #[test]
+    fn a_packet_answers_what_the_polls_will_find() {
+        let wiring = Wiring { flow: 0, local: Addr(0), peer: Addr(1) };
+        let mut source = DatagramSource::new(wiring, 100, 28);
+        let mut sink = DatagramSink::default();
+        let now = SimTime::ZERO;
+        let pkt = {
+            source.on_app(now, AppOffer::More(1));
+            source.poll_transmit(now).expect("one datagram offered")
+        };
+        // Nothing left to send: the source says so, and its poll agrees.
+        assert_eq!(source.on_packet(now, &pkt), Pending { reports: false, transmit: false });
+        assert!(source.poll_transmit(now).is_none());
+        source.on_app(now, AppOffer::More(1));
+        assert_eq!(source.on_packet(now, &pkt), Pending { reports: false, transmit: true });
+        // The sink reports every datagram and sends nothing.
+        assert_eq!(sink.on_packet(now, &pkt), Pending { reports: true, transmit: false });
+        assert!(sink.poll_report().is_some() && sink.poll_report().is_none());
+        assert!(sink.poll_transmit(now).is_none());
     }
 }

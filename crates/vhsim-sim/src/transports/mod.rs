@@ -11,7 +11,7 @@ use crate::app::AppState;
 use datagram::{DatagramSink, DatagramSource};
 use vhsim_core::RngStreams;
 use vhsim_core::{SimTime, TracedVar};
-use vhsim_net::{Addr, AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Report, SendProgress, Wiring};
+use vhsim_net::{Addr, AppOffer, Endpoint, Engagement, HandoverNotice, LinkEvent, Packet, Pending, Report, SendProgress, Wiring};
 use vhsim_scenario::{AddressOpModel, AsconfActionModel, FlowModel, TransportModel};
 use vhsim_sctp::{AddressOp, AsconfAction, SctpEndpoint};
 use vhsim_tcp::{TcpSender, TcpSenderEndpoint, TcpSink, TcpSinkEndpoint};
@@ -154,7 +154,7 @@ impl AnyEndpoint {
 
 impl Endpoint for AnyEndpoint {
     #[inline]
-    fn on_packet(&mut self, now: SimTime, pkt: &Packet) {
+    fn on_packet(&mut self, now: SimTime, pkt: &Packet) -> Pending {
         each!(self, e => e.on_packet(now, pkt))
     }
     #[inline]
