@@ -29,7 +29,6 @@ use crate::response::{
     DupAckResponseConfig, RtoResponse,
 };
 use crate::slowstart::SlowStart;
-use std::collections::VecDeque;
 use std::sync::Arc;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
 
@@ -139,7 +138,9 @@ pub struct TcpSender {
     dupack_response: AnyDupAckResponse,
     classifier: AnyLossClassifier,
     handover: AnyHandoverPolicy,
-    classifications: VecDeque<LossClassification>,
+    /// The loss classifier's verdicts since the world last took them, oldest first; made when
+    /// the first is queued (most senders have no classifier: issue #29, memory per flow).
+    classifications: Option<Box<Vec<LossClassification>>>,
     burst: u32,
 }
 
@@ -156,7 +157,7 @@ impl TcpSender {
             dupack_response: AnyDupAckResponse::new(&cfg.dupack_response, &cfg),
             classifier: AnyLossClassifier::new(&cfg.loss_classifier, &cfg),
             handover: AnyHandoverPolicy::new(&cfg.handover, &cfg),
-            classifications: VecDeque::new(),
+            classifications: None,
             burst: 0,
             core: SenderCore::new(cfg, app_limit),
         }
@@ -334,7 +335,7 @@ impl TcpSender {
         self.dupack_response.cancel(c);
         let congestion = match self.classifier.classify(now, c.snd_una) {
             Some(rec) => {
-                self.classifications.push_back(rec);
+                self.classifications.get_or_insert_with(Box::default).push(rec);
                 rec.class == LossClass::Congestion
             }
             None => true,
@@ -422,7 +423,7 @@ impl TcpSender {
     /// classifier is configured). The world compares each with the ground truth of
     /// `seq`'s drop (queue overflow = congestion, link error = wireless).
     pub fn take_loss_classifications(&mut self) -> impl Iterator<Item = LossClassification> + '_ {
-        self.classifications.drain(..)
+        self.classifications.iter_mut().flat_map(|q| q.drain(..))
     }
 
     /// The loss detection part.
