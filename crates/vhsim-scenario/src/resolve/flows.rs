@@ -210,12 +210,7 @@ type Shared = (Arc<TcpConfig>, Arc<SinkConfig>);
 impl Configs {
     /// The shared string of scheme name `name`.
     fn scheme(&mut self, name: &str) -> Arc<str> {
-        if let Some(s) = self.schemes.iter().find(|s| &***s == name) {
-            return s.clone();
-        }
-        let s: Arc<str> = Arc::from(name);
-        self.schemes.push(s.clone());
-        s
+        super::shared(&mut self.schemes, name)
     }
 
     fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<Shared> {
