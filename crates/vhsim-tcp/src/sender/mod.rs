@@ -102,7 +102,9 @@ impl CaState {
     pub const NAMES: [&'static str; 4] = ["open", "disorder", "recovery", "loss"];
 }
 
-/// Counters of one sender.
+/// Counters of one sender. The counts of rarer events are 32-bit (each needs a timeout, a fast
+/// retransmit or a handover, far fewer than 2^32 in any run): every sender carries them (issue
+/// #29, memory per flow).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SenderStats {
     /// Data segments sent, retransmissions included.
@@ -114,18 +116,18 @@ pub struct SenderStats {
     /// Retransmission timeouts.
     pub rto_count: u64,
     /// Timeouts the RTO response declared spurious (F-RTO, RFC 5682 step 3b).
-    pub spurious_rto_detected: u64,
+    pub spurious_rto_detected: u32,
     /// TCP-DCR delays armed.
-    pub dcr_delays: u64,
+    pub dcr_delays: u32,
     /// TCP-DCR delays cancelled by a new ACK before tau (reordering, Lim & Jang Fig. 5).
-    pub dcr_reorderings: u64,
+    pub dcr_reorderings: u32,
     /// Fast retransmits the loss classifier called wireless (cwnd kept).
-    pub wireless_losses: u64,
+    pub wireless_losses: u32,
     /// Persist-mode episodes: the peer closed its window (Freeze-TCP's ZWA) or a handover
     /// policy halted the sender (DEMO-Vegas's SIG).
-    pub persist_episodes: u64,
+    pub persist_episodes: u32,
     /// Window probes the persist timer sent.
-    pub window_probes: u64,
+    pub window_probes: u32,
 }
 
 /// A TCP sender with its parts.
@@ -506,8 +508,8 @@ impl TcpSender {
     /// "Engagement counters"): persist mode, which every sender has, then each part's own.
     pub fn engagement(&self, out: &mut vhsim_net::Engagement) {
         let stats = &self.core.stats;
-        out.insert("persist_episodes", stats.persist_episodes);
-        out.insert("window_probes", stats.window_probes);
+        out.insert("persist_episodes", u64::from(stats.persist_episodes));
+        out.insert("window_probes", u64::from(stats.window_probes));
         self.core.cc.engagement(out);
         self.core.ss.engagement(out);
         self.detection.engagement(out);
