@@ -18,6 +18,8 @@ use vhsim_sim::trace_filter::{TraceFilter, TraceFilterSpec};
 use vhsim_sim::Traces;
 use vhsim_tcp::endpoint::{STATE_NAMES, STATE_UNIT};
 
+mod trim;
+
 create_exception!(_native, ScenarioError, PyValueError, "A scenario is invalid; the message names the key.");
 create_exception!(_native, SimulationError, PyRuntimeError, "The simulation failed (an internal error).");
 
@@ -294,6 +296,10 @@ fn run<'py>(
             vhsim_sim::RunError::Interrupted(stopped) => PyKeyboardInterrupt::new_err(stopped.to_string()),
             vhsim_sim::RunError::Capture(c) => PyOSError::new_err(c.to_string()),
         })?;
+    if output.flow_table.is_some() {
+        // The world is freed: its pages go back before Python's objects take new ones (`trim.rs`).
+        trim::release_freed_memory();
+    }
     output_to_py(py, &sc, output, tables_above)
 }
 

@@ -280,8 +280,9 @@ pub struct BandCrossing {
 /// every route to or from it through that interface passes there (docs/handover.md).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InterfaceModel {
-    /// Name from the file.
-    pub name: String,
+    /// Name from the file (one string shared by the mobile nodes that name an interface alike,
+    /// a population's: issue #29, memory per flow).
+    pub name: Arc<str>,
     /// Direction ids of the access link (what a handover takes down or pauses); empty for an
     /// interface attached to a shared cell, whose attachment goes down instead.
     pub access: Vec<u32>,

@@ -21,15 +21,17 @@ pub struct AttachState {
     pub(crate) up: bool,
     /// Whether packets wait at it (a pause).
     pub(crate) paused: bool,
-    /// Packets that waited during a pause, with whether they were going to the mobile node.
-    held: Vec<(Packet, bool)>,
+    /// Packets that waited during a pause, with whether they were going to the mobile node;
+    /// made by the first (a user's attachment carries one pointer until then: issue #29,
+    /// memory per flow).
+    held: Option<Box<Vec<(Packet, bool)>>>,
     /// The packets on the cell's downlink for the mobile node when its attachment failed.
     pub(crate) in_transit: Option<InTransit>,
 }
 
 impl Default for AttachState {
     fn default() -> Self {
-        AttachState { up: true, paused: false, held: Vec::new(), in_transit: None }
+        AttachState { up: true, paused: false, held: None, in_transit: None }
     }
 }
 
@@ -51,7 +53,7 @@ impl World {
         if lost {
             self.drop_packet(Some(att.links[usize::from(!down)]), &pkt, DropCause::LinkDown);
         } else if st.paused {
-            st.held.push((pkt, down));
+            st.held.get_or_insert_with(Box::default).push((pkt, down));
         } else if down {
             self.at_node(att.node, pkt, Some(att.links[0]), 0);
         } else {
@@ -64,7 +66,7 @@ impl World {
         let st = &mut self.cells[a as usize];
         st.paused = false;
         let att = self.routing.attachments[a as usize];
-        for (pkt, down) in std::mem::take(&mut st.held) {
+        for (pkt, down) in st.held.take().map_or_else(Vec::new, |h| *h) {
             let node = if down { att.cell } else { att.node };
             self.cross_attachment(node, a, pkt);
         }

@@ -498,7 +498,7 @@ fn handover_summaries(world: &World) -> Vec<HandoverSummary> {
             .iter()
             .map(|h| {
                 let m = &sc.mobiles[h.mobile as usize];
-                let iface = |i: u32| m.interfaces[i as usize].name.clone();
+                let iface = |i: u32| m.interfaces[i as usize].name.to_string();
                 HandoverSummary {
                     mobile: (sc.mobiles.len() > 1).then(|| sc.nodes[m.node as usize].name.clone()),
                     kind: h.kind.name().to_owned(),

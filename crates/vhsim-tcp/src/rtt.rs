@@ -7,22 +7,48 @@
 //! backoff (ns-2 `rfc2988_`), multiplied by the backoff, capped at `max`, never below 2·G.
 
 use crate::config::{RtoConfig, RttTiming};
+use std::num::NonZeroU64;
 use vhsim_core::{SimDuration, SimTime};
 
 /// RTT estimator, RTT-sample timing and exponential backoff of one sender.
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
     cfg: RtoConfig,
-    srtt: Option<u64>,
+    /// Every sample is at least 1 ns (`quantize`), and so is SRTT: the zero that `NonZeroU64`
+    /// leaves free stands for "none", so the option costs no word of its own (every sender
+    /// carries one: issue #29, memory per flow).
+    srtt: Option<NonZeroU64>,
     rttvar: u64,
     /// RTO before clamping and backoff (ns-2 `t_rtxcur_`): recomputed only by a sample, so
     /// clearing SRTT after many backoffs does not change the running timer's base.
     rtxcur: u64,
     backoff: u32,
     /// One-per-RTT timing: the timed segment and when it was sent.
-    timed: Option<(u64, SimTime)>,
-    /// Latest sample, for traces.
-    latest: Option<SimDuration>,
+    timed: Timed,
+    /// Latest sample, for traces (at least 1 ns, as `srtt`).
+    latest: Option<NonZeroU64>,
+}
+
+/// One-per-RTT timing's timed segment and when it was sent; segment [`Timed::NONE`] = none
+/// (no segment has that number), 16 bytes where an `Option` of the pair takes 24.
+#[derive(Clone, Copy, Debug)]
+struct Timed {
+    seq: u64,
+    sent: SimTime,
+}
+
+impl Timed {
+    const NONE: u64 = u64::MAX;
+    const CLEAR: Timed = Timed { seq: Timed::NONE, sent: SimTime::ZERO };
+
+    fn get(self) -> Option<(u64, SimTime)> {
+        (self.seq != Timed::NONE).then_some((self.seq, self.sent))
+    }
+}
+
+/// A sample or SRTT (ns) as stored: at least 1 ns by construction (`quantize`).
+fn nonzero(ns: u64) -> NonZeroU64 {
+    NonZeroU64::new(ns).expect("an RTT sample is at least 1 ns")
 }
 
 impl RttEstimator {
@@ -34,7 +60,7 @@ impl RttEstimator {
             rttvar: 0,
             rtxcur: cfg.initial.0,
             backoff: 1,
-            timed: None,
+            timed: Timed::CLEAR,
             latest: None,
         }
     }
@@ -46,7 +72,7 @@ impl RttEstimator {
 
     /// Smoothed RTT, if any sample was taken (and it was not cleared after many backoffs).
     pub fn srtt(&self) -> Option<SimDuration> {
-        self.srtt.map(SimDuration)
+        self.srtt.map(|s| SimDuration(s.get()))
     }
 
     /// RTT variation.
@@ -56,7 +82,7 @@ impl RttEstimator {
 
     /// Latest RTT sample.
     pub fn latest(&self) -> Option<SimDuration> {
-        self.latest
+        self.latest.map(|s| SimDuration(s.get()))
     }
 
     /// Current backoff multiplier (1 = none).
@@ -84,21 +110,21 @@ impl RttEstimator {
     /// tens of seconds, which is no estimate of the path's round trip (issue #18 item 1; ns-2's
     /// DCR reads `t_srtt_`, and Bhandarkar et al. wait "one RTT").
     pub fn round_trip(&self) -> SimDuration {
-        self.srtt().or(self.latest).unwrap_or_else(|| self.rto_with_backoff(1))
+        self.srtt().or(self.latest()).unwrap_or_else(|| self.rto_with_backoff(1))
     }
 
     /// A segment `seq` is sent for the first time at `now`: with one-per-RTT timing, time it if
     /// no sample is pending (ns-2 `output`: `rtt_active_`, `rtt_seq_`).
     pub fn on_first_transmission(&mut self, now: SimTime, seq: u64) {
-        if self.cfg.timing == RttTiming::OnePerRtt && self.timed.is_none() {
-            self.timed = Some((seq, now));
+        if self.cfg.timing == RttTiming::OnePerRtt && self.timed.get().is_none() {
+            self.timed = Timed { seq, sent: now };
         }
     }
 
     /// Karn's rule (RFC 6298 §3): a retransmission cancels the pending sample. The sender calls
     /// this at a fast retransmit and a timeout (ns-2 `reset_rtx_timer` clears `rtt_active_`).
     pub fn on_retransmission(&mut self) {
-        self.timed = None;
+        self.timed = Timed::CLEAR;
     }
 
     /// Segment `seq` is sent again. Karn's rule (RFC 6298 §3) forbids a sample only from the
@@ -106,8 +132,8 @@ impl RttEstimator {
     /// other segments are retransmitted during recovery (ns-2 `output()` leaves `rtt_active_`
     /// alone for retransmissions), so the sender still gets one sample per RTT.
     pub fn on_resend(&mut self, seq: u64) {
-        if self.timed.is_some_and(|(s, _)| s == seq) {
-            self.timed = None;
+        if self.timed.get().is_some_and(|(s, _)| s == seq) {
+            self.timed = Timed::CLEAR;
         }
     }
 
@@ -116,9 +142,9 @@ impl RttEstimator {
     /// every-ACK timing). Returns whether a sample was taken.
     pub fn on_new_ack(&mut self, now: SimTime, ack: u64, sent_at: Option<SimTime>) -> bool {
         let send_time = match self.cfg.timing {
-            RttTiming::OnePerRtt => match self.timed {
+            RttTiming::OnePerRtt => match self.timed.get() {
                 Some((seq, t)) if ack > seq => {
-                    self.timed = None;
+                    self.timed = Timed::CLEAR;
                     Some(t)
                 }
                 _ => None,
@@ -144,22 +170,24 @@ impl RttEstimator {
 
     /// RFC 6298 §2.2/2.3 update with sample `r` (ns).
     fn sample(&mut self, r: u64) {
-        self.latest = Some(SimDuration(r));
+        self.latest = Some(nonzero(r));
         // With SRTT cleared (None), the sample restarts the estimate (RFC 6298 §5 note, ns-2
         // rtt_update when t_srtt_ == 0).
-        match self.srtt {
+        let srtt = match self.srtt {
             None => {
-                self.srtt = Some(r);
                 self.rttvar = r / 2;
+                r
             }
             Some(srtt) => {
+                let srtt = srtt.get();
                 let err = srtt.abs_diff(r);
-                // RTTVAR <- 3/4 RTTVAR + 1/4 |SRTT - R'| (old SRTT), then SRTT <- 7/8 SRTT + 1/8 R'.
+                // RTTVAR <- 3/4 RTTVAR + 1/4 |SRTT - R'| (old SRTT), then SRTT <- 7/8 SRTT + 1/8 R'
+                // (at least 1 ns when SRTT and R' are).
                 self.rttvar = (3 * self.rttvar + err) / 4;
-                self.srtt = Some((7 * srtt + r) / 8);
+                (7 * srtt + r) / 8
             }
-        }
-        let srtt = self.srtt.unwrap_or(r);
+        };
+        self.srtt = Some(nonzero(srtt));
         self.rtxcur = srtt + self.cfg.granularity.0.max(4 * self.rttvar);
     }
 
@@ -169,13 +197,13 @@ impl RttEstimator {
     /// After more than 8 backoffs ns-2 folds SRTT into RTTVAR and clears SRTT (allowed by
     /// RFC 6298 §5): the running RTO base is kept and the next sample restarts the estimate.
     pub fn on_timeout(&mut self) {
-        self.timed = None;
+        self.timed = Timed::CLEAR;
         if self.backoff < self.cfg.max_backoff || self.rto() < self.cfg.max {
             self.backoff = self.backoff.saturating_mul(2);
         }
         if self.backoff > 8 {
             if let Some(srtt) = self.srtt.take() {
-                self.rttvar += srtt;
+                self.rttvar += srtt.get();
             }
         }
     }
@@ -183,8 +211,8 @@ impl RttEstimator {
     /// A partial ACK covering the timed segment ends the timing without a sample and resets
     /// the backoff (ns-2 NewReno `partialnewack`).
     pub fn abandon_if_covered(&mut self, ack: u64) {
-        if self.timed.is_some_and(|(seq, _)| ack > seq) {
-            self.timed = None;
+        if self.timed.get().is_some_and(|(seq, _)| ack > seq) {
+            self.timed = Timed::CLEAR;
             self.backoff = 1;
         }
     }
@@ -206,7 +234,7 @@ impl RttEstimator {
         self.rttvar = 0;
         self.rtxcur = initial.0;
         self.backoff = 1;
-        self.timed = None;
+        self.timed = Timed::CLEAR;
         self.latest = None;
     }
 

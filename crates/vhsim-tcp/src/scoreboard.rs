@@ -50,8 +50,9 @@ pub struct Scoreboard {
     segs: VecDeque<Seg>,
     /// SACKed segments at or above `base`.
     sacked: u64,
-    /// Segments delivered by the current ACK, if a part asked for them.
-    log: Option<Vec<Delivered>>,
+    /// Segments delivered by the current ACK, if a part asked for them (boxed: only RACK asks,
+    /// and every sender carries a scoreboard: issue #29, memory per flow).
+    log: Option<Box<Vec<Delivered>>>,
     /// Whether a segment may carry an episode mark (`sacked`, `retx_this_episode`, `lost`)
     /// since the last [`Scoreboard::clear`]: without one, the clear that every new ACK outside
     /// recovery makes has nothing to do (it walked the whole window per ACK).
@@ -228,7 +229,7 @@ impl Scoreboard {
 
     /// Keep a log of the segments each ACK newly delivers ([`Scoreboard::deliveries`]).
     pub fn enable_delivery_log(&mut self) {
-        self.log.get_or_insert_with(Vec::new);
+        self.log.get_or_insert_with(Box::default);
     }
 
     /// A new ACK arrives: the delivery log starts empty.
@@ -242,7 +243,7 @@ impl Scoreboard {
     /// The segments delivered since the ACK arrived, in the order they were taken (cumulative
     /// ones first, in sequence order; empty unless the log is enabled).
     pub fn deliveries(&self) -> &[Delivered] {
-        self.log.as_deref().unwrap_or(&[])
+        self.log.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// Outstanding segments that are neither SACKed nor marked lost awaiting a retransmission,

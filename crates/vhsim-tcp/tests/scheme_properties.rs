@@ -149,7 +149,7 @@ fn every_scheme_delivers_everything_through_a_lossy_reordering_pausing_pipe() {
             // Every fast retransmit consulted LD, and its verdict set the response.
             assert_eq!(recs.len() as u64, s.fast_retransmits, "{case:?}");
             let w = recs.iter().filter(|r| r.class == LossClass::Wireless).count() as u64;
-            assert_eq!(w, s.wireless_losses, "{case:?}");
+            assert_eq!(w, u64::from(s.wireless_losses), "{case:?}");
             assert!(recs.windows(2).all(|p| p[0].at <= p[1].at));
             wireless += w;
             congestion += recs.len() as u64 - w;

@@ -144,11 +144,11 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
             return Err(err(p("node"), msg));
         }
     };
-    let mut names: Vec<&String> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
     for m in &candidates {
         for i in &m.interfaces {
-            if !names.contains(&&i.name) {
-                names.push(&i.name);
+            if !names.contains(&&*i.name) {
+                names.push(&i.name[..]);
             }
         }
     }
@@ -223,7 +223,7 @@ fn delivery_service(a: &AgentSpec, node: u32, path: &str, cx: &Context) -> Resul
         None | Some(ActiveModeAfterSpec::HandoverTo) => ActiveModeAfter::HandoverTo,
         Some(ActiveModeAfterSpec::AnyHandover) => ActiveModeAfter::AnyHandover,
     };
-    let interface = m.interfaces.iter().position(|i| i.name == iface_name).expect("checked above");
+    let interface = m.interfaces.iter().position(|i| &*i.name == iface_name).expect("checked above");
     let iface = &m.interfaces[interface];
     Ok(AgentKind::DeliveryServiceMobile(DsMobileModel {
         mobile: cx.mobiles.at(node).map_or(0, |(k, _)| k as u32),
@@ -267,14 +267,14 @@ fn delivery_service_peers(out: &mut [AgentModel], specs: &[AgentSpec], cx: &Cont
         match &mut a.kind {
             AgentKind::DeliveryServiceAnchor(ds) => {
                 for (k, m) in cx.mobiles.list.iter().enumerate().filter(|(_, m)| m.anchor == a.node) {
-                    let Some(j) = m.interfaces.iter().position(|x| x.name == name) else { continue };
+                    let Some(j) = m.interfaces.iter().position(|x| &*x.name == name) else { continue };
                     if !mobiles.contains(&(m.node, name.clone())) {
                         continue;
                     }
                     ds.served.push(served(k, m, j, &name, cx, &format!("agents[{i}].interface"))?);
                 }
                 if ds.served.is_empty() {
-                    let first = cx.mobiles.list.iter().find(|m| m.anchor == a.node && m.interfaces.iter().any(|x| x.name == name));
+                    let first = cx.mobiles.list.iter().find(|m| m.anchor == a.node && m.interfaces.iter().any(|x| &*x.name == name));
                     let mn = first.expect("the interface is one of a mobile node anchored here").node;
                     return Err(err(format!("agents[{i}]"), peer_msg(mn, &name)));
                 }

@@ -48,6 +48,10 @@ pub(super) fn resolve(
     if let Some(total) = total {
         let _ = out.try_reserve_exact(total);
     }
+    // A name can repeat only through a `count` (`<name>.<i>` against another flow's name; the
+    // map's keys are distinct): without one, no set of names. A population's members have none,
+    // and the set (a copy of every name) added to loading's peak (issue #29, memory per flow).
+    let expands = flows.values().any(|s| s.count.unwrap_or(1) > 1);
     let mut names: HashSet<String> = HashSet::new();
     let mut configs = Configs { defaults, read: Vec::new(), schemes: Vec::new() };
     for (name, spec) in flows {
@@ -65,7 +69,7 @@ pub(super) fn resolve(
             if let Some(s) = &mut f.start_spread {
                 s.draw = i;
             }
-            if !names.insert(f.name.clone()) {
+            if expands && !names.insert(f.name.clone()) {
                 let msg =
                     format!("flow `{}` already exists (flows with `count` are named <name>.<i>)", f.name);
                 return Err(err(if count > 1 { join(&path, "count") } else { path }, msg));
@@ -210,12 +214,7 @@ type Shared = (Arc<TcpConfig>, Arc<SinkConfig>);
 impl Configs {
     /// The shared string of scheme name `name`.
     fn scheme(&mut self, name: &str) -> Arc<str> {
-        if let Some(s) = self.schemes.iter().find(|s| &***s == name) {
-            return s.clone();
-        }
-        let s: Arc<str> = Arc::from(name);
-        self.schemes.push(s.clone());
-        s
+        super::shared(&mut self.schemes, name)
     }
 
     fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<Shared> {

@@ -15,6 +15,7 @@ use super::topology::Topology;
 use crate::error::{err, join, list, Result};
 use crate::model::{BindingModel, InterfaceModel, MobileModel, OldPath};
 use crate::schema::{MobileSpec, OldPathSpec, ScenarioFile};
+use std::sync::Arc;
 use vhsim_core::SimDuration;
 
 /// The resolved mobile nodes, with what later stages look up.
@@ -61,8 +62,9 @@ pub(super) fn resolve(specs: &[(String, &MobileSpec)], topo: &mut Topology) -> R
     let mut of_node = vec![None; n];
     let mut list = Vec::with_capacity(specs.len());
     let mut next_address = n as u32;
+    let mut names = Vec::new();
     for (k, (path, spec)) in specs.iter().enumerate() {
-        let m = one(path, spec, topo, &mut next_address)?;
+        let m = one(path, spec, topo, &mut next_address, &mut names)?;
         if let Some(other) = of_node[m.node as usize].replace(k as u32) {
             let msg = format!("node `{}` is already the mobile node of {}", spec.node, specs[other as usize].0);
             return Err(err(join(path, "node"), msg));
@@ -104,8 +106,8 @@ fn check_cells(topo: &Topology) -> Result<()> {
 }
 
 /// Resolve one mobile node's table at `path`; its care-of addresses are numbered from
-/// `next_address` on.
-fn one(path: &str, spec: &MobileSpec, topo: &Topology, next_address: &mut u32) -> Result<MobileModel> {
+/// `next_address` on, its interfaces' names are shared through `names`.
+fn one(path: &str, spec: &MobileSpec, topo: &Topology, next_address: &mut u32, names: &mut Vec<Arc<str>>) -> Result<MobileModel> {
     let p = |k: &str| join(path, k);
     let mn = topo.node(&spec.node, &p("node"))?;
     let anchor = topo.node(&spec.anchor, &p("anchor"))?;
@@ -127,7 +129,7 @@ fn one(path: &str, spec: &MobileSpec, topo: &Topology, next_address: &mut u32) -
     let mut interfaces: Vec<InterfaceModel> = Vec::with_capacity(spec.interfaces.len());
     for (name, i) in &spec.interfaces {
         let ipath = join(&p("interfaces"), name);
-        let iface = interface(&ipath, name, i, mn, topo, *next_address)?;
+        let iface = interface(&ipath, super::shared(names, name), i, mn, topo, *next_address)?;
         *next_address += 1;
         if let Some(other) = interfaces.iter().find(|o| o.attach_node == iface.attach_node && o.attach.is_none() && iface.attach.is_none()) {
             let msg = format!("interface `{}` is attached to the cell `{}` already", other.name, topo.names[iface.attach_node as usize]);
@@ -174,7 +176,7 @@ fn reaches(topo: &Topology, from: u32, to: u32) -> Option<u32> {
 /// One interface: a shared cell, or an access link with the mobile node's own link.
 fn interface(
     path: &str,
-    name: &str,
+    name: Arc<str>,
     spec: &crate::schema::InterfaceSpec,
     mn: u32,
     topo: &Topology,
@@ -192,7 +194,7 @@ fn interface(
             return Err(err(p("cell"), format!("node `{cell}` is not a shared cell (give it `cell = true`)")));
         }
         let downlink = topo.links.iter().position(|l| l.to == c).expect("a cell joins one duplex link") as u32;
-        return Ok(InterfaceModel { name: name.to_owned(), access: Vec::new(), downlink, attach_node: c, attach: None, address });
+        return Ok(InterfaceModel { name, access: Vec::new(), downlink, attach_node: c, attach: None, address });
     }
     let access_name =
         spec.access.as_deref().ok_or_else(|| err(path, "an interface needs `access` (its access link) or `cell` (a shared cell)"))?;
@@ -226,7 +228,7 @@ fn interface(
         .copied()
         .find(|&d| hops(end(d).1).unwrap_or(u32::MAX) < hops(end(d).0).unwrap_or(u32::MAX))
         .unwrap_or(access[0]);
-    Ok(InterfaceModel { name: name.to_owned(), access, downlink, attach_node, attach: Some([down, up]), address })
+    Ok(InterfaceModel { name, access, downlink, attach_node, attach: Some([down, up]), address })
 }
 
 /// Every link that touches a mobile node is one of its interfaces' own links.
@@ -325,7 +327,7 @@ impl Mobiles {
         let Some((_, m)) = self.at(node) else {
             return Err(err(path, "only a flow to the mobile node can name one of its interfaces"));
         };
-        let i = m.interfaces.iter().find(|i| i.name == iface).ok_or_else(|| {
+        let i = m.interfaces.iter().find(|i| &*i.name == iface).ok_or_else(|| {
             err(path, format!("unknown interface `{iface}` (interfaces: {})", list(m.interfaces.iter().map(|i| &i.name))))
         })?;
         Ok(i.address)

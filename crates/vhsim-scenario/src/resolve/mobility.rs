@@ -151,7 +151,7 @@ pub(super) fn resolve(spec: &MobilitySpec, cx: &Context, duration: SimDuration) 
     let from = mobile.initial;
     let to = match &spec.to {
         Some(name) => {
-            let to = mobile.interfaces.iter().position(|i| &i.name == name).ok_or_else(|| {
+            let to = mobile.interfaces.iter().position(|i| *i.name == **name).ok_or_else(|| {
                 err(p("to"), format!("unknown interface `{name}` (interfaces: {})", names()))
             })? as u32;
             if to == from {

@@ -98,6 +98,18 @@ pub(crate) fn resolve(mut file: ScenarioFile) -> Result<Scenario> {
     })
 }
 
+/// The one string of `name` among `names`, added if new: a name many entries give alike (a
+/// scheme, a population's interface) is kept once, not once per entry (issue #29, memory per
+/// flow).
+fn shared(names: &mut Vec<std::sync::Arc<str>>, name: &str) -> std::sync::Arc<str> {
+    if let Some(s) = names.iter().find(|s| &***s == name) {
+        return s.clone();
+    }
+    let s: std::sync::Arc<str> = std::sync::Arc::from(name);
+    names.push(s.clone());
+    s
+}
+
 /// `v` without the spare capacity it grew (a population's lists hold one entry per user, and
 /// the run keeps them: issue #29, memory per flow).
 fn tight<T>(mut v: Vec<T>) -> Vec<T> {

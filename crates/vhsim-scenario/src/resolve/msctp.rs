@@ -69,7 +69,7 @@ pub(super) fn resolve(
         };
         let kp = join(&ap, k);
         debug_assert_eq!(node, m.node);
-        let addr = m.interfaces.iter().find(|i| &i.name == name).map(|i| i.address).ok_or_else(|| {
+        let addr = m.interfaces.iter().find(|i| *i.name == **name).map(|i| i.address).ok_or_else(|| {
             err(&kp, format!("unknown interface `{name}` (interfaces: {})", crate::error::list(m.interfaces.iter().map(|i| &i.name))))
         })?;
         let op = match k {

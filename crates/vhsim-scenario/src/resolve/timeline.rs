@@ -105,7 +105,7 @@ fn handover(
     let to = m
         .interfaces
         .iter()
-        .position(|i| i.name == to_name)
+        .position(|i| &*i.name == to_name)
         .ok_or_else(|| err(p("to"), format!("unknown interface `{to_name}` (interfaces: {})", names())))?
         as u32;
     if to == from {

@@ -21,7 +21,9 @@ pub fn ts_clock(now: SimTime) -> u32 {
 /// Smoothed round-trip time measured at the receiver.
 #[derive(Clone, Debug, Default)]
 pub struct ReceiverRtt {
-    srtt_ns: Option<f64>,
+    /// Meaningful once `samples > 0` (no `Option` of its own: every sink carries one, issue
+    /// #29, memory per flow).
+    srtt_ns: f64,
     samples: u64,
 }
 
@@ -33,16 +35,16 @@ impl ReceiverRtt {
         }
         let us = ts_clock(now).wrapping_sub(ts_ecr);
         let sample = us as f64 * 1_000.0;
-        self.srtt_ns = Some(match self.srtt_ns {
-            None => sample,
-            Some(s) => s + (sample - s) / 8.0,
-        });
+        self.srtt_ns = match self.samples {
+            0 => sample,
+            _ => self.srtt_ns + (sample - self.srtt_ns) / 8.0,
+        };
         self.samples += 1;
     }
 
     /// The smoothed RTT, once a sample came.
     pub fn srtt(&self) -> Option<SimDuration> {
-        self.srtt_ns.map(|s| SimDuration(s.round() as u64))
+        (self.samples > 0).then(|| SimDuration(self.srtt_ns.round() as u64))
     }
 
     /// Samples taken.

@@ -29,7 +29,6 @@ use crate::response::{
     DupAckResponseConfig, RtoResponse,
 };
 use crate::slowstart::SlowStart;
-use std::collections::VecDeque;
 use std::sync::Arc;
 use vhsim_core::{SimDuration, SimTime, TracedVar};
 
@@ -103,7 +102,9 @@ impl CaState {
     pub const NAMES: [&'static str; 4] = ["open", "disorder", "recovery", "loss"];
 }
 
-/// Counters of one sender.
+/// Counters of one sender. The counts of rarer events are 32-bit (each needs a timeout, a fast
+/// retransmit or a handover, far fewer than 2^32 in any run): every sender carries them (issue
+/// #29, memory per flow).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SenderStats {
     /// Data segments sent, retransmissions included.
@@ -115,18 +116,18 @@ pub struct SenderStats {
     /// Retransmission timeouts.
     pub rto_count: u64,
     /// Timeouts the RTO response declared spurious (F-RTO, RFC 5682 step 3b).
-    pub spurious_rto_detected: u64,
+    pub spurious_rto_detected: u32,
     /// TCP-DCR delays armed.
-    pub dcr_delays: u64,
+    pub dcr_delays: u32,
     /// TCP-DCR delays cancelled by a new ACK before tau (reordering, Lim & Jang Fig. 5).
-    pub dcr_reorderings: u64,
+    pub dcr_reorderings: u32,
     /// Fast retransmits the loss classifier called wireless (cwnd kept).
-    pub wireless_losses: u64,
+    pub wireless_losses: u32,
     /// Persist-mode episodes: the peer closed its window (Freeze-TCP's ZWA) or a handover
     /// policy halted the sender (DEMO-Vegas's SIG).
-    pub persist_episodes: u64,
+    pub persist_episodes: u32,
     /// Window probes the persist timer sent.
-    pub window_probes: u64,
+    pub window_probes: u32,
 }
 
 /// A TCP sender with its parts.
@@ -139,7 +140,9 @@ pub struct TcpSender {
     dupack_response: AnyDupAckResponse,
     classifier: AnyLossClassifier,
     handover: AnyHandoverPolicy,
-    classifications: VecDeque<LossClassification>,
+    /// The loss classifier's verdicts since the world last took them, oldest first; made when
+    /// the first is queued (most senders have no classifier: issue #29, memory per flow).
+    classifications: Option<Box<Vec<LossClassification>>>,
     burst: u32,
 }
 
@@ -156,7 +159,7 @@ impl TcpSender {
             dupack_response: AnyDupAckResponse::new(&cfg.dupack_response, &cfg),
             classifier: AnyLossClassifier::new(&cfg.loss_classifier, &cfg),
             handover: AnyHandoverPolicy::new(&cfg.handover, &cfg),
-            classifications: VecDeque::new(),
+            classifications: None,
             burst: 0,
             core: SenderCore::new(cfg, app_limit),
         }
@@ -334,7 +337,7 @@ impl TcpSender {
         self.dupack_response.cancel(c);
         let congestion = match self.classifier.classify(now, c.snd_una) {
             Some(rec) => {
-                self.classifications.push_back(rec);
+                self.classifications.get_or_insert_with(Box::default).push(rec);
                 rec.class == LossClass::Congestion
             }
             None => true,
@@ -422,7 +425,7 @@ impl TcpSender {
     /// classifier is configured). The world compares each with the ground truth of
     /// `seq`'s drop (queue overflow = congestion, link error = wireless).
     pub fn take_loss_classifications(&mut self) -> impl Iterator<Item = LossClassification> + '_ {
-        self.classifications.drain(..)
+        self.classifications.iter_mut().flat_map(|q| q.drain(..))
     }
 
     /// The loss detection part.
@@ -505,8 +508,8 @@ impl TcpSender {
     /// "Engagement counters"): persist mode, which every sender has, then each part's own.
     pub fn engagement(&self, out: &mut vhsim_net::Engagement) {
         let stats = &self.core.stats;
-        out.insert("persist_episodes", stats.persist_episodes);
-        out.insert("window_probes", stats.window_probes);
+        out.insert("persist_episodes", u64::from(stats.persist_episodes));
+        out.insert("window_probes", u64::from(stats.window_probes));
         self.core.cc.engagement(out);
         self.core.ss.engagement(out);
         self.detection.engagement(out);

@@ -123,6 +123,13 @@ pub struct Received {
     pub ack: Option<AckOut>,
 }
 
+/// The delayed-ACK deadline of a sink whose timer is not armed: the last instant, after any
+/// run's end (a deadline computed to it by saturating arithmetic never comes either).
+const NOT_ARMED: SimTime = SimTime::MAX;
+
+/// No duplicate segment to report: no segment has this number.
+const NO_DSACK: u64 = u64::MAX;
+
 /// A TCP receiver.
 #[derive(Clone, Debug)]
 pub struct TcpSink {
@@ -136,9 +143,13 @@ pub struct TcpSink {
     /// first): the SACK blocks to report, in RFC 2018 §4 order.
     recent: Vec<u64>,
     unacked_in_order: u32,
-    delack_deadline: Option<SimTime>,
-    /// A duplicate segment to report in the next ACK's first block (RFC 2883).
-    dsack: Option<u64>,
+    /// When the delayed-ACK timer fires; [`NOT_ARMED`] when it is not (the two options below
+    /// are plain words with a value that cannot occur: every sink carries them, issue #29,
+    /// memory per flow).
+    delack_deadline: SimTime,
+    /// A duplicate segment to report in the next ACK's first block (RFC 2883); [`NO_DSACK`]
+    /// when none.
+    dsack: u64,
     /// Quick ACKs left (Linux `icsk_ack.quick`).
     quick: u32,
     /// Whether any data arrived yet (the first data starts quick-ack mode).
@@ -162,8 +173,8 @@ impl TcpSink {
             ooo: BTreeMap::new(),
             recent: Vec::new(),
             unacked_in_order: 0,
-            delack_deadline: None,
-            dsack: None,
+            delack_deadline: NOT_ARMED,
+            dsack: NO_DSACK,
             quick: 0,
             started: false,
             dsacks_sent: 0,
@@ -195,7 +206,7 @@ impl TcpSink {
 
     /// When the delayed-ACK timer fires.
     pub fn next_timeout(&self) -> Option<SimTime> {
-        self.delack_deadline
+        (self.delack_deadline != NOT_ARMED).then_some(self.delack_deadline)
     }
 
     /// A data segment `seq` arrives at `now`.
@@ -208,7 +219,7 @@ impl TcpSink {
             // Duplicate: acknowledge at once so the sender learns the state (with a D-SACK),
             // and, as Linux does for old data, ACK quickly for a while.
             if self.cfg.dsack {
-                self.dsack = Some(seq);
+                self.dsack = seq;
             }
             if seq < self.rcv_nxt {
                 self.quick = self.cfg.quickack;
@@ -239,15 +250,15 @@ impl TcpSink {
         if self.unacked_in_order >= 2 {
             return Received { delivered, ack: Some(self.make_ack()) };
         }
-        if self.delack_deadline.is_none() {
-            self.delack_deadline = Some(now + self.cfg.delack_interval);
+        if self.delack_deadline == NOT_ARMED {
+            self.delack_deadline = now + self.cfg.delack_interval;
         }
         Received { delivered, ack: None }
     }
 
     /// The delayed-ACK timer fired at `now`.
     pub fn on_timeout(&mut self, now: SimTime) -> Option<AckOut> {
-        match self.delack_deadline {
+        match self.next_timeout() {
             Some(d) if d <= now => Some(self.make_ack()),
             _ => None,
         }
@@ -265,10 +276,11 @@ impl TcpSink {
 
     fn make_ack(&mut self) -> AckOut {
         self.unacked_in_order = 0;
-        self.delack_deadline = None;
+        self.delack_deadline = NOT_ARMED;
         self.quick = self.quick.saturating_sub(1);
         let mut sack = Vec::new();
-        if let Some(dup) = self.dsack.take() {
+        let dup = std::mem::replace(&mut self.dsack, NO_DSACK);
+        if dup != NO_DSACK {
             // RFC 2883 §4: the D-SACK block first, then the out-of-order block holding it.
             self.dsacks_sent += 1;
             sack.push((dup, dup + 1));
