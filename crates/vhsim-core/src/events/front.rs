@@ -41,7 +41,9 @@ impl<E> Default for Fronted<E> {
 impl<E> Fronted<E> {
     pub fn push(&mut self, e: Entry<E>) {
         match self.front.back() {
-            Some(last) if e.key > last.key && (self.front.len() >= FRONT || !self.rest.is_empty()) => self.rest.push(e),
+            Some(last) if e.key > last.key && (self.front.len() >= FRONT || !self.rest.is_empty()) => {
+                self.rest.push(e)
+            }
             _ => {
                 // Before the front's last entry, or room at its end with nothing behind it.
                 let at = self.front.partition_point(|x| x.key < e.key);
