@@ -1,58 +1,83 @@
 //! The store of the scheduled events once the queue has split (timers, flow starts: about two
-//! per flow in a run of many flows): a 4-ary heap whose earliest entries wait apart, sorted, so
-//! that the next few can be named (issue #29, docs/performance.md "Issue #29: timers at 10,000
-//! flows").
+//! per flow in a run of many flows): a timer wheel whose earliest entries wait sorted in a
+//! front of their own, so that the next few can be named (issue #29, docs/performance.md
+//! "Issue #29: timers at 10,000 flows").
 //!
 //! A heap orders nothing beyond its first entry, so the event loop could see one timer ahead
-//! only, and every timer of a run of many flows finds its flow's state cold. With the earliest
-//! `FRONT` entries sorted in a ring of their own, the loop reads the next `LOOKAHEAD` or more
-//! and fetches their flows' state several events before they pop. Every key of the front is
-//! before every key of the heap, so a pop takes the front's first entry and the order of
-//! events is the heap's; each entry leaves the heap once, when the front runs low (in key
-//! order, so it joins the front's end), and a new entry joins the heap unless it is due before
-//! the front's last one (rare: a new timer is usually due later than the next few).
+//! only, and at 20,000 waiting timers each pop sifted through seven levels of cold lines. Here
+//! time is cut into slots of `2^SHIFT` ns; an entry due in one of the next `SLOTS` slots waits,
+//! unsorted, in that slot's bucket of a ring (a push appends: one line), a later one in a heap
+//! (`far`) until the ring comes near its slot. When the front runs low, the next bucket that
+//! holds entries is sorted into it whole, so a pop takes the front's first entry and the loop
+//! can read the next `LOOKAHEAD` or more. Every key of the front is before every key of the
+//! ring and `far` (the front holds the slots before `cur`, the ring the next `SLOTS` from
+//! `cur`, `far` the rest), so the order of events is the order of their keys, whatever the
+//! width of a slot: that width only sets the cost.
 
 use super::store::Entry;
 use dary_heap::QuaternaryHeap;
 use std::collections::VecDeque;
 
-/// The earliest entries kept sorted ...
-const FRONT: usize = 16;
-/// ... refilled from the heap when fewer remain than this: the depth the loop can always see
+/// A slot is `2^SHIFT` ns (16.8 ms): about twenty timers each at 10,000 flows in backoff, a
+/// few hundred when they all send; ...
+const SHIFT: u32 = 24;
+/// ... the ring covers `SLOTS` slots (68.7 s: every retransmission timeout up to RFC 6298's
+/// 60 s maximum).
+const SLOTS: u64 = 4096;
+/// The front is refilled while it holds fewer than this: the depth the loop can always see
 /// while that many wait.
 pub(super) const LOOKAHEAD: usize = 8;
 
-/// A heap with its earliest entries sorted apart (module docs).
+/// The slot of a packed key (its time is the high 64 bits).
+#[inline(always)]
+fn slot(key: u128) -> u64 {
+    ((key >> 64) as u64) >> SHIFT
+}
+
+/// A timer wheel with a sorted front (module docs).
 #[derive(Clone)]
 pub(super) struct Fronted<E> {
-    /// The earliest entries in ascending key order, each before every entry of `rest`; empty
-    /// only when `rest` is.
+    /// The entries of the slots before `cur`, in ascending key order; holds `LOOKAHEAD` or more
+    /// unless nothing else waits.
     front: VecDeque<Entry<E>>,
-    /// The others (the heap's `Ord` is reversed: it pops the smallest key first).
-    rest: QuaternaryHeap<Entry<E>>,
+    /// Bucket `s % SLOTS` holds the entries of slot `s`, for `cur <= s < cur + SLOTS`, in no
+    /// order (allocated at the first push).
+    ring: Vec<Vec<Entry<E>>>,
+    /// The first slot not moved to the front.
+    cur: u64,
+    /// Entries in the ring.
+    in_ring: usize,
+    /// Entries of the slots from `cur + SLOTS` on (the heap's `Ord` is reversed: it pops the
+    /// smallest key first).
+    far: QuaternaryHeap<Entry<E>>,
 }
 
 impl<E> Default for Fronted<E> {
     fn default() -> Self {
-        Fronted { front: VecDeque::new(), rest: QuaternaryHeap::new() }
+        Fronted { front: VecDeque::new(), ring: Vec::new(), cur: 0, in_ring: 0, far: QuaternaryHeap::new() }
     }
 }
 
 impl<E> Fronted<E> {
     pub fn push(&mut self, e: Entry<E>) {
-        match self.front.back() {
-            Some(last) if e.key > last.key && (self.front.len() >= FRONT || !self.rest.is_empty()) => {
-                self.rest.push(e)
+        let s = slot(e.key);
+        if s < self.cur {
+            // Due in a slot already in the front (rare: a timer due sooner than the next few).
+            let at = self.front.partition_point(|x| x.key < e.key);
+            self.front.insert(at, e);
+        } else if s < self.cur + SLOTS {
+            if self.ring.is_empty() {
+                self.ring.resize_with(SLOTS as usize, Vec::new);
             }
-            _ => {
-                // Before the front's last entry, or room at its end with nothing behind it.
-                let at = self.front.partition_point(|x| x.key < e.key);
-                self.front.insert(at, e);
-                if self.front.len() > FRONT {
-                    // The front's last entry, before every entry of the heap, leads it now.
-                    let last = self.front.pop_back().expect("more than FRONT");
-                    self.rest.push(last);
-                }
+            self.ring[(s % SLOTS) as usize].push(e);
+            self.in_ring += 1;
+            if self.front.len() < LOOKAHEAD {
+                self.refill();
+            }
+        } else {
+            self.far.push(e);
+            if self.front.len() < LOOKAHEAD {
+                self.refill();
             }
         }
     }
@@ -78,27 +103,56 @@ impl<E> Fronted<E> {
         Some(e)
     }
 
-    /// The heap's earliest entries, in key order, to the front's end until it is full.
+    /// Move the next slots that hold entries, each sorted, to the front's end until it holds
+    /// `LOOKAHEAD` or nothing else waits.
     #[inline(never)]
     fn refill(&mut self) {
-        while self.front.len() < FRONT {
-            match self.rest.pop() {
-                Some(e) => self.front.push_back(e),
-                None => break,
+        while self.front.len() < LOOKAHEAD {
+            if self.in_ring == 0 {
+                // Nothing in the ring's slots: on to the first slot of `far`.
+                let Some(first) = self.far.peek() else { return };
+                self.cur = slot(first.key);
+                self.bring_near();
             }
+            let bucket = &mut self.ring[(self.cur % SLOTS) as usize];
+            if !bucket.is_empty() {
+                bucket.sort_unstable_by_key(|e| e.key);
+                self.in_ring -= bucket.len();
+                self.front.extend(bucket.drain(..));
+            }
+            self.cur += 1;
+            self.bring_near();
+        }
+    }
+
+    /// The entries of `far` whose slots the ring now covers move into it.
+    fn bring_near(&mut self) {
+        while self.far.peek().is_some_and(|e| slot(e.key) < self.cur + SLOTS) {
+            let e = self.far.pop().expect("peeked");
+            if self.ring.is_empty() {
+                self.ring.resize_with(SLOTS as usize, Vec::new);
+            }
+            self.ring[(slot(e.key) % SLOTS) as usize].push(e);
+            self.in_ring += 1;
         }
     }
 
     /// Remove the entry with key `key` (rare: an event taken out of the order).
     pub fn remove(&mut self, key: u128) -> Option<Entry<E>> {
-        let taken = match self.front.iter().position(|e| e.key == key) {
-            Some(i) => self.front.remove(i),
-            None => {
-                let mut rest = std::mem::take(&mut self.rest).into_vec();
-                let taken = rest.iter().position(|e| e.key == key).map(|i| rest.swap_remove(i));
-                self.rest = QuaternaryHeap::from(rest);
-                taken
-            }
+        let s = slot(key);
+        let taken = if s < self.cur {
+            let i = self.front.iter().position(|e| e.key == key)?;
+            self.front.remove(i)
+        } else if s < self.cur + SLOTS {
+            let bucket = self.ring.get_mut((s % SLOTS) as usize)?;
+            let i = bucket.iter().position(|e| e.key == key)?;
+            self.in_ring -= 1;
+            Some(bucket.swap_remove(i))
+        } else {
+            let mut far = std::mem::take(&mut self.far).into_vec();
+            let taken = far.iter().position(|e| e.key == key).map(|i| far.swap_remove(i));
+            self.far = QuaternaryHeap::from(far);
+            taken
         };
         self.refill();
         taken
@@ -106,7 +160,12 @@ impl<E> Fronted<E> {
 
     pub fn retain(&mut self, mut keep: impl FnMut(&Entry<E>) -> bool) {
         self.front.retain(&mut keep);
-        self.rest.retain(keep);
+        for bucket in &mut self.ring {
+            let before = bucket.len();
+            bucket.retain(&mut keep);
+            self.in_ring -= before - bucket.len();
+        }
+        self.far.retain(keep);
         self.refill();
     }
 }

@@ -125,7 +125,7 @@ struct Ahead {
 /// unique, so the order is the same as with one store. A run of a few flows never splits and
 /// pays nothing for it. Lanes, their heads and the events they hand to the store stay in the
 /// packet events' store whatever their class (a lane's head must be found there). The
-/// scheduled events' store keeps its earliest entries sorted apart from its heap (`front.rs`),
+/// scheduled events' store is a timer wheel whose earliest entries wait sorted (`front.rs`),
 /// so that the event loop can name the next few ([`EventQueue::peek_scheduled`]).
 #[derive(Clone)]
 pub struct EventQueue<E> {

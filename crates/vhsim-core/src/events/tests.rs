@@ -474,10 +474,10 @@ fn a_lane_peeked_in_depth_pops_in_that_order() {
 #[test]
 fn the_scheduled_front_pops_and_peeks_in_key_order() {
     // The scheduled events' store alone (front.rs), against a BTreeMap of the keys: pushes due
-    // before the front's last entry (into the front, its last pushed back into the heap), after
-    // it, ties of time, removals from the front and the heap, a retain, and pops that empty it
-    // several times; before every pop, each depth it names is the reference's entry there, and
-    // it names at least LOOKAHEAD while that many wait.
+    // in a slot already in the front, in the ring's slots, beyond them (`far`), ties of time,
+    // removals from the front, the ring and `far`, a retain, and pops that empty it several
+    // times; before every pop, each depth it names is the reference's entry there, and it names
+    // at least LOOKAHEAD while that many wait.
     use super::front::{Fronted, LOOKAHEAD};
     use super::store::{Entry, Slot};
     let mut f = Fronted::default();
@@ -501,11 +501,14 @@ fn the_scheduled_front_pops_and_peeks_in_key_order() {
     for round in 0..6u64 {
         for _ in 0..(3_000 - 400 * round) {
             let r = next();
-            // Mostly later than the next few (a timer), sometimes due at once or tied.
+            // Mostly later than the next few (a timer: up to 3 s, or beyond the ring's 68.7 s),
+            // sometimes due at once or tied.
             let t = match r % 8 {
                 0 => now,
                 1 => now + r % 5,
-                _ => now + r % 40_000,
+                2 => now + r % 40_000,
+                3 => now + (r % 100) * 1_000_000_000,
+                _ => now + (r % 3_000) * 1_000_000,
             };
             let class = class_of(r >> 5);
             let key = pack((SimTime(t), class, seq));
@@ -521,7 +524,7 @@ fn the_scheduled_front_pops_and_peeks_in_key_order() {
             }
             if r % 97 == 0 {
                 // Remove one at some depth (the front's or the heap's).
-                let depth = (r >> 20) as usize % reference.len().min(60);
+                let depth = (r >> 20) as usize % reference.len();
                 let k = *reference.keys().nth(depth).unwrap();
                 assert_eq!(f.remove(k).map(|e| e.key), Some(k));
                 reference.remove(&k);
@@ -538,6 +541,23 @@ fn the_scheduled_front_pops_and_peeks_in_key_order() {
             now = (e.key >> 64) as u64;
         }
     }
+    // Steady state with few waiting: time runs on past entries that waited beyond the ring
+    // while new ones keep joining it.
+    for _ in 0..20_000 {
+        let r = next();
+        let t = if r % 10 == 0 { now + (r % 100) * 1_000_000_000 } else { now + (r % 3_000) * 1_000_000 };
+        let key = pack((SimTime(t), EventClass::Timer, seq));
+        f.push(Entry { key, slot: Slot::Event(seq) });
+        reference.insert(key, seq);
+        seq += 1;
+        if reference.len() > 40 {
+            check(&f, &reference);
+            let e = f.pop().expect("waiting");
+            assert_eq!(Some(e.key), reference.pop_first().map(|(k, _)| k));
+            now = (e.key >> 64) as u64;
+        }
+    }
+    assert!(now > 1_000 * 1_000_000_000, "time ran past many far entries: {now}");
     while let Some((k, _)) = reference.pop_first() {
         assert_eq!(f.pop().map(|e| e.key), Some(k));
     }
@@ -556,7 +576,7 @@ fn scheduled_events_peeked_in_depth_pop_in_that_order() {
     let mut scheduled_waiting = 0usize;
     for i in 0..10_000u64 {
         let class = if i % 4 == 0 { EventClass::Timeline } else { EventClass::Timer };
-        q.push(SimTime(1_000 + (i * 7919) % 50_000), class, (pushed, true));
+        q.push(SimTime(1_000 + (i * 7919) % 50_000 * 100_000), class, (pushed, true));
         pushed += 1;
         scheduled_waiting += 1;
     }
@@ -579,7 +599,7 @@ fn scheduled_events_peeked_in_depth_pop_in_that_order() {
         }
         if r % 5 == 0 && pushed < 40_000 {
             // A new timer, perhaps due before some named ones: the names start again.
-            q.push(SimTime(now + r % 30_000), EventClass::Timer, (pushed, true));
+            q.push(SimTime(now + r % 30_000 * 100_000), EventClass::Timer, (pushed, true));
             pushed += 1;
             scheduled_waiting += 1;
             named.clear();
