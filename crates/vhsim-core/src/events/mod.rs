@@ -23,13 +23,13 @@
 //! then. So the order is the one without skipping, ties included. A child is due after its
 //! parent, so it is never popped before its moment.
 
-mod front;
+mod wheel;
 mod store;
 #[cfg(test)]
 mod tests;
 
 use crate::time::SimTime;
-use front::Fronted;
+use wheel::TimerWheel;
 use std::collections::VecDeque;
 use store::{Entry, Slot, Store};
 
@@ -46,7 +46,7 @@ pub enum EventClass {
 }
 
 /// How many scheduled events [`EventQueue::peek_scheduled`] names at least, while that many wait.
-pub const SCHEDULED_LOOKAHEAD: usize = front::LOOKAHEAD;
+pub const SCHEDULED_LOOKAHEAD: usize = wheel::LOOKAHEAD;
 
 /// The full ordering key of a scheduled event: `(time, class, seq)`.
 pub type EventKey = (SimTime, EventClass, u64);
@@ -125,12 +125,12 @@ struct Ahead {
 /// unique, so the order is the same as with one store. A run of a few flows never splits and
 /// pays nothing for it. Lanes, their heads and the events they hand to the store stay in the
 /// packet events' store whatever their class (a lane's head must be found there). The
-/// scheduled events' store is a timer wheel whose earliest entries wait sorted (`front.rs`),
+/// scheduled events' store is a timer wheel whose earliest entries wait sorted (`wheel.rs`),
 /// so that the event loop can name the next few ([`EventQueue::peek_scheduled`]).
 #[derive(Clone)]
 pub struct EventQueue<E> {
     store: Store<E>,
-    scheduled: Fronted<E>,
+    scheduled: TimerWheel<E>,
     /// The key of `scheduled`'s first entry (`u128::MAX` when it is empty, which no event's
     /// key is: its class bits would be 3): one comparison tells which store holds the next event.
     scheduled_first: u128,
@@ -155,7 +155,7 @@ impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
             store: Store::default(),
-            scheduled: Fronted::default(),
+            scheduled: TimerWheel::default(),
             scheduled_first: u128::MAX,
             split: false,
             lanes: Vec::new(),

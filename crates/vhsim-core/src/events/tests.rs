@@ -473,19 +473,19 @@ fn a_lane_peeked_in_depth_pops_in_that_order() {
 
 #[test]
 fn the_scheduled_front_pops_and_peeks_in_key_order() {
-    // The scheduled events' store alone (front.rs), against a BTreeMap of the keys: pushes due
+    // The scheduled events' store alone (wheel.rs), against a BTreeMap of the keys: pushes due
     // in a slot already in the front, in the ring's slots, beyond them (`far`), ties of time,
     // removals from the front, the ring and `far`, a retain, and pops that empty it several
     // times; before every pop, each depth it names is the reference's entry there, and it names
     // at least LOOKAHEAD while that many wait.
-    use super::front::{Fronted, LOOKAHEAD};
+    use super::wheel::{TimerWheel, LOOKAHEAD};
     use super::store::{Entry, Slot};
-    let mut f = Fronted::default();
+    let mut f = TimerWheel::default();
     let mut reference = BTreeMap::new();
     let mut next = stream(4242);
     let mut seq = 0u64;
     let mut now = 0u64;
-    let check = |f: &Fronted<u64>, r: &BTreeMap<u128, u64>| {
+    let check = |f: &TimerWheel<u64>, r: &BTreeMap<u128, u64>| {
         let mut named = 0;
         for (d, (&k, &v)) in r.iter().enumerate().take(40) {
             match f.peek_at(d) {

@@ -4,15 +4,18 @@
 //! "Issue #29: timers at 10,000 flows").
 //!
 //! A heap orders nothing beyond its first entry, so the event loop could see one timer ahead
-//! only, and at 20,000 waiting timers each pop sifted through seven levels of cold lines. Here
-//! time is cut into slots of `2^SHIFT` ns; an entry due in one of the next `SLOTS` slots waits,
-//! unsorted, in that slot's bucket of a ring (a push appends: one line), a later one in a heap
-//! (`far`) until the ring comes near its slot. When the front runs low, the next bucket that
-//! holds entries is sorted into it whole, so a pop takes the front's first entry and the loop
-//! can read the next `LOOKAHEAD` or more. Every key of the front is before every key of the
-//! ring and `far` (the front holds the slots before `cur`, the ring the next `SLOTS` from
-//! `cur`, `far` the rest), so the order of events is the order of their keys, whatever the
-//! width of a slot: that width only sets the cost.
+//! only, and with 20,000 waiting timers each pop sifted through seven levels (about 400
+//! instructions and 5 first-level misses per pop, callgrind). Here time is cut into slots of
+//! `2^SHIFT` ns; an entry due in one of the next `SLOTS` slots waits, unsorted, in that slot's
+//! bucket of a ring (a push appends), a later one in a heap (`far`) until the ring comes near
+//! its slot. When the front runs low, the next bucket that holds entries is sorted into it
+//! whole, so a pop takes the front's first entry and the loop can read the next `LOOKAHEAD` or
+//! more. Every key of the front is before every key of the ring and `far` (the front holds the
+//! slots before `cur`, the ring the next `SLOTS` from `cur`, `far` the rest), so the order of
+//! events is the order of their keys, whatever the width of a slot: that width only sets the
+//! cost. An entry due within the slots already in the front (sooner than a slot's width ahead,
+//! such as a 1 ms CBR write) is inserted in the front in order, moving the entries on its
+//! shorter side: cheap while a slot holds tens or hundreds of events, as in the runs measured.
 
 use super::store::Entry;
 use dary_heap::QuaternaryHeap;
@@ -36,7 +39,7 @@ fn slot(key: u128) -> u64 {
 
 /// A timer wheel with a sorted front (module docs).
 #[derive(Clone)]
-pub(super) struct Fronted<E> {
+pub(super) struct TimerWheel<E> {
     /// The entries of the slots before `cur`, in ascending key order; holds `LOOKAHEAD` or more
     /// unless nothing else waits.
     front: VecDeque<Entry<E>>,
@@ -52,13 +55,19 @@ pub(super) struct Fronted<E> {
     far: QuaternaryHeap<Entry<E>>,
 }
 
-impl<E> Default for Fronted<E> {
+impl<E> Default for TimerWheel<E> {
     fn default() -> Self {
-        Fronted { front: VecDeque::new(), ring: Vec::new(), cur: 0, in_ring: 0, far: QuaternaryHeap::new() }
+        TimerWheel {
+            front: VecDeque::new(),
+            ring: Vec::new(),
+            cur: 0,
+            in_ring: 0,
+            far: QuaternaryHeap::new(),
+        }
     }
 }
 
-impl<E> Fronted<E> {
+impl<E> TimerWheel<E> {
     pub fn push(&mut self, e: Entry<E>) {
         let s = slot(e.key);
         if s < self.cur {
