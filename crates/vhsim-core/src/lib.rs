@@ -15,7 +15,7 @@ pub mod time;
 pub mod units;
 pub mod vars;
 
-pub use events::{EventClass, EventKey, EventQueue, Moment};
+pub use events::{EventClass, EventKey, EventQueue, Moment, SCHEDULED_LOOKAHEAD};
 pub use rng::{RngStream, RngStreams};
 pub use time::{Rate, SimDuration, SimTime};
 pub use vars::TracedVar;

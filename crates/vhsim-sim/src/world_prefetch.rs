@@ -15,6 +15,13 @@
 //!    unit (or, for an ACK, the oldest record, which it settles), and fetch those; if it is an
 //!    endpoint's timer, read its flow record and fetch the endpoint's state and records.
 //!
+//! The scheduled events (endpoint timers, flow starts: in a run of many flows most of them are
+//! a flow's first touch in a long while) have stages of their own, run when one of them pops,
+//! so that each coming one passes each stage once: the queue keeps the next few sorted
+//! (`EventQueue::peek_scheduled`), and the one `FAR` places behind the next gets its flow
+//! record and the observers' record of the flow fetched, the one `NEAR` places behind it what
+//! those records point to (the endpoint's state, the ground truth's oldest record).
+//!
 //! A prefetch changes no value (vhsim-core `prefetch`): the run is the same with or without.
 
 use super::World;
@@ -28,12 +35,21 @@ use vhsim_net::{Packet, UnitKind};
 pub(super) const FROM_FLOWS: usize = 256;
 /// How much of an endpoint's state stage 3 fetches: a TCP sender's core is about 1 KB.
 const ENDPOINT_BYTES: usize = 1024;
+/// The scheduled event whose flow's records are fetched, counted behind the next one ...
+const FAR: usize = 3;
+/// ... and the one whose endpoint and records behind them are (module docs).
+const NEAR: usize = 1;
+const _: () = assert!(NEAR < FAR && FAR < vhsim_core::SCHEDULED_LOOKAHEAD, "the queue names both");
 
 impl World {
     /// Called by the event loop with the event `ev` just popped, before it is handled.
     #[inline(always)]
     pub(super) fn prefetch_ahead(&self, ev: &Event) {
         // (Everything is looked up with `get`: a hint never panics.)
+        if !matches!(ev, Event::Arrive(..) | Event::TxDone(_) | Event::HandoverNotice(_)) {
+            // A scheduled event (the classes `Timeline` and `Timer`): the next ones moved up.
+            self.prefetch_scheduled();
+        }
         if let Event::Arrive(l, _) = *ev {
             if let Some(slot) = self.queue.peek_lane(l, 1).and_then(|e| self.slot_of(e)) {
                 prefetch(slot, usize::MAX);
@@ -70,9 +86,10 @@ impl World {
                 }
             }
             Some((_, Event::EndpointTimer { flow, side })) => {
-                // Not fetched ahead (timers wait in a heap, which has no order beyond its
-                // first entry): the flow record is read now, and the endpoint's lines then
-                // come at once instead of one after another as its timeout reads them.
+                // Usually fetched already by the scheduled stages; not a timer that joined the
+                // queue's sorted front late (due sooner than the next few): its flow record is
+                // read now, and the endpoint's lines then come at once instead of one after
+                // another as its timeout reads them.
                 if let (Some(fl), Some(record)) = (self.flows.get(*flow as usize), self.obs.flows.get(*flow as usize)) {
                     fl.endpoints[usize::from(*side != 0)].prefetch(ENDPOINT_BYTES);
                     prefetch(&record.truth, usize::MAX);
@@ -80,6 +97,27 @@ impl World {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The stages of the scheduled events (module docs).
+    #[inline(never)]
+    fn prefetch_scheduled(&self) {
+        if let Some((f, _)) = self.queue.peek_scheduled(FAR).and_then(scheduled_flow) {
+            if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
+                prefetch(flow, usize::MAX);
+                prefetch(&record.truth, usize::MAX);
+                prefetch(&record.counters, usize::MAX);
+            }
+        }
+        if let Some((f, side)) = self.queue.peek_scheduled(NEAR).and_then(scheduled_flow) {
+            if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
+                flow.endpoints[side].prefetch(ENDPOINT_BYTES);
+                // A timeout retransmits the oldest unit; a start sends the first.
+                if let Some(truth) = record.truth.as_ref() {
+                    truth.prefetch(None);
+                }
+            }
         }
     }
 
@@ -96,6 +134,17 @@ impl World {
     #[inline(always)]
     fn arriving(&self, ev: &Event) -> Option<&Packet> {
         self.slot_of(ev)?.as_ref()
+    }
+}
+
+/// The flow and endpoint side a scheduled event drives: an endpoint's timer, or a flow's start
+/// (its sending side first).
+#[inline(always)]
+fn scheduled_flow(ev: &Event) -> Option<(usize, usize)> {
+    match *ev {
+        Event::EndpointTimer { flow, side } => Some((flow as usize, usize::from(side != 0))),
+        Event::FlowStart(f) => Some((f as usize, 0)),
+        _ => None,
     }
 }
 

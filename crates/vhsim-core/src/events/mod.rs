@@ -23,11 +23,13 @@
 //! then. So the order is the one without skipping, ties included. A child is due after its
 //! parent, so it is never popped before its moment.
 
+mod wheel;
 mod store;
 #[cfg(test)]
 mod tests;
 
 use crate::time::SimTime;
+use wheel::TimerWheel;
 use std::collections::VecDeque;
 use store::{Entry, Slot, Store};
 
@@ -42,6 +44,9 @@ pub enum EventClass {
     /// Endpoint timers (retransmission, delayed ACK, ...).
     Timer = 2,
 }
+
+/// How many scheduled events [`EventQueue::peek_scheduled`] names at least, while that many wait.
+pub const SCHEDULED_LOOKAHEAD: usize = wheel::LOOKAHEAD;
 
 /// The full ordering key of a scheduled event: `(time, class, seq)`.
 pub type EventKey = (SimTime, EventClass, u64);
@@ -119,11 +124,13 @@ struct Ahead {
 /// for the number of flows. A pop takes the earlier of the two stores' first entries; keys are
 /// unique, so the order is the same as with one store. A run of a few flows never splits and
 /// pays nothing for it. Lanes, their heads and the events they hand to the store stay in the
-/// packet events' store whatever their class (a lane's head must be found there).
+/// packet events' store whatever their class (a lane's head must be found there). The
+/// scheduled events' store is a timer wheel whose earliest entries wait sorted (`wheel.rs`),
+/// so that the event loop can name the next few ([`EventQueue::peek_scheduled`]).
 #[derive(Clone)]
 pub struct EventQueue<E> {
     store: Store<E>,
-    scheduled: Store<E>,
+    scheduled: TimerWheel<E>,
     /// The key of `scheduled`'s first entry (`u128::MAX` when it is empty, which no event's
     /// key is: its class bits would be 3): one comparison tells which store holds the next event.
     scheduled_first: u128,
@@ -148,7 +155,7 @@ impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
             store: Store::default(),
-            scheduled: Store::default(),
+            scheduled: TimerWheel::default(),
             scheduled_first: u128::MAX,
             split: false,
             lanes: Vec::new(),
@@ -500,6 +507,20 @@ impl<E> EventQueue<E> {
         Some((SimTime((key >> 64) as u64), event))
     }
 
+    /// The event `depth` places behind the first of the scheduled events (0: that one) once the
+    /// queue has split (see the type's docs: the classes `Timeline` and `Timer`, such as
+    /// endpoint timers and flow starts), if it is among those the store keeps sorted (at least
+    /// the first [`SCHEDULED_LOOKAHEAD`] while that many wait). They pop in that order among themselves,
+    /// with packet events in between, so the event loop can prefetch for them further ahead
+    /// than [`EventQueue::peek`] sees. `None` before the split.
+    #[inline(always)]
+    pub fn peek_scheduled(&self, depth: usize) -> Option<&E> {
+        match &self.scheduled.peek_at(depth)?.slot {
+            Slot::Event(e) => Some(e),
+            Slot::Lane(_) => None,
+        }
+    }
+
     /// The event `depth` places behind the head of lane `lane` (0: its head), if that many
     /// wait there: it pops after the `depth` events before it in the lane (a lane is FIFO), so
     /// the event loop can prefetch for it further ahead than [`EventQueue::peek`] sees.
@@ -554,15 +575,15 @@ impl<E> EventQueue<E> {
             }
         }
         let mut taken = Vec::new();
-        for store in [&mut self.store, &mut self.scheduled] {
-            store.retain(|e| match &e.slot {
-                Slot::Event(ev) if pick(ev) => {
-                    taken.push((unpack(e.key), ev.clone()));
-                    false
-                }
-                _ => true,
-            });
-        }
+        let mut keep = |e: &Entry<E>| match &e.slot {
+            Slot::Event(ev) if pick(ev) => {
+                taken.push((unpack(e.key), ev.clone()));
+                false
+            }
+            _ => true,
+        };
+        self.store.retain(&mut keep);
+        self.scheduled.retain(&mut keep);
         taken.sort_unstable_by_key(|&(key, _)| key);
         self.scheduled_first = self.scheduled.peek().map_or(u128::MAX, |e| e.key);
         self.len -= taken.len();

@@ -470,3 +470,151 @@ fn a_lane_peeked_in_depth_pops_in_that_order() {
     let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
     assert_eq!(order, ["a", "x", "late", "b", "y", "c"]);
 }
+
+#[test]
+fn the_scheduled_front_pops_and_peeks_in_key_order() {
+    // The scheduled events' store alone (wheel.rs), against a BTreeMap of the keys: pushes due
+    // in a slot already in the front, in the ring's slots, beyond them (`far`), ties of time,
+    // removals from the front, the ring and `far`, a retain, and pops that empty it several
+    // times; before every pop, each depth it names is the reference's entry there, and it names
+    // at least LOOKAHEAD while that many wait.
+    use super::wheel::{TimerWheel, LOOKAHEAD};
+    use super::store::{Entry, Slot};
+    let mut f = TimerWheel::default();
+    let mut reference = BTreeMap::new();
+    let mut next = stream(4242);
+    let mut seq = 0u64;
+    let mut now = 0u64;
+    let check = |f: &TimerWheel<u64>, r: &BTreeMap<u128, u64>| {
+        let mut named = 0;
+        for (d, (&k, &v)) in r.iter().enumerate().take(40) {
+            match f.peek_at(d) {
+                Some(e) => {
+                    assert_eq!((e.key, matches!(e.slot, Slot::Event(x) if x == v)), (k, true), "depth {d}");
+                    named += 1;
+                }
+                None => break,
+            }
+        }
+        assert!(named >= LOOKAHEAD.min(r.len()), "names {named} of {}", r.len());
+    };
+    for round in 0..6u64 {
+        for _ in 0..(3_000 - 400 * round) {
+            let r = next();
+            // Mostly later than the next few (a timer: up to 3 s, or beyond the ring's 68.7 s),
+            // sometimes due at once or tied.
+            let t = match r % 8 {
+                0 => now,
+                1 => now + r % 5,
+                2 => now + r % 40_000,
+                3 => now + (r % 100) * 1_000_000_000,
+                _ => now + (r % 3_000) * 1_000_000,
+            };
+            let class = class_of(r >> 5);
+            let key = pack((SimTime(t), class, seq));
+            f.push(Entry { key, slot: Slot::Event(seq) });
+            reference.insert(key, seq);
+            seq += 1;
+            if r % 3 == 0 {
+                check(&f, &reference);
+                let e = f.pop().expect("waiting");
+                let (k, v) = reference.pop_first().expect("waiting");
+                now = (k >> 64) as u64;
+                assert!(e.key == k && matches!(e.slot, Slot::Event(x) if x == v));
+            }
+            if r % 97 == 0 {
+                // Remove one at some depth (the front's or the heap's).
+                let depth = (r >> 20) as usize % reference.len();
+                let k = *reference.keys().nth(depth).unwrap();
+                assert_eq!(f.remove(k).map(|e| e.key), Some(k));
+                reference.remove(&k);
+            }
+        }
+        if round == 2 {
+            f.retain(|e| e.key % 5 != 0);
+            reference.retain(|k, _| k % 5 != 0);
+        }
+        while reference.len() > (round as usize * 7) % 20 {
+            check(&f, &reference);
+            let e = f.pop().expect("waiting");
+            assert_eq!(Some(e.key), reference.pop_first().map(|(k, _)| k));
+            now = (e.key >> 64) as u64;
+        }
+    }
+    // Steady state with few waiting: time runs on past entries that waited beyond the ring
+    // while new ones keep joining it.
+    for _ in 0..20_000 {
+        let r = next();
+        let t = if r % 10 == 0 { now + (r % 100) * 1_000_000_000 } else { now + (r % 3_000) * 1_000_000 };
+        let key = pack((SimTime(t), EventClass::Timer, seq));
+        f.push(Entry { key, slot: Slot::Event(seq) });
+        reference.insert(key, seq);
+        seq += 1;
+        if reference.len() > 40 {
+            check(&f, &reference);
+            let e = f.pop().expect("waiting");
+            assert_eq!(Some(e.key), reference.pop_first().map(|(k, _)| k));
+            now = (e.key >> 64) as u64;
+        }
+    }
+    assert!(now > 1_000 * 1_000_000_000, "time ran past many far entries: {now}");
+    while let Some((k, _)) = reference.pop_first() {
+        assert_eq!(f.pop().map(|e| e.key), Some(k));
+    }
+    assert!(f.pop().is_none() && f.peek().is_none());
+}
+
+#[test]
+fn scheduled_events_peeked_in_depth_pop_in_that_order() {
+    // 10,000 timers and flow starts (the split queue's scheduled events) with packet events
+    // coming and going: what `peek_scheduled` names at depths 0, 1, ... are the scheduled
+    // events to pop next, in that order (packet events in between); it names at least
+    // SCHEDULED_LOOKAHEAD while that many wait, and the peek of the whole queue stays exact.
+    let mut q = EventQueue::new();
+    let mut next = stream(99);
+    let mut pushed = 0u64;
+    let mut scheduled_waiting = 0usize;
+    for i in 0..10_000u64 {
+        let class = if i % 4 == 0 { EventClass::Timeline } else { EventClass::Timer };
+        q.push(SimTime(1_000 + (i * 7919) % 50_000 * 100_000), class, (pushed, true));
+        pushed += 1;
+        scheduled_waiting += 1;
+    }
+    assert!(q.split);
+    // The scheduled events named and not popped yet, in the order named.
+    let mut named: VecDeque<u64> = VecDeque::new();
+    let mut now = 1_000;
+    let mut checked = 0;
+    while !q.is_empty() {
+        let now_named: VecDeque<u64> = (0..64).map_while(|d| q.peek_scheduled(d).map(|&(e, _)| e)).collect();
+        assert!(now_named.len() >= SCHEDULED_LOOKAHEAD.min(scheduled_waiting), "{} named of {scheduled_waiting}", now_named.len());
+        // Names given before still come first, in the same order (the front grows behind them).
+        assert!(now_named.iter().zip(&named).all(|(a, b)| a == b) && now_named.len() >= named.len().min(SCHEDULED_LOOKAHEAD));
+        checked += named.len();
+        named = now_named;
+        let r = next();
+        if r % 3 == 0 && pushed < 40_000 {
+            q.push(SimTime(now + r % 7), EventClass::Packet, (pushed, false));
+            pushed += 1;
+        }
+        if r % 5 == 0 && pushed < 40_000 {
+            // A new timer, perhaps due before some named ones: the names start again.
+            q.push(SimTime(now + r % 30_000 * 100_000), EventClass::Timer, (pushed, true));
+            pushed += 1;
+            scheduled_waiting += 1;
+            named.clear();
+        }
+        let peek = q.peek().map(|(t, &e)| (t, e));
+        let popped = q.pop();
+        assert_eq!(peek, popped);
+        let (t, (e, scheduled)) = popped.expect("waiting");
+        now = t.0;
+        if scheduled {
+            scheduled_waiting -= 1;
+            if let Some(first) = named.pop_front() {
+                assert_eq!(e, first, "the first scheduled event named pops first");
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}
