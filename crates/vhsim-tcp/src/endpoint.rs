@@ -78,9 +78,7 @@ impl Endpoint for TcpSenderEndpoint {
         self.ack.sig = h.flags & TCP_FLAG_SIG != 0;
         self.ack.sack.clear();
         self.ack.sack.extend(h.sack_blocks().map(|b| (b.start, b.end)));
-        let info = std::mem::take(&mut self.ack);
-        self.sender.on_ack(now, &info);
-        self.ack = info;
+        self.sender.on_ack(now, &self.ack);
         self.queue_verdicts();
         Pending { reports: !self.reports.is_empty(), transmit: true }
     }
