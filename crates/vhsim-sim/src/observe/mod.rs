@@ -210,7 +210,35 @@ impl Observers {
     }
 
     /// An endpoint sends `pkt` at `now` towards `first_hop`. Data units get their copy index.
+    /// (The packet trace's part is out of line: most runs keep none, and the small rest
+    /// inlines into the world's send path.)
+    #[inline(always)]
     pub fn sent(&mut self, now: SimTime, pkt: &mut Packet, first_hop: Option<u32>, path: Option<u32>) {
+        if self.traces.packets.is_some() {
+            return self.sent_traced(now, pkt, first_hop, path);
+        }
+        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
+            self.data_sent(now, pkt, None);
+        }
+    }
+
+    /// The counters and the ground truth of a data unit sent at `now`; `row` its row in the
+    /// packet trace.
+    #[inline(always)]
+    fn data_sent(&mut self, now: SimTime, pkt: &mut Packet, row: Option<u32>) {
+        let fo = &mut self.flows[pkt.flow as usize];
+        fo.counters.data_sent += 1;
+        if pkt.tag.retx.is_retransmission() {
+            fo.counters.retransmissions += 1;
+        }
+        if let Some(t) = fo.truth.as_mut() {
+            pkt.tag.copy = t.on_send(pkt.tag.seq, pkt.tag.retx == RetxCause::Timeout, row, now);
+        }
+    }
+
+    /// [`Observers::sent`] in a run that keeps the packet trace.
+    #[inline(never)]
+    fn sent_traced(&mut self, now: SimTime, pkt: &mut Packet, first_hop: Option<u32>, path: Option<u32>) {
         let event = match pkt.tag.kind {
             UnitKind::Data if pkt.tag.retx.is_retransmission() => PacketEvent::Retransmit,
             UnitKind::Data => PacketEvent::Send,
@@ -219,14 +247,7 @@ impl Observers {
         };
         if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
             let row = self.traces.packets.as_ref().and_then(|p| p.row_for(now, pkt.flow, event, first_hop));
-            let fo = &mut self.flows[pkt.flow as usize];
-            fo.counters.data_sent += 1;
-            if pkt.tag.retx.is_retransmission() {
-                fo.counters.retransmissions += 1;
-            }
-            if let Some(t) = fo.truth.as_mut() {
-                pkt.tag.copy = t.on_send(pkt.tag.seq, pkt.tag.retx == RetxCause::Timeout, row, now);
-            }
+            self.data_sent(now, pkt, row);
         }
         if let Some(p) = self.traces.packets.as_mut() {
             p.push(Self::row(now, pkt, event, first_hop, 0, path));
@@ -259,26 +280,42 @@ impl Observers {
     }
 
     /// `pkt` reaches the endpoint it is addressed to at `now` (before the endpoint sees it).
-    #[inline]
+    /// (The handover windows' and the packet trace's parts are out of line, so the rest
+    /// inlines into the world's delivery.)
+    #[inline(always)]
     pub fn arrived(&mut self, now: SimTime, pkt: &Packet, path: Option<u32>) {
+        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
+            if let Some(t) = self.flows[pkt.flow as usize].truth.as_mut() {
+                t.on_delivered(pkt.tag.seq, pkt.tag.copy);
+            }
+            if !self.handovers.is_empty() {
+                self.received(now, pkt);
+            }
+        }
+        if self.traces.packets.is_some() {
+            self.arrived_row(now, pkt, path);
+        }
+    }
+
+    /// Data `pkt` reached its receiver at `now`: its bytes in the handover windows.
+    #[inline(never)]
+    fn received(&mut self, now: SimTime, pkt: &Packet) {
+        let received = u64::from(pkt.tag.payload_bytes);
+        let fo = &mut self.flows[pkt.flow as usize];
+        fo.handovers.bytes(now, received, 0, &self.handovers, self.handover_window);
+        if let Some(log) = self.byte_log.as_mut() {
+            log[pkt.flow as usize].push((now, received, 0));
+        }
+    }
+
+    /// The packet trace's row of an arrival.
+    #[inline(never)]
+    fn arrived_row(&mut self, now: SimTime, pkt: &Packet, path: Option<u32>) {
         let event = match pkt.tag.kind {
             UnitKind::Data => PacketEvent::Receive,
             UnitKind::Ack => PacketEvent::AckReceive,
             UnitKind::Control => PacketEvent::ControlReceive,
         };
-        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
-            let fo = &mut self.flows[pkt.flow as usize];
-            if let Some(t) = fo.truth.as_mut() {
-                t.on_delivered(pkt.tag.seq, pkt.tag.copy);
-            }
-            if !self.handovers.is_empty() {
-                let received = u64::from(pkt.tag.payload_bytes);
-                fo.handovers.bytes(now, received, 0, &self.handovers, self.handover_window);
-                if let Some(log) = self.byte_log.as_mut() {
-                    log[pkt.flow as usize].push((now, received, 0));
-                }
-            }
-        }
         if let Some(p) = self.traces.packets.as_mut() {
             p.push(Self::row(now, pkt, event, None, 0, path));
         }
