@@ -332,35 +332,52 @@ impl Observers {
     }
 
     /// Flow `f`'s endpoint reports `r` at `now`; `progress` is the flow's sender's progress.
-    #[inline]
+    /// (A delivery's counters and goodput bin inline; the goodput and handover windows and the
+    /// other reports out of line.)
+    #[inline(always)]
     pub fn report(&mut self, now: SimTime, f: u32, r: Report, progress: Option<SendProgress>) {
+        let Report::Delivered { bytes, units } = r else { return self.other_report(now, f, r) };
         let fo = &mut self.flows[f as usize];
-        match r {
-            Report::Delivered { bytes, units } => {
-                fo.counters.delivered_units += units;
-                fo.counters.delivered_bytes += bytes;
-                if now >= self.goodput_bin.1 {
-                    let bin = now.0 / self.goodput_interval;
-                    self.goodput_bin = (bin as usize, SimTime((bin + 1).saturating_mul(self.goodput_interval)));
-                }
-                let bin = self.goodput_bin.0;
-                self.traces.goodput.add(f as usize, bin, bytes);
-                if let Some(x) = fo.extras.as_deref_mut() {
-                    for (w, acc) in self.windows.iter().zip(x.window_bytes.iter_mut()) {
-                        if now >= w.0 && now < w.1 {
-                            *acc += bytes;
-                        }
-                    }
-                }
-                if !self.handovers.is_empty() {
-                    fo.handovers.bytes(now, 0, bytes, &self.handovers, self.handover_window);
-                    if let Some(log) = self.byte_log.as_mut() {
-                        log[f as usize].push((now, 0, bytes));
-                    }
-                    let acked = progress.map_or(0, |p| p.acked);
-                    fo.handovers.settle(now, &self.handovers, self.handover_packets, acked, true);
+        fo.counters.delivered_units += units;
+        fo.counters.delivered_bytes += bytes;
+        if now >= self.goodput_bin.1 {
+            let bin = now.0 / self.goodput_interval;
+            self.goodput_bin = (bin as usize, SimTime((bin + 1).saturating_mul(self.goodput_interval)));
+        }
+        let bin = self.goodput_bin.0;
+        self.traces.goodput.add(f as usize, bin, bytes);
+        if fo.extras.is_some() || !self.handovers.is_empty() {
+            self.delivered_in_windows(now, f, bytes, progress);
+        }
+    }
+
+    /// A delivery of `bytes` at `now` in the goodput windows and the handover windows.
+    #[inline(never)]
+    fn delivered_in_windows(&mut self, now: SimTime, f: u32, bytes: u64, progress: Option<SendProgress>) {
+        let fo = &mut self.flows[f as usize];
+        if let Some(x) = fo.extras.as_deref_mut() {
+            for (w, acc) in self.windows.iter().zip(x.window_bytes.iter_mut()) {
+                if now >= w.0 && now < w.1 {
+                    *acc += bytes;
                 }
             }
+        }
+        if !self.handovers.is_empty() {
+            fo.handovers.bytes(now, 0, bytes, &self.handovers, self.handover_window);
+            if let Some(log) = self.byte_log.as_mut() {
+                log[f as usize].push((now, 0, bytes));
+            }
+            let acked = progress.map_or(0, |p| p.acked);
+            fo.handovers.settle(now, &self.handovers, self.handover_packets, acked, true);
+        }
+    }
+
+    /// [`Observers::report`] of a report other than a delivery.
+    #[inline(never)]
+    fn other_report(&mut self, now: SimTime, f: u32, r: Report) {
+        let fo = &mut self.flows[f as usize];
+        match r {
+            Report::Delivered { .. } => unreachable!("a delivery is reported inline"),
             Report::Timeout => {
                 fo.counters.timeouts += 1;
                 if !self.handovers.is_empty() {
@@ -378,11 +395,21 @@ impl Observers {
     }
 
     /// Flow `f`'s sender has processed an acknowledgment: resolve what the truth can resolve,
-    /// and settle the handover indices.
+    /// and settle the handover indices (out of line: only with labels or open indices).
+    #[inline(always)]
     pub fn progressed(&mut self, now: SimTime, f: u32, p: SendProgress) {
         if let Some(t) = self.flows[f as usize].truth.as_mut() {
             t.settle(p.acked, &mut self.labels);
         }
+        if !self.labels.is_empty() || self.flows[f as usize].handovers.unsettled() {
+            self.labels_and_indices(now, f, p);
+        }
+    }
+
+    /// The rest of [`Observers::progressed`]: apply the resolved labels, settle the handover
+    /// indices.
+    #[inline(never)]
+    fn labels_and_indices(&mut self, now: SimTime, f: u32, p: SendProgress) {
         self.apply_labels(f);
         let fo = &mut self.flows[f as usize];
         if !self.handovers.is_empty() {
