@@ -169,6 +169,8 @@ pub struct TcpSinkEndpoint {
     reports: Outbox<Report>,
     /// The round trip measured from the timestamps the sender echoes.
     rtt: ReceiverRtt,
+    /// Whether `rtt` is measured: only a run that reads it does (`Endpoint::read_rtt_estimate`).
+    measure_rtt: bool,
 }
 
 impl TcpSinkEndpoint {
@@ -182,6 +184,7 @@ impl TcpSinkEndpoint {
             acks: Outbox::default(),
             reports: Outbox::default(),
             rtt: ReceiverRtt::default(),
+            measure_rtt: true,
         }
     }
 
@@ -198,7 +201,9 @@ impl Endpoint for TcpSinkEndpoint {
         let Payload::Tcp(h) = &pkt.payload else { return Pending::ANY };
         let r = self.sink.on_data(now, h.seq);
         if r.delivered > 0 {
-            self.rtt.on_echo(now, h.ts_ecr);
+            if self.measure_rtt {
+                self.rtt.on_echo(now, h.ts_ecr);
+            }
             let bytes = r.delivered * u64::from(self.segment_size);
             self.reports.push(Report::Delivered { bytes, units: r.delivered });
         }
@@ -252,5 +257,9 @@ impl Endpoint for TcpSinkEndpoint {
     /// The receiver's smoothed RTT from the echoed timestamps.
     fn rtt_estimate(&self) -> Option<SimDuration> {
         self.rtt.srtt()
+    }
+
+    fn read_rtt_estimate(&mut self, read: bool) {
+        self.measure_rtt = read;
     }
 }
