@@ -202,6 +202,10 @@ pub trait Endpoint {
     fn rtt_estimate(&self) -> Option<SimDuration> {
         None
     }
+    /// Whether [`Endpoint::rtt_estimate`] will be read (told once, when the world is built:
+    /// only a run with `mobile.warning = "srtt"` reads it); told `false`, the endpoint may
+    /// skip measuring it. Endpoints measure it until told.
+    fn read_rtt_estimate(&mut self, _read: bool) {}
 }
 
 /// Engagement counters: for each mechanism of a scheme that is *configured*, how often it acted

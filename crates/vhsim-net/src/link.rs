@@ -178,6 +178,9 @@ pub struct Link {
     error: ErrorModel,
     arq: Option<Arq>,
     reorder: Option<Reorder>,
+    /// Whether only the link going down can lose a frame (no error model, no ARQ, no
+    /// reordering): kept with those three, read once per frame.
+    fate_known: bool,
     /// A recorded trace in the rate's role ([`crate::trace_link`]): when set, it says when a
     /// transmission ends, and `params.rate` is only the trace's mean rate (for notices).
     trace: Option<TracePacer>,
@@ -195,6 +198,7 @@ pub struct Link {
 impl Link {
     /// A link direction, up, idle, with an empty queue, no ARQ and no reordering.
     pub fn new(params: LinkParams, limit: QueueLimit, error: ErrorModel) -> Self {
+        let fate_known = matches!(error, ErrorModel::None);
         Link {
             params,
             up: true,
@@ -203,6 +207,7 @@ impl Link {
             error,
             arq: None,
             reorder: None,
+            fate_known,
             trace: None,
             wire: Wire::Idle,
             serialization_of: [(0, SimDuration::ZERO); 2],
@@ -226,18 +231,21 @@ impl Link {
         let mut link = Link::new(params, limit, ErrorModel::new(error, streams, name));
         link.arq = arq.map(|c| Arq::new(c, streams, name));
         link.reorder = reorder.map(|c| Reorder::new(c, streams, name));
+        link.fate_known &= link.arq.is_none() && link.reorder.is_none();
         link
     }
 
     /// Add a link-layer ARQ.
     pub fn with_arq(mut self, arq: Arq) -> Self {
         self.arq = Some(arq);
+        self.fate_known = false;
         self
     }
 
     /// Add a reordering model.
     pub fn with_reorder(mut self, reorder: Reorder) -> Self {
         self.reorder = Some(reorder);
+        self.fate_known = false;
         self
     }
 
@@ -288,7 +296,7 @@ impl Link {
     /// that ends.
     pub fn resume(&mut self, now: SimTime) -> Option<SimTime> {
         self.paused = false;
-        if self.wire != Wire::Idle {
+        if !matches!(self.wire, Wire::Idle) {
             return None;
         }
         self.start_next(now)
@@ -304,13 +312,14 @@ impl Link {
     /// Whether only the link going down can lose a frame (no error model, no ARQ, no
     /// reordering): its fate is known when its serialization starts.
     fn fate_known_at_start(&self) -> bool {
-        matches!(self.error, ErrorModel::None) && self.arq.is_none() && self.reorder.is_none()
+        debug_assert_eq!(self.fate_known, matches!(self.error, ErrorModel::None) && self.arq.is_none() && self.reorder.is_none());
+        self.fate_known
     }
 
     /// Whether the frame whose serialization just started may leave early (module docs): its
     /// fate cannot depend on anything but the link going down, and nothing waits behind it.
     pub fn can_leave_early(&self) -> bool {
-        self.wire == Wire::Frame(1) && self.queue.is_empty() && self.up && self.fate_known_at_start()
+        matches!(self.wire, Wire::Frame(1)) && self.queue.is_empty() && self.up && self.fate_known_at_start()
     }
 
     /// A packet of `size` bytes arrives at the link at `now`: if the link is idle and the
@@ -318,7 +327,7 @@ impl Link {
     /// serialization ends and when it reaches the far end. `None`: offer it ([`Link::offer`]).
     #[inline]
     pub fn leave_at_once(&mut self, now: SimTime, size: u32) -> Option<(SimTime, SimTime)> {
-        if self.wire != Wire::Idle || self.paused || !self.up || !self.fate_known_at_start() {
+        if !matches!(self.wire, Wire::Idle) || self.paused || !self.up || !self.fate_known_at_start() {
             return None;
         }
         debug_assert!(self.queue.is_empty(), "an idle link has nothing waiting");
@@ -409,7 +418,7 @@ impl Link {
         if !self.up {
             return Offer::Dropped(pkt, DropCause::LinkDown);
         }
-        if self.wire == Wire::Idle && !self.paused {
+        if matches!(self.wire, Wire::Idle) && !self.paused {
             let done = self.transmission_end(now, pkt.size);
             self.queue.serve_first(pkt);
             self.wire = Wire::Frame(1);

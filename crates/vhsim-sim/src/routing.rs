@@ -37,9 +37,11 @@ pub enum Hop {
     Drop(DropCause),
 }
 
-/// A table entry: a link direction, `ATTACH | attachment`, or `NONE`.
+/// A table entry: a link direction, `ATTACH | attachment`, `NONE`, or `ANCHOR` (the anchor's
+/// entry for a mobile node's home address, decided by the binding: [`Routing::decide`]).
 const NONE: u32 = u32::MAX;
 const ATTACH: u32 = 1 << 31;
+const ANCHOR: u32 = u32::MAX - 1;
 
 fn encode(hop: Hop) -> u32 {
     match hop {
@@ -213,7 +215,9 @@ impl Routing {
                     }
                     (None, None) => Hop::Unroutable,
                 };
-                table.push(encode(hop));
+                // The anchor's route to a home address follows the binding (read per packet).
+                let anchored = i == HOME && sc.mobiles[k as usize].anchor as usize == v;
+                table.push(if anchored { ANCHOR } else { encode(hop) });
             }
         }
         let mobiles = sc
@@ -316,28 +320,30 @@ impl Routing {
         }
     }
 
-    /// The routing decision, and whether a binding update forwards the packet.
+    /// The routing decision, and whether a binding update forwards the packet. A node that is
+    /// not a mobile node reads its table; only a mobile node (no row) and the anchor's entries
+    /// for home addresses (`ANCHOR`) look at the mobile node's state.
     #[inline(always)]
     fn decide(&self, node: u32, pkt: &Packet) -> (Hop, bool) {
-        let k = self.mobile_at[node as usize];
-        if k != NONE {
+        let row = self.row[node as usize];
+        if row == NONE {
+            let k = self.mobile_at[node as usize];
             let m = &self.mobiles[k as usize];
             let (owner, i) = self.of_addr[pkt.src.index()];
             let iface = if owner == k && i != HOME { i } else { m.mn_iface };
             return (m.hops[iface as usize].uplink, false);
         }
-        let (k, i) = self.of_addr[pkt.dst.index()];
-        if i == HOME {
-            let m = &self.mobiles[k as usize];
-            if node == m.anchor {
-                return match m.pending {
-                    None => (m.hops[m.bound as usize].anchor, false),
-                    Some(_) if m.old_path == OldPath::Drop => (Hop::Drop(DropCause::Binding), false),
-                    Some(p) => (m.hops[p.new as usize].anchor, true),
-                };
-            }
+        let e = self.table[row as usize * self.n_addr + pkt.dst.index()];
+        if e != ANCHOR {
+            return (decode(e), false);
         }
-        (decode(self.table[self.row[node as usize] as usize * self.n_addr + pkt.dst.index()]), false)
+        let m = &self.mobiles[self.of_addr[pkt.dst.index()].0 as usize];
+        debug_assert_eq!(node, m.anchor);
+        match m.pending {
+            None => (m.hops[m.bound as usize].anchor, false),
+            Some(_) if m.old_path == OldPath::Drop => (Hop::Drop(DropCause::Binding), false),
+            Some(p) => (m.hops[p.new as usize].anchor, true),
+        }
     }
 
     /// The interface of a mobile node a packet uses: the interface of a care-of address it is

@@ -117,9 +117,15 @@ impl World {
             agents_at[a.node as usize].push(i as u32);
         }
         let routing = Routing::new(&scenario);
+        let by_mobile = crate::handover::ByMobile::new(&scenario, &handovers);
+        let mut flows = flows;
+        // The endpoints' own RTT estimates are read only for warnings timed by them.
+        for ep in flows.iter_mut().flat_map(|f| f.endpoints.iter_mut()) {
+            ep.read_rtt_estimate(by_mobile.srtt);
+        }
         World {
             cells: vec![crate::cells::AttachState::default(); routing.attachments.len()],
-            by_mobile: crate::handover::ByMobile::new(&scenario, &handovers),
+            by_mobile,
             routing,
             held: vec![Vec::new(); links.len()],
             failed_in_transit: vec![None; links.len()],

@@ -78,9 +78,7 @@ impl Endpoint for TcpSenderEndpoint {
         self.ack.sig = h.flags & TCP_FLAG_SIG != 0;
         self.ack.sack.clear();
         self.ack.sack.extend(h.sack_blocks().map(|b| (b.start, b.end)));
-        let info = std::mem::take(&mut self.ack);
-        self.sender.on_ack(now, &info);
-        self.ack = info;
+        self.sender.on_ack(now, &self.ack);
         self.queue_verdicts();
         Pending { reports: !self.reports.is_empty(), transmit: true }
     }
@@ -171,6 +169,8 @@ pub struct TcpSinkEndpoint {
     reports: Outbox<Report>,
     /// The round trip measured from the timestamps the sender echoes.
     rtt: ReceiverRtt,
+    /// Whether `rtt` is measured: only a run that reads it does (`Endpoint::read_rtt_estimate`).
+    measure_rtt: bool,
 }
 
 impl TcpSinkEndpoint {
@@ -184,6 +184,7 @@ impl TcpSinkEndpoint {
             acks: Outbox::default(),
             reports: Outbox::default(),
             rtt: ReceiverRtt::default(),
+            measure_rtt: true,
         }
     }
 
@@ -200,7 +201,9 @@ impl Endpoint for TcpSinkEndpoint {
         let Payload::Tcp(h) = &pkt.payload else { return Pending::ANY };
         let r = self.sink.on_data(now, h.seq);
         if r.delivered > 0 {
-            self.rtt.on_echo(now, h.ts_ecr);
+            if self.measure_rtt {
+                self.rtt.on_echo(now, h.ts_ecr);
+            }
             let bytes = r.delivered * u64::from(self.segment_size);
             self.reports.push(Report::Delivered { bytes, units: r.delivered });
         }
@@ -254,5 +257,9 @@ impl Endpoint for TcpSinkEndpoint {
     /// The receiver's smoothed RTT from the echoed timestamps.
     fn rtt_estimate(&self) -> Option<SimDuration> {
         self.rtt.srtt()
+    }
+
+    fn read_rtt_estimate(&mut self, read: bool) {
+        self.measure_rtt = read;
     }
 }

@@ -108,6 +108,13 @@ impl FlowHandovers {
         self.0.as_deref().is_none_or(Measured::settled)
     }
 
+    /// Whether [`FlowHandovers::settle`] has anything to do: a handover started and some of its
+    /// indices are open.
+    #[inline]
+    pub fn unsettled(&self) -> bool {
+        self.0.as_deref().is_some_and(|m| m.open > 0)
+    }
+
     /// After an ACK or a delivery: settle the indices still open. `acked` is the sender's
     /// cumulative acknowledgment point; `n` the index's packet count.
     pub fn settle(&mut self, now: SimTime, handovers: &[HandoverRecord], n: u64, acked: u64, delivered_now: bool) {

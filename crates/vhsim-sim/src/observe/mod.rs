@@ -210,7 +210,35 @@ impl Observers {
     }
 
     /// An endpoint sends `pkt` at `now` towards `first_hop`. Data units get their copy index.
+    /// (The packet trace's part is out of line: most runs keep none, and the small rest
+    /// inlines into the world's send path.)
+    #[inline(always)]
     pub fn sent(&mut self, now: SimTime, pkt: &mut Packet, first_hop: Option<u32>, path: Option<u32>) {
+        if self.traces.packets.is_some() {
+            return self.sent_traced(now, pkt, first_hop, path);
+        }
+        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
+            self.data_sent(now, pkt, None);
+        }
+    }
+
+    /// The counters and the ground truth of a data unit sent at `now`; `row` its row in the
+    /// packet trace.
+    #[inline(always)]
+    fn data_sent(&mut self, now: SimTime, pkt: &mut Packet, row: Option<u32>) {
+        let fo = &mut self.flows[pkt.flow as usize];
+        fo.counters.data_sent += 1;
+        if pkt.tag.retx.is_retransmission() {
+            fo.counters.retransmissions += 1;
+        }
+        if let Some(t) = fo.truth.as_mut() {
+            pkt.tag.copy = t.on_send(pkt.tag.seq, pkt.tag.retx == RetxCause::Timeout, row, now);
+        }
+    }
+
+    /// [`Observers::sent`] in a run that keeps the packet trace.
+    #[inline(never)]
+    fn sent_traced(&mut self, now: SimTime, pkt: &mut Packet, first_hop: Option<u32>, path: Option<u32>) {
         let event = match pkt.tag.kind {
             UnitKind::Data if pkt.tag.retx.is_retransmission() => PacketEvent::Retransmit,
             UnitKind::Data => PacketEvent::Send,
@@ -219,14 +247,7 @@ impl Observers {
         };
         if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
             let row = self.traces.packets.as_ref().and_then(|p| p.row_for(now, pkt.flow, event, first_hop));
-            let fo = &mut self.flows[pkt.flow as usize];
-            fo.counters.data_sent += 1;
-            if pkt.tag.retx.is_retransmission() {
-                fo.counters.retransmissions += 1;
-            }
-            if let Some(t) = fo.truth.as_mut() {
-                pkt.tag.copy = t.on_send(pkt.tag.seq, pkt.tag.retx == RetxCause::Timeout, row, now);
-            }
+            self.data_sent(now, pkt, row);
         }
         if let Some(p) = self.traces.packets.as_mut() {
             p.push(Self::row(now, pkt, event, first_hop, 0, path));
@@ -259,26 +280,42 @@ impl Observers {
     }
 
     /// `pkt` reaches the endpoint it is addressed to at `now` (before the endpoint sees it).
-    #[inline]
+    /// (The handover windows' and the packet trace's parts are out of line, so the rest
+    /// inlines into the world's delivery.)
+    #[inline(always)]
     pub fn arrived(&mut self, now: SimTime, pkt: &Packet, path: Option<u32>) {
+        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
+            if let Some(t) = self.flows[pkt.flow as usize].truth.as_mut() {
+                t.on_delivered(pkt.tag.seq, pkt.tag.copy);
+            }
+            if !self.handovers.is_empty() {
+                self.received(now, pkt);
+            }
+        }
+        if self.traces.packets.is_some() {
+            self.arrived_row(now, pkt, path);
+        }
+    }
+
+    /// Data `pkt` reached its receiver at `now`: its bytes in the handover windows.
+    #[inline(never)]
+    fn received(&mut self, now: SimTime, pkt: &Packet) {
+        let received = u64::from(pkt.tag.payload_bytes);
+        let fo = &mut self.flows[pkt.flow as usize];
+        fo.handovers.bytes(now, received, 0, &self.handovers, self.handover_window);
+        if let Some(log) = self.byte_log.as_mut() {
+            log[pkt.flow as usize].push((now, received, 0));
+        }
+    }
+
+    /// The packet trace's row of an arrival.
+    #[inline(never)]
+    fn arrived_row(&mut self, now: SimTime, pkt: &Packet, path: Option<u32>) {
         let event = match pkt.tag.kind {
             UnitKind::Data => PacketEvent::Receive,
             UnitKind::Ack => PacketEvent::AckReceive,
             UnitKind::Control => PacketEvent::ControlReceive,
         };
-        if pkt.tag.kind == UnitKind::Data && pkt.flow != NO_FLOW {
-            let fo = &mut self.flows[pkt.flow as usize];
-            if let Some(t) = fo.truth.as_mut() {
-                t.on_delivered(pkt.tag.seq, pkt.tag.copy);
-            }
-            if !self.handovers.is_empty() {
-                let received = u64::from(pkt.tag.payload_bytes);
-                fo.handovers.bytes(now, received, 0, &self.handovers, self.handover_window);
-                if let Some(log) = self.byte_log.as_mut() {
-                    log[pkt.flow as usize].push((now, received, 0));
-                }
-            }
-        }
         if let Some(p) = self.traces.packets.as_mut() {
             p.push(Self::row(now, pkt, event, None, 0, path));
         }
@@ -295,35 +332,52 @@ impl Observers {
     }
 
     /// Flow `f`'s endpoint reports `r` at `now`; `progress` is the flow's sender's progress.
-    #[inline]
+    /// (A delivery's counters and goodput bin inline; the goodput and handover windows and the
+    /// other reports out of line.)
+    #[inline(always)]
     pub fn report(&mut self, now: SimTime, f: u32, r: Report, progress: Option<SendProgress>) {
+        let Report::Delivered { bytes, units } = r else { return self.other_report(now, f, r) };
         let fo = &mut self.flows[f as usize];
-        match r {
-            Report::Delivered { bytes, units } => {
-                fo.counters.delivered_units += units;
-                fo.counters.delivered_bytes += bytes;
-                if now >= self.goodput_bin.1 {
-                    let bin = now.0 / self.goodput_interval;
-                    self.goodput_bin = (bin as usize, SimTime((bin + 1).saturating_mul(self.goodput_interval)));
-                }
-                let bin = self.goodput_bin.0;
-                self.traces.goodput.add(f as usize, bin, bytes);
-                if let Some(x) = fo.extras.as_deref_mut() {
-                    for (w, acc) in self.windows.iter().zip(x.window_bytes.iter_mut()) {
-                        if now >= w.0 && now < w.1 {
-                            *acc += bytes;
-                        }
-                    }
-                }
-                if !self.handovers.is_empty() {
-                    fo.handovers.bytes(now, 0, bytes, &self.handovers, self.handover_window);
-                    if let Some(log) = self.byte_log.as_mut() {
-                        log[f as usize].push((now, 0, bytes));
-                    }
-                    let acked = progress.map_or(0, |p| p.acked);
-                    fo.handovers.settle(now, &self.handovers, self.handover_packets, acked, true);
+        fo.counters.delivered_units += units;
+        fo.counters.delivered_bytes += bytes;
+        if now >= self.goodput_bin.1 {
+            let bin = now.0 / self.goodput_interval;
+            self.goodput_bin = (bin as usize, SimTime((bin + 1).saturating_mul(self.goodput_interval)));
+        }
+        let bin = self.goodput_bin.0;
+        self.traces.goodput.add(f as usize, bin, bytes);
+        if fo.extras.is_some() || !self.handovers.is_empty() {
+            self.delivered_in_windows(now, f, bytes, progress);
+        }
+    }
+
+    /// A delivery of `bytes` at `now` in the goodput windows and the handover windows.
+    #[inline(never)]
+    fn delivered_in_windows(&mut self, now: SimTime, f: u32, bytes: u64, progress: Option<SendProgress>) {
+        let fo = &mut self.flows[f as usize];
+        if let Some(x) = fo.extras.as_deref_mut() {
+            for (w, acc) in self.windows.iter().zip(x.window_bytes.iter_mut()) {
+                if now >= w.0 && now < w.1 {
+                    *acc += bytes;
                 }
             }
+        }
+        if !self.handovers.is_empty() {
+            fo.handovers.bytes(now, 0, bytes, &self.handovers, self.handover_window);
+            if let Some(log) = self.byte_log.as_mut() {
+                log[f as usize].push((now, 0, bytes));
+            }
+            let acked = progress.map_or(0, |p| p.acked);
+            fo.handovers.settle(now, &self.handovers, self.handover_packets, acked, true);
+        }
+    }
+
+    /// [`Observers::report`] of a report other than a delivery.
+    #[inline(never)]
+    fn other_report(&mut self, now: SimTime, f: u32, r: Report) {
+        let fo = &mut self.flows[f as usize];
+        match r {
+            Report::Delivered { .. } => unreachable!("a delivery is reported inline"),
             Report::Timeout => {
                 fo.counters.timeouts += 1;
                 if !self.handovers.is_empty() {
@@ -341,11 +395,21 @@ impl Observers {
     }
 
     /// Flow `f`'s sender has processed an acknowledgment: resolve what the truth can resolve,
-    /// and settle the handover indices.
+    /// and settle the handover indices (out of line: only with labels or open indices).
+    #[inline(always)]
     pub fn progressed(&mut self, now: SimTime, f: u32, p: SendProgress) {
         if let Some(t) = self.flows[f as usize].truth.as_mut() {
             t.settle(p.acked, &mut self.labels);
         }
+        if !self.labels.is_empty() || self.flows[f as usize].handovers.unsettled() {
+            self.labels_and_indices(now, f, p);
+        }
+    }
+
+    /// The rest of [`Observers::progressed`]: apply the resolved labels, settle the handover
+    /// indices.
+    #[inline(never)]
+    fn labels_and_indices(&mut self, now: SimTime, f: u32, p: SendProgress) {
         self.apply_labels(f);
         let fo = &mut self.flows[f as usize];
         if !self.handovers.is_empty() {

@@ -35,7 +35,15 @@ struct SegTruth {
     delivered_mask: u64,
     /// Cause code (`DropCause as u8`) of the latest dropped copy; 0 = none dropped.
     last_drop_cause: u8,
-    retx: Vec<PendingRetx>,
+    /// The retransmissions of this segment awaiting their labels; boxed and made at the first
+    /// one, so the record of a segment sent once (nearly all) is small and drops nothing.
+    retx: Option<Box<Vec<PendingRetx>>>,
+}
+
+impl SegTruth {
+    fn retx(&self) -> &[PendingRetx] {
+        self.retx.as_deref().map_or(&[], |r| r)
+    }
 }
 
 /// Label of a resolved retransmission, reported to the trace.
@@ -96,7 +104,7 @@ impl FlowTruth {
         s.sent += 1;
         s.in_flight += 1;
         if k > 0 {
-            s.retx.push(PendingRetx { tx_index: k, from_rto, trace_row, sent_at });
+            s.retx.get_or_insert_with(Box::default).push(PendingRetx { tx_index: k, from_rto, trace_row, sent_at });
         }
         k
     }
@@ -161,7 +169,7 @@ impl FlowTruth {
 
     /// Whether a retransmission sent before `t` still awaits its label.
     pub fn retx_pending_before(&self, t: SimTime) -> bool {
-        self.segs.iter().any(|s| s.retx.iter().any(|r| r.sent_at < t))
+        self.segs.iter().any(|s| s.retx().iter().any(|r| r.sent_at < t))
     }
 
     /// End of run: resolve everything (copies still in flight count as not lost).
@@ -173,7 +181,7 @@ impl FlowTruth {
     }
 
     fn resolve(&mut self, s: &SegTruth, labels: &mut Vec<Label>) {
-        for r in &s.retx {
+        for r in s.retx() {
             let earlier = if r.tx_index >= 64 { u64::MAX } else { (1u64 << r.tx_index) - 1 };
             let spurious = s.dropped_mask & earlier != earlier;
             if spurious {

@@ -204,4 +204,7 @@ impl Endpoint for AnyEndpoint {
     fn rtt_estimate(&self) -> Option<vhsim_core::SimDuration> {
         each!(self, e => e.rtt_estimate())
     }
+    fn read_rtt_estimate(&mut self, read: bool) {
+        each!(self, e => e.read_rtt_estimate(read))
+    }
 }

@@ -238,7 +238,9 @@ impl TcpSink {
         if let Some(end) = if filled_gap { self.ooo.remove(&self.rcv_nxt) } else { None } {
             self.rcv_nxt = end;
         }
-        self.recent.retain(|&s| s >= self.rcv_nxt);
+        if !self.recent.is_empty() {
+            self.recent.retain(|&s| s >= self.rcv_nxt);
+        }
         let delivered = self.rcv_nxt - seq;
         if filled_gap || !self.cfg.delayed_ack || self.quick > 0 {
             // Quick-ack mode acted if this ACK would otherwise wait for a second segment.
