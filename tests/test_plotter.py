@@ -31,6 +31,6 @@ def test_plots_drawn_by_the_plotter_equal_the_parents(tmp_path):
 
 def test_an_error_in_the_plotting_process_reaches_the_caller(tmp_path):
     with Plotter() as plotter:
-        future = plotter.draw("nosuchpaper", "fig", tmp_path, None, tmp_path)
+        future = plotter.finish("nosuchpaper", "fig", tmp_path, tmp_path, quick=True)
         with pytest.raises(KeyError, match="nosuchpaper"):
             future.result()
