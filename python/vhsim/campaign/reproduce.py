@@ -199,10 +199,7 @@ def reproduce(
                       rerun_other_versions=rerun_other_versions, pool=pool, table=False)
         done: dict[str, FigureOutcome] = {}
         specs = {}  # kept for the variants only: a figure's plan is read back when it runs
-        # Smallest campaigns first: the case studies' few runs have the heaviest plots (whole
-        # traces), drawn by the plotter while the large grids run, and the last figure is one
-        # whose table, claims and plot come after its sweep alone. The report keeps the paper's order.
-        for fig in sorted(figures, key=lambda f: sizes[f.id]) if plotter is not None else figures:
+        for fig in _run_order(figures, sizes) if plotter is not None else figures:
             if on_figure is not None:
                 on_figure(fig)
             spec = fig.campaign(quick)
@@ -224,6 +221,22 @@ def reproduce(
     tmp.write_text(_markdown(outcome, quick), encoding="utf-8")
     os.replace(tmp, outcome.report)
     return outcome
+
+
+#: A campaign of at most this many runs is a case study: its runs take no time, its plots the most.
+_FEW_RUNS = 100
+
+
+def _run_order(figures: list[FigureSpec], sizes: dict[str, int]) -> list[FigureSpec]:
+    """The order the figures run in when a plotting process finishes them (the report keeps the
+    paper's): the case studies first, whose whole-trace plots are then drawn while the grids
+    run, then the grids from the largest down, so that what is left to finish after the last
+    sweep is a small figure's table, claims and plots, not a large one's."""
+    def place(fig: FigureSpec) -> tuple[bool, int]:
+        grid = sizes[fig.id] > _FEW_RUNS
+        return grid, -sizes[fig.id] if grid else 0  # case studies keep the paper's order
+
+    return sorted(figures, key=place)
 
 
 @contextlib.contextmanager
