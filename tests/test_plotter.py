@@ -31,6 +31,16 @@ def test_plots_drawn_by_the_plotter_equal_the_parents(tmp_path):
 
 def test_an_error_in_the_plotting_process_reaches_the_caller(tmp_path):
     with Plotter() as plotter:
-        future = plotter.draw("nosuchpaper", "fig", tmp_path, None, tmp_path)
+        future = plotter.finish("nosuchpaper", "fig", tmp_path, tmp_path, quick=True)
         with pytest.raises(KeyError, match="nosuchpaper"):
             future.result()
+
+
+def test_figures_run_case_studies_first_then_the_largest_grids():
+    from types import SimpleNamespace
+
+    from vhsim.campaign.reproduce import _run_order
+
+    figs = [SimpleNamespace(id=i) for i in ("grid-small", "case-a", "grid-large", "case-b", "grid-mid")]
+    sizes = {"grid-small": 2400, "case-a": 3, "grid-large": 9600, "case-b": 2, "grid-mid": 4800}
+    assert [f.id for f in _run_order(figs, sizes)] == ["case-a", "case-b", "grid-large", "grid-mid", "grid-small"]

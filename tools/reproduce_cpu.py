@@ -41,6 +41,8 @@ class Sampler(threading.Thread):
         self.stop = False
         self.figure = "(start)"
         self.samples = {}  # figure -> [running, sleeping]
+        self.ticks = {}  # pid -> its latest utime + stime (ticks), to split the children's CPU
+        self.plotter = set()  # the plotting process (not a worker: its waits are no idle share)
         self.lock = threading.Lock()
 
     def run(self):
@@ -48,10 +50,13 @@ class Sampler(threading.Thread):
         while not self.stop:
             for pid in children(me):
                 try:
-                    state, _ = proc_stat(pid)
+                    state, ticks = proc_stat(pid)
                 except OSError:
                     continue
                 with self.lock:
+                    self.ticks[pid] = ticks
+                    if pid in self.plotter:
+                        continue
                     s = self.samples.setdefault(self.figure, [0, 0])
                     s[0 if state in "RD" else 1] += 1
             time.sleep(0.02)
@@ -72,7 +77,20 @@ def main():
         os.environ.setdefault(k, v)
     from vhsim.campaign.reproduce import counts_line, reproduce
 
+    import importlib
+
+    reproduce_module = importlib.import_module("vhsim.campaign.reproduce")
+
     sampler = Sampler()
+    plotter_pids = sampler.plotter
+    enter = reproduce_module.Plotter.__enter__
+
+    def entered(self):  # the plotting process's pid, to tell its CPU from the workers'
+        out = enter(self)
+        plotter_pids.update(getattr(self._executor, "_processes", None) or {})
+        return out
+
+    reproduce_module.Plotter.__enter__ = entered
     sampler.start()
     marks = []
 
@@ -100,16 +118,19 @@ def main():
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     marks.append(("(end)", time.perf_counter(), time.process_time()))
     figs = []
+    engine_by_figure = {}
+    for f in outcome.figures:
+        with_timing = f.sweep.campaign.results(timing=True)
+        engine_by_figure[f.figure.id] = float(with_timing["wall_s"].fillna(0).sum()) if "wall_s" in with_timing else 0.0
     for (fid, t, c), (_, t2, c2) in zip(marks, marks[1:]):
         run, sleep = sampler.samples.get(fid, [0, 0])
         figs.append({"figure": fid, "wall_s": round(t2 - t, 2), "parent_cpu_s": round(c2 - c, 2),
+                     "engine_s": round(engine_by_figure.get(fid, 0.0), 2),
                      "worker_idle_share": round(sleep / max(1, run + sleep), 3)})
     tot_run = sum(v[0] for v in sampler.samples.values())
     tot_sleep = sum(v[1] for v in sampler.samples.values())
-    engine = 0.0
-    for f in outcome.figures:
-        with_timing = f.sweep.campaign.results(timing=True)
-        engine += float(with_timing["wall_s"].fillna(0).sum()) if "wall_s" in with_timing else 0.0
+    hz = os.sysconf("SC_CLK_TCK")
+    engine = sum(engine_by_figure.values())
     result = {
         "paper": args.paper, "quick": args.quick, "wall_s": round(wall, 1),
         "parent_cpu_s": round(me.ru_utime + me.ru_stime, 1),
@@ -117,6 +138,10 @@ def main():
         "workers_cpu_s": round(kids.ru_utime + kids.ru_stime, 1),
         "workers_user_s": round(kids.ru_utime, 1), "workers_sys_s": round(kids.ru_stime, 1),
         "engine_wall_s_sum": round(engine, 1),
+        # Sampled every 20 ms from /proc (the last ~20 ms of each process missed): the plotting
+        # process apart from the workers.
+        "plotter_cpu_s_sampled": round(sum(t for p, t in sampler.ticks.items() if p in plotter_pids) / hz, 1),
+        "pool_workers_cpu_s_sampled": round(sum(t for p, t in sampler.ticks.items() if p not in plotter_pids) / hz, 1),
         "worker_idle_share": round(tot_sleep / max(1, tot_run + tot_sleep), 3),
         "parent_maxrss_mb": round(me.ru_maxrss / 1024), "workers_maxrss_mb": round(kids.ru_maxrss / 1024),
         "load_start": load0, "load_end": os.getloadavg(),

@@ -1,40 +1,43 @@
-"""A reproduction's plots drawn in a process of their own while the next figure's runs go on.
+"""A reproduction's figures finished -- result table, claims, plots -- in a process of their own
+while the next figure's runs go on.
 
-Plotting is the largest single piece of a reproduction's parent work (Daniel & Kojo: about a
-third of the parent's CPU, docs/performance.md "The reproductions' work around the engine"),
-and while the parent plots, the workers wait for the next figure's runs. A :class:`Plotter`
-holds one extra process, forked with the worker pool (before any grid or plan exists, so it
-copies little); :meth:`Plotter.draw` hands it a figure (by paper name and figure id), its
-campaign folder and its derived table, and returns a future of the files written. The plots
-are the same files as when the parent draws them: the same function reads the same campaign
-folder and the same table.
+Plotting was the largest single piece of a reproduction's parent work (Daniel & Kojo: about a
+third of the parent's CPU, docs/performance.md "The reproductions' work around the engine"), and
+the table and the claims most of the rest; while the parent did them, the workers waited for the
+next figure's runs. A :class:`Plotter` holds one extra process, forked with the worker pool
+(before any grid or plan exists, so it copies little); :meth:`Plotter.finish` hands it a swept
+figure (by paper name and figure id) and its campaign folder, and returns a future of the files
+written, the table of our numbers and the verdicts. They are the same as when the parent makes
+them: the same function (:func:`vhsim.campaign.reproduce.figure_results`) reads the same
+campaign folder.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import Future
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .runner import WorkerPool
 
-if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
-
-__all__ = ["Plotter", "draw_figure"]
+__all__ = ["Plotter", "finish_figure"]
 
 
-def draw_figure(paper: str, figure: str, campaign_dir: Path, table: "pd.DataFrame", out: Path) -> list[Path]:
-    """Draw figure ``figure`` of paper ``paper`` from its campaign folder and derived ``table``
-    into folder ``out`` (what the parent's ``FigureSpec.draw`` does, in any process)."""
-    from .reproduce import papers
+def finish_figure(paper: str, figure: str, campaign_dir: Path, out: Path,
+                  quick: bool) -> tuple[list[Path], str | None, list[tuple[str, str, str]]]:
+    """Everything of a swept figure but its sweep, in any process: its result table built from
+    the campaign folder's records, its derived columns, the table of our numbers, its claims
+    judged and its plots drawn (:func:`vhsim.campaign.reproduce.figure_results`). Returns the
+    files, the table's text and each claim's ``(status, ours, rule)`` in the figure's order
+    (the caller puts its own claims back beside them)."""
+    from .reproduce import figure_results, papers
     from .store import open_campaign
 
-    return papers()[paper].figure(figure).draw(open_campaign(campaign_dir), table, out)
+    files, ours, verdicts = figure_results(papers()[paper].figure(figure), open_campaign(campaign_dir), out, quick)
+    return files, ours, [(v.status, v.ours, v.rule) for v in verdicts]
 
 
 class Plotter(WorkerPool):
-    """One plotting process, used as ``with Plotter() as plotter: plotter.draw(...)``: a
+    """One plotting process, used as ``with Plotter() as plotter: plotter.finish(...)``: a
     :class:`WorkerPool` of one, forked when entered.
 
     Leaving the block waits for every plot (an error in one is raised by its future's
@@ -43,6 +46,7 @@ class Plotter(WorkerPool):
     def __init__(self) -> None:
         super().__init__(1)
 
-    def draw(self, paper: str, figure: str, campaign_dir: Path, table: "pd.DataFrame", out: Path) -> Future:
-        """Submit one figure's plots; the future's result is the files written (a ``Drawn``)."""
-        return self.executor.submit(draw_figure, paper, figure, Path(campaign_dir), table, Path(out))
+    def finish(self, paper: str, figure: str, campaign_dir: Path, out: Path, quick: bool) -> Future:
+        """Submit a swept figure's table, claims and plots (:func:`finish_figure`); the future's
+        result is ``(files, table text, verdicts)``."""
+        return self.executor.submit(finish_figure, paper, figure, Path(campaign_dir), Path(out), quick)

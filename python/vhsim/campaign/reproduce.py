@@ -69,8 +69,8 @@ class FigureOutcome:
     table: str | None = None
     #: What the figures' captions say that a reader of the report must know too (a line hidden under another).
     notes: list[str] = field(default_factory=list)
-    #: The plots a :class:`Plotter` is still drawing; ``files`` and ``notes`` are filled from it
-    #: by :func:`_collect_plots`.
+    #: What a :class:`Plotter` is still doing for this figure; ``files``, ``notes``, ``table`` and
+    #: ``verdicts`` are filled from it by :func:`_collect_plots`.
     pending: Future | None = None
 
 
@@ -98,35 +98,46 @@ def judge(fig: FigureSpec, table, quick: bool = False) -> list[Verdict]:
     return [evaluate(claim, table, ctx=ctx) for claim in fig.claims]
 
 
+def figure_results(fig: FigureSpec, camp, fig_dir: Path, quick: bool,
+                   draw: bool = True) -> tuple[list[Path], str | None, list[Verdict]]:
+    """A swept figure's plots (``draw``), our numbers and its verdicts, from its campaign: the
+    result table, its derived columns, the table of our numbers and the claims judged on it (on
+    the table as derived: before the plots, which may add columns of their own), then the plots
+    (``quick``: judged on the reduced campaign)."""
+    df = camp.results()
+    table = fig.columns(camp, df) if len(df) else df
+    ours = fig.render_table(table) if draw and len(df) else None
+    verdicts = judge(fig, table, quick)
+    files = fig.draw(camp, table, fig_dir) if draw and len(df) else []
+    camp.forget_plans()  # the report needs the figure's spec and folder, not its runs
+    return files, ours, verdicts
+
+
 def _figure(fig: FigureSpec, spec, fig_dir: Path, run: Callable[..., SweepReport], quick: bool,
             draw: bool = True, plotter: tuple[Plotter, str] | None = None) -> FigureOutcome:
     """Run one figure's campaign into ``fig_dir/campaign``, derive its columns, judge its claims
     (``quick``: on the reduced campaign) and (``draw``) plot it and tabulate our numbers; a
-    robustness or ambiguity variant skips those."""
+    robustness or ambiguity variant skips those. With a plotter (its process and the paper's
+    name) all of that but the sweep is done there while the next figure runs
+    (:func:`vhsim.campaign.plotter.finish_figure`); the outcome holds its future until
+    :func:`_collect_plots`."""
     sweep = run(spec, fig_dir / "campaign")
-    df = sweep.campaign.results()
-    table = fig.columns(sweep.campaign, df) if len(df) else df
-    files: list[Path] = []
-    pending: Future | None = None
-    if draw and len(df):
-        # With a plotter (its process and the paper's name) the plots are drawn there while the
-        # next figure runs; the outcome holds their future until _collect_plots.
-        if plotter:
-            pending = plotter[0].draw(plotter[1], fig.id, sweep.campaign.path, table, fig_dir)
-        else:
-            files = fig.draw(sweep.campaign, table, fig_dir)
-    ours = fig.render_table(table) if draw and len(df) else None
-    sweep.campaign.forget_plans()  # the report needs the figure's spec and folder, not its runs
-    notes = list(getattr(files, "notes", ()))
-    return FigureOutcome(fig, sweep, files, judge(fig, table, quick), ours, notes, pending)
+    if plotter and draw:
+        pending = plotter[0].finish(plotter[1], fig.id, sweep.campaign.path, fig_dir, quick)
+        sweep.campaign.forget_plans()
+        return FigureOutcome(fig, sweep, [], [], pending=pending)
+    files, ours, verdicts = figure_results(fig, sweep.campaign, fig_dir, quick, draw)
+    return FigureOutcome(fig, sweep, files, verdicts, ours, list(getattr(files, "notes", ())))
 
 
 def _collect_plots(figures: list[FigureOutcome]) -> None:
-    """Wait for the plots a :class:`Plotter` draws and put their files and notes in place."""
+    """Wait for the figures a :class:`Plotter` finishes and put their plots, notes, table of
+    our numbers and verdicts (``(status, ours, rule)`` of each claim, in order) in place."""
     for outcome in figures:
         if outcome.pending is not None:
-            drawn = outcome.pending.result()
+            drawn, outcome.table, verdicts = outcome.pending.result()
             outcome.files, outcome.notes, outcome.pending = drawn, list(getattr(drawn, "notes", ())), None
+            outcome.verdicts = [Verdict(claim, *v) for claim, v in zip(outcome.figure.claims, verdicts, strict=True)]
 
 
 def reproduce(
@@ -177,33 +188,55 @@ def reproduce(
             Plotter() if local else contextlib.nullcontext() as plotter, _plans_on_disk(out_dir) as stage:
         if on_workers_started is not None:
             on_workers_started()
+        sizes = {}
         for fig in figures:  # every definition valid before the first run, each validated once
-            _validate(name, fig.campaign(quick), __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
+            spec = fig.campaign(quick)
+            sizes[fig.id] = spec.size
+            _validate(name, spec, __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
         outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
+        # The table is built by whoever reads it first (figure_results), not again at each sweep's end.
         run = partial(run_campaign, workers=n, dask=dask, progress=progress,
-                      rerun_other_versions=rerun_other_versions, pool=pool)
-        specs = []  # kept for the variants only: a figure's plan is read back when it runs
-        for fig in figures:
+                      rerun_other_versions=rerun_other_versions, pool=pool, table=False)
+        done: dict[str, FigureOutcome] = {}
+        specs = {}  # kept for the variants only: a figure's plan is read back when it runs
+        for fig in _run_order(figures, sizes) if plotter is not None else figures:
             if on_figure is not None:
                 on_figure(fig)
             spec = fig.campaign(quick)
             spec.plan(__version__, cache_dir=_plan_cache(out_dir, fig, stage), write_cache=False)  # read back
-            outcome.figures.append(_figure(fig, spec, out_dir / fig.id, run, quick,
-                                           plotter=(plotter, name) if plotter is not None else None))
+            done[fig.id] = _figure(fig, spec, out_dir / fig.id, run, quick,
+                                   plotter=(plotter, name) if plotter is not None else None)
             if robustness or ambiguities:
-                specs.append((fig, spec))
+                specs[fig.id] = spec
+        outcome.figures = [done[fig.id] for fig in figures]
+        _collect_plots(outcome.figures)
         if robustness or ambiguities:
             from .ensemble import run_ensemble
 
             outcome.ensemble = run_ensemble(
-                paper, specs, outcome.figures, out_dir, partial(_figure, run=run, quick=quick, draw=False),
+                paper, [(fig, specs[fig.id]) for fig in figures], outcome.figures, out_dir, partial(_figure, run=run, quick=quick, draw=False),
                 robustness=robustness, ambiguities=ambiguities, on_variant=on_variant)
-        _collect_plots(outcome.figures)
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / ".report.md.tmp"
     tmp.write_text(_markdown(outcome, quick), encoding="utf-8")
     os.replace(tmp, outcome.report)
     return outcome
+
+
+#: A campaign of at most this many runs is a case study: its runs take no time, its plots the most.
+_FEW_RUNS = 100
+
+
+def _run_order(figures: list[FigureSpec], sizes: dict[str, int]) -> list[FigureSpec]:
+    """The order the figures run in when a plotting process finishes them (the report keeps the
+    paper's): the case studies first, whose whole-trace plots are then drawn while the grids
+    run, then the grids from the largest down, so that what is left to finish after the last
+    sweep is a small figure's table, claims and plots, not a large one's."""
+    def place(fig: FigureSpec) -> tuple[bool, int]:
+        grid = sizes[fig.id] > _FEW_RUNS
+        return grid, -sizes[fig.id] if grid else 0  # case studies keep the paper's order
+
+    return sorted(figures, key=place)
 
 
 @contextlib.contextmanager

@@ -437,6 +437,7 @@ def run_campaign(
     branching: bool = True,
     pool: WorkerPool | None = None,
     max_runs: int | None = MAX_RUNS,
+    table: bool = True,
 ) -> SweepReport:
     """Run the missing runs of ``spec`` into ``folder`` and return a :class:`SweepReport`.
 
@@ -451,7 +452,8 @@ def run_campaign(
     (:func:`branch_units`; the results are those of independent runs). ``pool``: a running
     :class:`WorkerPool` to use instead of starting processes for this campaign (``workers``
     then defaults to its size). ``max_runs``: refuse a campaign of more runs (CampaignError;
-    None: no limit).
+    None: no limit). ``table``: bring ``results.parquet`` up to date at the end (False: the
+    caller reads the table when it needs it, and it is built then, once).
 
     Records damaged since they were written (a full disk, a crash) are found first, moved to
     ``DIR/corrupt/`` and run again (``SweepReport.damaged``). After any error the worker
@@ -523,7 +525,7 @@ def run_campaign(
             report.wall_s = time.perf_counter() - started
             # Keep results.parquet current (errors here must not hide another failure). After
             # Ctrl-C the table is left stale, to stop at once: it is rebuilt when next read.
-            if not interrupted:
+            if not interrupted and table:
                 with contextlib.suppress(Exception):
                     campaign.results()
     return report
