@@ -618,3 +618,33 @@ fn scheduled_events_peeked_in_depth_pop_in_that_order() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+#[test]
+fn the_timer_wheel_does_not_keep_every_passed_slot_s_allocation() {
+    // 1,000 timers in flight, each re-armed 50 ms after it fires, for 600 s of simulated time:
+    // 36,000 slots pass through the ring, each holding about 330 entries. A drained bucket that
+    // kept its allocation would leave every one of the ring's 4,096 slots sized for its busiest
+    // moment (over a million entries' room); with spares reused, the room stays about what is in
+    // flight (issue #29: memory linear in the flows, not in the time).
+    use super::store::{Entry, Slot};
+    use super::wheel::TimerWheel;
+    let mut w = TimerWheel::default();
+    let mut seq = 0u64;
+    let key = |t: u64, seq: u64| pack((SimTime(t), class_of(0), seq));
+    for i in 0..1_000u64 {
+        w.push(Entry { key: key(i * 50_000, seq), slot: Slot::Event(seq) });
+        seq += 1;
+    }
+    let mut fired = 0u64;
+    while let Some(e) = w.pop() {
+        let t = (e.key >> 64) as u64;
+        if t >= 600_000_000_000 {
+            break;
+        }
+        w.push(Entry { key: key(t + 50_000_000, seq), slot: Slot::Event(seq) });
+        seq += 1;
+        fired += 1;
+    }
+    assert!(fired > 11_000_000, "fired {fired}");
+    assert!(w.ring_capacity() < 20_000, "room for {} entries", w.ring_capacity());
+}
