@@ -93,9 +93,8 @@ impl Moment {
 #[derive(Clone, Copy, Debug)]
 struct Ahead {
     parent: u128,
+    /// Its time and class (the bits above `SEQ_BITS`) are those another event may tie with.
     key: u128,
-    /// Its time and class (`key >> SEQ_BITS`): another event with these may tie with it.
-    time_class: u128,
     lane: u32,
     /// An event of the same time and class was pushed before its moment: its provisional
     /// sequence number may misorder it, it takes its own at the moment.
@@ -197,13 +196,21 @@ impl<E> EventQueue<E> {
         if self.split && (e.key as u64) >> SEQ_BITS != EventClass::Packet as u64 {
             self.push_scheduled(e);
         } else {
-            self.store.push(e);
-            self.split_if_many();
+            self.store_push(e);
         }
     }
 
-    /// Split when the store has become a heap (see the type's docs).
+    /// Store an entry in `store`; split if it has just become a heap (see the type's docs):
+    /// the test rides on the store's own test of its size.
     #[inline(always)]
+    fn store_push(&mut self, e: Entry<E>) {
+        if self.store.push(e) && !self.split {
+            self.split_now();
+        }
+    }
+
+    /// Split if the store is a heap (after entries were moved into it without
+    /// [`EventQueue::store_push`]).
     fn split_if_many(&mut self) {
         if !self.split && self.store.is_many() {
             self.split_now();
@@ -258,13 +265,11 @@ impl<E> EventQueue<E> {
         match q.back() {
             None => {
                 q.push_back((key, event));
-                self.store.push(Entry { key, slot: Slot::Lane(lane) });
-                self.split_if_many();
+                self.store_push(Entry { key, slot: Slot::Lane(lane) });
             }
             Some(&(last, _)) if key > last => q.push_back((key, event)),
             Some(_) => {
-                self.store.push(Entry { key, slot: Slot::Event(event) });
-                self.split_if_many();
+                self.store_push(Entry { key, slot: Slot::Event(event) });
             }
         }
         self.len += 1;
@@ -297,7 +302,7 @@ impl<E> EventQueue<E> {
         debug_assert!(key > parent.0, "a child is due after its parent");
         let tied = self.watch(key);
         self.enqueue_lane(lane, key, event);
-        self.ahead.push(Ahead { parent: parent.0, key, time_class: key >> SEQ_BITS, lane, tied });
+        self.ahead.push(Ahead { parent: parent.0, key, lane, tied });
         self.set_next_moment(self.next_moment.min(parent.0));
         Moment(key)
     }
@@ -311,10 +316,10 @@ impl<E> EventQueue<E> {
     /// time and class are marked tied. Returns whether there was one.
     #[inline]
     fn watch(&mut self, key: u128) -> bool {
-        let tc = key >> SEQ_BITS;
         let mut any = false;
         for a in self.ahead.iter_mut() {
-            if a.time_class == tc {
+            // The same time and class: equal bits above the sequence number.
+            if (a.key ^ key) >> SEQ_BITS == 0 {
                 a.tied = true;
                 any = true;
             }
@@ -349,7 +354,7 @@ impl<E> EventQueue<E> {
                     // It was the lane's head, standing in the store.
                     self.store.remove(key).expect("a lane's head stands in the store");
                     if let Some(&(next, _)) = q.front() {
-                        self.store.push(Entry { key: next, slot: Slot::Lane(lane) });
+                        self.store_push(Entry { key: next, slot: Slot::Lane(lane) });
                     }
                 }
                 return Some(event);
@@ -587,6 +592,8 @@ impl<E> EventQueue<E> {
         taken.sort_unstable_by_key(|&(key, _)| key);
         self.scheduled_first = self.scheduled.peek().map_or(u128::MAX, |e| e.key);
         self.len -= taken.len();
+        // (As the next push would: the lanes' events may have made the store a heap.)
+        self.split_if_many();
         taken
     }
 

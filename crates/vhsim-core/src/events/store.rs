@@ -88,16 +88,22 @@ impl<E> Default for Store<E> {
 }
 
 impl<E> Store<E> {
+    /// Returns whether the store has just become a heap.
     #[inline(always)]
-    pub fn push(&mut self, e: Entry<E>) {
+    pub fn push(&mut self, e: Entry<E>) -> bool {
         match self {
             Store::Few(v) => {
                 insert_from_end(v, e);
                 if v.len() > FEW_MAX {
                     *self = Store::Many(QuaternaryHeap::from(std::mem::take(v)));
+                    return true;
                 }
+                false
             }
-            Store::Many(h) => h.push(e),
+            Store::Many(h) => {
+                h.push(e);
+                false
+            }
         }
     }
 
