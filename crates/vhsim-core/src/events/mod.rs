@@ -379,22 +379,27 @@ impl<E> EventQueue<E> {
     /// The moment `p` has come: its tied children get the keys they would have had, had the
     /// event reserved at `p` pushed them now, in the order they were pushed (usually there is
     /// one child, not tied: it keeps its key).
+    /// Returns whether a child got a new key (the stores changed).
     #[inline(never)]
-    fn reach_moment(&mut self, p: u128) {
+    fn reach_moment(&mut self, p: u128) -> bool {
         self.moment_now = false;
         if let [a] = self.ahead[..] {
             // The usual case: one child of one moment.
             self.ahead.clear();
             self.set_next_moment(u128::MAX);
-            return self.place(a);
+            self.place(a);
+            return a.tied;
         }
         // Children that met no tie keep their keys: they only stop waiting.
         self.ahead.retain(|a| a.parent != p || a.tied);
+        let mut placed = false;
         while let Some(i) = (0..self.ahead.len()).filter(|&i| self.ahead[i].parent == p).min_by_key(|&i| self.ahead[i].key) {
             let a = self.ahead.swap_remove(i);
             self.place(a);
+            placed = true;
         }
         self.set_next_moment(self.ahead.iter().map(|a| a.parent).min().unwrap_or(u128::MAX));
+        placed
     }
 
     /// A child whose moment has come: if it met a tie, it takes the next sequence number.
@@ -445,7 +450,7 @@ impl<E> EventQueue<E> {
     /// The earliest event if its packed key is at most `last`.
     #[inline(always)]
     fn pop_through(&mut self, last: u128) -> Option<(SimTime, E)> {
-        loop {
+        'peek: loop {
             // The earlier first entry of the two stores (`scheduled` only once split).
             let (key, scheduled) = match self.store.peek() {
                 // (`scheduled_first` is u128::MAX while `scheduled` is empty or unused.)
@@ -453,24 +458,30 @@ impl<E> EventQueue<E> {
                 _ if self.scheduled_first != u128::MAX => (self.scheduled_first, true),
                 _ => return None,
             };
-            // A reserved moment comes before the next entry pops, unless the bound stops
-            // before it; for a reserved event pushed after all, once it was processed.
+            // Reserved moments come before the next entry pops, unless the bound stops before
+            // them; for a reserved event pushed after all, once it was processed. Reaching one
+            // changes the stores only when a child met a tie (rare): otherwise `key` is still
+            // the next entry's, not looked up again.
             let mut reserved_on_top = false;
-            if self.next_moment_time <= (key >> 64) as u64 {
+            while self.next_moment_time <= (key >> 64) as u64 {
                 let p = self.next_moment;
-                if (p < key || self.moment_now) && p <= last {
-                    match self.ahead[..] {
-                        // The usual case: one child, not tied, keeps its key.
-                        [a] if !a.tied => {
-                            self.ahead.clear();
-                            self.moment_now = false;
-                            self.set_next_moment(u128::MAX);
-                        }
-                        _ => self.reach_moment(p),
-                    }
-                    continue;
+                if !((p < key || self.moment_now) && p <= last) {
+                    reserved_on_top = p == key;
+                    break;
                 }
-                reserved_on_top = p == key;
+                match self.ahead[..] {
+                    // The usual case: one child, not tied, keeps its key.
+                    [a] if !a.tied => {
+                        self.ahead.clear();
+                        self.moment_now = false;
+                        self.set_next_moment(u128::MAX);
+                    }
+                    _ => {
+                        if self.reach_moment(p) {
+                            continue 'peek;
+                        }
+                    }
+                }
             }
             if key > last {
                 return None;
