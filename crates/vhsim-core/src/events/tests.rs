@@ -386,6 +386,46 @@ fn a_bounded_pop_leaves_children_waiting_for_events_pushed_before_their_moment()
 }
 
 #[test]
+fn moments_passed_on_the_way_to_the_next_entry_are_reached_one_by_one() {
+    // Two frames left early (moments at 10 and 12, a child each, no tie) and the next entry
+    // waits at 30: a pop bounded at 11 reaches the first moment only, the next pop the second
+    // one and then returns the entry it looked at.
+    let mut q = EventQueue::new();
+    q.push(SimTime(1), EventClass::Packet, "start");
+    q.pop();
+    let p1 = q.reserve(SimTime(10), EventClass::Packet);
+    q.push_lane_as_of(p1, 0, SimTime(40), EventClass::Packet, "A");
+    let p2 = q.reserve(SimTime(12), EventClass::Packet);
+    q.push_lane_as_of(p2, 1, SimTime(41), EventClass::Packet, "B");
+    q.push(SimTime(30), EventClass::Timer, "T");
+    assert_eq!(q.pop_due(SimTime(11)), None);
+    assert!(q.passed(p1) && !q.passed(p2));
+    assert_eq!(q.pop(), Some((SimTime(30), "T")));
+    assert!(q.passed(p2));
+    let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+    assert_eq!(order, ["A", "B"]);
+}
+
+#[test]
+fn lanes_emptied_into_the_store_by_take_where_split_the_queue_as_a_push_would() {
+    // 60 events in a lane and a timer: the store holds two entries until `take_where` moves
+    // the lane's events into it, which makes it a heap; the queue splits then (as the next
+    // push did before the store's push told when it became a heap) and keeps the order.
+    let mut q = EventQueue::new();
+    for i in 0..60u64 {
+        q.push_lane(0, SimTime(10 + i), EventClass::Packet, i);
+    }
+    q.push(SimTime(5), EventClass::Timer, 1000);
+    assert!(!q.split);
+    assert_eq!(q.take_where(|&e| e == 30).len(), 1);
+    assert!(q.split, "60 entries in the store: a heap, the timer apart");
+    let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+    let mut want = vec![1000];
+    want.extend((0..60).filter(|&i| i != 30));
+    assert_eq!(order, want);
+}
+
+#[test]
 fn events_apart_pop_in_the_order_of_one_store() {
     // 10,000 timers wait (one per endpoint of a population) while packet and timeline
     // events come and go a few at a time, with ties of time across the classes; every pop
