@@ -86,11 +86,9 @@ pub struct MobileRouting {
     pub old_path: OldPath,
     /// Interface the mobile node sends by (for packets from its home address).
     pub mn_iface: u32,
-    /// Where its interfaces' first hops start in [`Routing::hops`] (one entry per interface,
-    /// in order): all mobile nodes' in one array, not a heap block each (issue #29: per user,
-    /// 8 bytes here and a heap block less; the entries of many users packed 16 bytes each,
-    /// not one per 32-byte block with the allocator's header).
-    hops_start: u32,
+    /// Per interface, its first hop leaving by it and the anchor's first hop towards it
+    /// through it (one allocation per mobile node: issue #29, memory per flow).
+    hops: Box<[InterfaceHops]>,
     /// Packets forwarded to the new care-of address during binding updates.
     pub forwarded: u64,
     /// Packets for it lost during binding updates (cause `binding`).
@@ -141,9 +139,6 @@ pub struct Routing {
     mobile_at: Vec<u32>,
     /// The mobile nodes' state.
     pub mobiles: Vec<MobileRouting>,
-    /// Per interface of each mobile node, its first hop leaving by it and the anchor's first
-    /// hop towards it through it ([`MobileRouting::hops_start`]).
-    hops: Vec<InterfaceHops>,
     /// The attachments to shared cells.
     pub attachments: Vec<Attachment>,
 }
@@ -225,21 +220,24 @@ impl Routing {
                 table.push(if anchored { ANCHOR } else { encode(hop) });
             }
         }
-        let mut hops = Vec::new();
         let mobiles = sc
             .mobiles
             .iter()
             .enumerate()
             .map(|(k, m)| {
-                let hops_start = hops.len() as u32;
-                hops.extend(m.interfaces.iter().enumerate().map(|(i, iface)| InterfaceHops {
-                    uplink: match (iface.attach, attachment[k][i]) {
-                        (Some([_, up]), _) => Hop::Link(up),
-                        (None, Some(a)) => Hop::Attach(a),
-                        (None, None) => unreachable!("a cell interface has an attachment"),
-                    },
-                    anchor: step(m.anchor as usize, k, i),
-                }));
+                let hops = m
+                    .interfaces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, iface)| InterfaceHops {
+                        uplink: match (iface.attach, attachment[k][i]) {
+                            (Some([_, up]), _) => Hop::Link(up),
+                            (None, Some(a)) => Hop::Attach(a),
+                            (None, None) => unreachable!("a cell interface has an attachment"),
+                        },
+                        anchor: step(m.anchor as usize, k, i),
+                    })
+                    .collect();
                 MobileRouting {
                     node: m.node,
                     anchor: m.anchor,
@@ -248,13 +246,13 @@ impl Routing {
                     pending: None,
                     old_path: m.binding.old_path,
                     mn_iface: m.initial,
-                    hops_start,
+                    hops,
                     forwarded: 0,
                     binding_drops: 0,
                 }
             })
             .collect();
-        Routing { n_addr, row, table, owner, of_addr, mobile_at, mobiles, hops, attachments }
+        Routing { n_addr, row, table, owner, of_addr, mobile_at, mobiles, attachments }
     }
 
     /// Whether `addr` belongs to `node`.
@@ -269,7 +267,7 @@ impl Routing {
 
     /// The attachment of mobile node `m`'s interface `iface` to a shared cell, if it has one.
     pub fn attachment(&self, m: u32, iface: u32) -> Option<u32> {
-        match self.hop_of(&self.mobiles[m as usize], iface).uplink {
+        match self.mobiles[m as usize].hops[iface as usize].uplink {
             Hop::Attach(a) => Some(a),
             _ => None,
         }
@@ -315,10 +313,7 @@ impl Routing {
         for a in [pkt.dst, pkt.src] {
             let Some(m) = self.of_addr.get(a.index()).and_then(|&(k, _)| self.mobiles.get(k as usize)) else { continue };
             if deep {
-                // Its first two interfaces' (a hint: a third's, rarer, is not fetched).
-                if let Some(h) = self.hops.get(m.hops_start as usize..) {
-                    prefetch(h, 2 * std::mem::size_of::<InterfaceHops>());
-                }
+                prefetch(&m.hops[..], usize::MAX);
             } else {
                 prefetch(m, usize::MAX);
             }
@@ -337,12 +332,6 @@ impl Routing {
         }
     }
 
-    /// The first hops by interface `iface` of mobile node `m`.
-    #[inline(always)]
-    fn hop_of(&self, m: &MobileRouting, iface: u32) -> InterfaceHops {
-        self.hops[(m.hops_start + iface) as usize]
-    }
-
     /// The routing decision, and whether a binding update forwards the packet. A node that is
     /// not a mobile node reads its table; only a mobile node (no row) and the anchor's entries
     /// for home addresses (`ANCHOR`) look at the mobile node's state.
@@ -354,7 +343,7 @@ impl Routing {
             let m = &self.mobiles[k as usize];
             let (owner, i) = self.of_addr[pkt.src.index()];
             let iface = if owner == k && i != HOME { i } else { m.mn_iface };
-            return (self.hop_of(m, iface).uplink, false);
+            return (m.hops[iface as usize].uplink, false);
         }
         let e = self.table[row as usize * self.n_addr + pkt.dst.index()];
         if e != ANCHOR {
@@ -363,9 +352,9 @@ impl Routing {
         let m = &self.mobiles[self.of_addr[pkt.dst.index()].0 as usize];
         debug_assert_eq!(node, m.anchor);
         match m.pending {
-            None => (self.hop_of(m, m.bound).anchor, false),
+            None => (m.hops[m.bound as usize].anchor, false),
             Some(_) if m.old_path == OldPath::Drop => (Hop::Drop(DropCause::Binding), false),
-            Some(p) => (self.hop_of(m, p.new).anchor, true),
+            Some(p) => (m.hops[p.new as usize].anchor, true),
         }
     }
 

@@ -14,7 +14,7 @@ use vhsim_sim::routing::MobileRouting;
 fn what_the_world_keeps_per_flow_and_per_user_stays_within_its_bytes() {
     for (name, size, bound) in [
         ("FlowObs", size_of::<FlowObs>(), 160),
-        ("MobileRouting", size_of::<MobileRouting>(), 72),
+        ("MobileRouting", size_of::<MobileRouting>(), 80),
         // A user's attachment to its cell; the packets held during a pause are boxed.
         ("AttachState", size_of::<AttachState>(), 32),
         // An address is four bytes, not a string (its dotted quad is made for the JSON).
