@@ -320,6 +320,18 @@ impl Routing {
         }
     }
 
+    /// A prefetch hint (issue #29, `world_prefetch.rs`): the table entry `node` reads to send
+    /// a packet to `dst` (nothing for a mobile node, which has no row). Changes nothing.
+    #[inline(always)]
+    pub(crate) fn prefetch_route(&self, node: u32, dst: Addr) {
+        let Some(&row) = self.row.get(node as usize) else { return };
+        if row != NONE {
+            if let Some(e) = self.table.get(row as usize * self.n_addr + dst.index()) {
+                prefetch(e, usize::MAX);
+            }
+        }
+    }
+
     /// The routing decision, and whether a binding update forwards the packet. A node that is
     /// not a mobile node reads its table; only a mobile node (no row) and the anchor's entries
     /// for home addresses (`ANCHOR`) look at the mobile node's state.

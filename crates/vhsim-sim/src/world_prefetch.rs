@@ -7,12 +7,14 @@
 //!
 //! 1. two arrivals ahead on the current event's link (its lane, FIFO): the packet's slot;
 //! 2. the next arrival on that link: read its packet (fetched at stage 1) for its flow, fetch
-//!    the flow's record, the observers' record of the flow (its counters and ground truth) and
-//!    the routing records of the mobile node it comes from or goes to;
+//!    the flow's record, the observers' record of the flow (its counters and ground truth), the
+//!    routing records of the mobile node it comes from or goes to and the table entry of its
+//!    destination at the node it arrives at;
 //! 3. the next event of the queue (`EventQueue::peek`): fetch what the routing records
 //!    (fetched at stage 2) point to and, if the event delivers the packet, read the records
 //!    fetched at stage 2 for the endpoint's state and the ground truth's record of the data
-//!    unit (or, for an ACK, the oldest record, which it settles), and fetch those; if it is an
+//!    unit (or, for an ACK, the oldest record, which it settles), and fetch those and the
+//!    table entry of the reply's route at that node; if it is an
 //!    endpoint's timer, read its flow record and fetch the endpoint's state and records.
 //!
 //! The scheduled events (endpoint timers, flow starts: in a run of many flows most of them are
@@ -20,7 +22,9 @@
 //! so that each coming one passes each stage once: the queue keeps the next few sorted
 //! (`EventQueue::peek_scheduled`), and the one `FAR` places behind the next gets its flow
 //! record and the observers' record of the flow fetched, the one `NEAR` places behind it what
-//! those records point to (the endpoint's state, the ground truth's oldest record).
+//! those records point to (the endpoint's state, the ground truth's oldest record), the next
+//! one what those point to (the sender's oldest outstanding segment, the list of that
+//! segment's retransmissions).
 //!
 //! A prefetch changes no value (vhsim-core `prefetch`): the run is the same with or without.
 
@@ -56,15 +60,14 @@ impl World {
             }
             if let Some(pkt) = self.queue.peek_lane(l, 0).and_then(|e| self.arriving(e)) {
                 let f = pkt.flow as usize;
-                if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
-                    prefetch(flow, usize::MAX);
-                    prefetch(&record.truth, usize::MAX);
-                    prefetch(&record.counters, usize::MAX);
-                    if let Some(bins) = self.obs.traces.goodput.bins.get(f) {
-                        prefetch(bins, usize::MAX);
-                    }
+                self.prefetch_flow_records(f);
+                if let Some(bins) = self.obs.traces.goodput.bins.get(f) {
+                    prefetch(bins, usize::MAX);
                 }
                 self.routing.prefetch(pkt, false);
+                if let Some(link) = self.scenario.links.get(l as usize) {
+                    self.routing.prefetch_route(link.to, pkt.dst);
+                }
             }
         }
         match self.queue.peek() {
@@ -78,6 +81,8 @@ impl World {
                     if self.scenario.nodes[to as usize].cell || self.routing.is_local(to, pkt.dst) {
                         let data = pkt.tag.kind == UnitKind::Data;
                         flow.endpoints[usize::from(data)].prefetch(ENDPOINT_BYTES);
+                        // The route of the reply (an ACK for data, data for an ACK).
+                        self.routing.prefetch_route(to, pkt.src);
                         // The ground truth of the data unit delivered, or the records an ACK settles.
                         if let Some(truth) = record.truth.as_ref() {
                             truth.prefetch(data.then_some(pkt.tag.seq));
@@ -90,10 +95,8 @@ impl World {
                 // queue's sorted front late (due sooner than the next few): its flow record is
                 // read now, and the endpoint's lines then come at once instead of one after
                 // another as its timeout reads them.
-                if let (Some(fl), Some(record)) = (self.flows.get(*flow as usize), self.obs.flows.get(*flow as usize)) {
+                if let Some(fl) = self.prefetch_flow_records(*flow as usize) {
                     fl.endpoints[usize::from(*side != 0)].prefetch(ENDPOINT_BYTES);
-                    prefetch(&record.truth, usize::MAX);
-                    prefetch(&record.counters, usize::MAX);
                 }
             }
             _ => {}
@@ -104,11 +107,7 @@ impl World {
     #[inline(never)]
     fn prefetch_scheduled(&self) {
         if let Some((f, _)) = self.queue.peek_scheduled(FAR).and_then(scheduled_flow) {
-            if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
-                prefetch(flow, usize::MAX);
-                prefetch(&record.truth, usize::MAX);
-                prefetch(&record.counters, usize::MAX);
-            }
+            self.prefetch_flow_records(f);
         }
         if let Some((f, side)) = self.queue.peek_scheduled(NEAR).and_then(scheduled_flow) {
             if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
@@ -119,6 +118,29 @@ impl World {
                 }
             }
         }
+        if let Some((f, side)) = self.queue.peek_scheduled(0).and_then(scheduled_flow) {
+            // The next one: what the records fetched at the stage before point to (a timeout
+            // marks the sender's oldest outstanding segment and adds to the list of its
+            // retransmissions).
+            if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
+                flow.endpoints[side].prefetch_timeout();
+                if let Some(truth) = record.truth.as_ref() {
+                    truth.prefetch_oldest_retx();
+                }
+            }
+        }
+    }
+
+    /// The first stage of flow `f`'s coming event: its flow record and the observers' record
+    /// of it (ground truth, counters). Returns the flow record (to read only if it was
+    /// fetched by an earlier stage: reading it here may wait for memory).
+    #[inline(always)]
+    fn prefetch_flow_records(&self, f: usize) -> Option<&crate::flow::Flow> {
+        let (flow, record) = (self.flows.get(f)?, self.obs.flows.get(f)?);
+        prefetch(flow, usize::MAX);
+        prefetch(&record.truth, usize::MAX);
+        prefetch(&record.counters, usize::MAX);
+        Some(flow)
     }
 
     /// The slab slot of an `Arrive` event.

@@ -162,6 +162,15 @@ impl Scoreboard {
         changed
     }
 
+    /// A prefetch hint (issue #29, the world's `world_prefetch.rs`): the record of the oldest
+    /// outstanding segment, which a timeout's retransmission marks. Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_oldest(&self) {
+        if let Some(s) = self.segs.front() {
+            vhsim_core::prefetch::prefetch(s, usize::MAX);
+        }
+    }
+
     /// Forget SACK and retransmission marks (ns-2 `ClearScoreBoard`).
     pub fn clear(&mut self) {
         if !std::mem::take(&mut self.marked) {

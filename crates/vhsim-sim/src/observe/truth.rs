@@ -97,6 +97,16 @@ impl FlowTruth {
         }
     }
 
+    /// A prefetch hint (issue #29): the list of retransmissions of the oldest record (which a
+    /// timeout's retransmission extends); to call only once that record was fetched (it is
+    /// read). Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_oldest_retx(&self) {
+        if let Some(r) = self.segs.front().and_then(|s| s.retx.as_deref()) {
+            vhsim_core::prefetch::prefetch(r, usize::MAX);
+        }
+    }
+
     /// A copy of `seq` is sent; returns its transmission index (0 = original).
     pub fn on_send(&mut self, seq: u64, from_rto: bool, trace_row: Option<u32>, sent_at: SimTime) -> u32 {
         let Some(s) = self.slot(seq) else { return u32::MAX };

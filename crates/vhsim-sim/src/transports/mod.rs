@@ -150,6 +150,16 @@ impl AnyEndpoint {
     pub fn prefetch(&self, max_bytes: usize) {
         each!(self, e => vhsim_core::prefetch::prefetch(&**e, max_bytes))
     }
+
+    /// Bring what a timeout of the endpoint reads outside its own state (a TCP sender's oldest
+    /// outstanding segment) towards the processor; to call only once the endpoint's state was
+    /// fetched (it is read). It changes nothing.
+    #[inline(always)]
+    pub fn prefetch_timeout(&self) {
+        if let AnyEndpoint::TcpSender(e) = self {
+            e.sender().prefetch_timeout();
+        }
+    }
 }
 
 impl Endpoint for AnyEndpoint {

@@ -165,6 +165,13 @@ impl TcpSender {
         }
     }
 
+    /// A prefetch hint (issue #29): what a timeout reads beyond the sender's own bytes (its
+    /// oldest outstanding segment's record). Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_timeout(&self) {
+        self.core.sb.prefetch_oldest();
+    }
+
     /// Read access to the shared state.
     pub fn core(&self) -> &SenderCore {
         &self.core
