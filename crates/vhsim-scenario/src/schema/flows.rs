@@ -127,3 +127,10 @@ impl KeyTable {
         self.table().is_empty()
     }
 }
+
+/// As its table (the JSON Schema states the default, `{}`, from it).
+impl serde::Serialize for KeyTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.table().serialize(s)
+    }
+}
