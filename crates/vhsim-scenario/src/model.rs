@@ -426,8 +426,9 @@ pub struct LinkModel {
 pub enum AppModel {
     /// Infinite backlog.
     Bulk,
-    /// Constant bit rate writes.
-    Cbr(CbrModel),
+    /// Constant bit rate writes; the flows whose models are the same share one (a population's
+    /// thousands of flows: issue #29, memory per flow; the JSON is the model's).
+    Cbr(Arc<CbrModel>),
 }
 
 /// A constant-bit-rate application writing into a TCP sender (Sobral et al. §5).

@@ -20,7 +20,7 @@ fn flows(text: &str) -> String {
 
 fn cbr(s: &vhsim_scenario::Scenario, i: usize) -> CbrModel {
     match &s.flows[i].app {
-        AppModel::Cbr(c) => c.clone(),
+        AppModel::Cbr(c) => CbrModel::clone(c),
         a => panic!("{a:?}"),
     }
 }

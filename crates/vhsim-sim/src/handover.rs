@@ -184,8 +184,8 @@ impl World {
     /// there (in flow order).
     pub(crate) fn link_event(&mut self, m: u32, ev: LinkEvent) {
         let mn = self.scenario.mobiles[m as usize].node;
-        for j in 0..self.agents_at[mn as usize].len() {
-            let a = self.agents_at[mn as usize][j];
+        for j in 0..self.agents_at(mn).len() {
+            let a = self.agents_at(mn)[j];
             self.agents[a as usize].on_link_event(self.now, &ev);
             self.agent_outputs(a);
         }

@@ -30,10 +30,11 @@
 use crate::agents::{AgentAction, AnyAgent, Hook, NodeAgent, Verdict};
 use crate::control::{RunControl, CHECK_EVERY};
 use crate::event::Event;
-use crate::flow::Flow;
+use crate::flow::{Flow, NO_WAKEUP};
 use crate::handover::HandoverRecord;
 use crate::observe::Observers;
 use crate::routing::{Hop, Routing};
+use crate::starts::StartCursor;
 use vhsim_core::{EventClass, EventQueue, Moment, SimDuration, SimTime};
 use vhsim_net::{DropCause, Endpoint, Link, LinkParams, Offer, Packet, NO_FLOW};
 use std::sync::Arc;
@@ -78,13 +79,15 @@ pub struct World {
     pub(crate) handovers: Vec<HandoverRecord>,
     pub(crate) flows: Vec<Flow>,
     pub(crate) agents: Vec<AnyAgent>,
-    /// Agents of each node, in file order.
-    pub(crate) agents_at: Vec<Vec<u32>>,
+    /// Agents of each node, in file order (empty when the run has none: [`World::agents_at`]).
+    agents_at: Vec<Vec<u32>>,
     /// The mobile nodes' attachments to shared cells (`crate::cells`).
     pub(crate) cells: Vec<crate::cells::AttachState>,
     /// Flows and handovers by mobile node.
     pub(crate) by_mobile: crate::handover::ByMobile,
     agent_wakeup: Vec<Option<SimTime>>,
+    /// The flows' start events, pushed one at a time (`crate::starts`).
+    starts: StartCursor,
     pub(crate) obs: Observers,
     next_uid: u64,
     pub(crate) now: SimTime,
@@ -97,8 +100,9 @@ impl World {
     pub(crate) fn new(scenario: Arc<Scenario>, links: Vec<Link>, flows: Vec<Flow>, agents: Vec<AnyAgent>, obs: Observers) -> Self {
         let handovers = obs.handovers.clone();
         let mut queue = EventQueue::new();
+        let mut starts = StartCursor::default();
         for (i, (f, fl)) in scenario.flows.iter().zip(&flows).enumerate() {
-            queue.push(fl.start, EventClass::Timeline, Event::FlowStart(i as u32));
+            starts.reserve(&mut queue, i as u32, fl.start);
             if let Some(stop) = f.stop {
                 queue.push(stop, EventClass::Timeline, Event::FlowStop(i as u32));
             }
@@ -112,7 +116,10 @@ impl World {
                 queue.push(h.start - warning, EventClass::Timeline, Event::HandoverWarning(k as u32));
             }
         }
-        let mut agents_at = vec![Vec::new(); scenario.nodes.len()];
+        starts.begin(&mut queue, &flows);
+        // No list per node when the run has no agent (a population's nodes: issue #29).
+        let lists = if scenario.agents.is_empty() { 0 } else { scenario.nodes.len() };
+        let mut agents_at = vec![Vec::new(); lists];
         for (i, a) in scenario.agents.iter().enumerate() {
             agents_at[a.node as usize].push(i as u32);
         }
@@ -139,6 +146,7 @@ impl World {
             agent_wakeup: vec![None; agents.len()],
             scenario,
             queue,
+            starts,
             links,
             handovers,
             flows,
@@ -233,6 +241,7 @@ impl World {
             Event::EndpointTimer { flow, side } => self.on_endpoint_timer(flow, side as usize),
             Event::AgentTimer(a) => self.on_agent_timer(a),
             Event::FlowStart(f) => {
+                self.starts.push_next(&mut self.queue, &self.flows);
                 self.flows[f as usize].started = true;
                 self.app_start(f);
                 self.pump(f, 0);
@@ -304,12 +313,18 @@ impl World {
         }
     }
 
+    /// The agents of `node`, in file order.
+    #[inline(always)]
+    pub(crate) fn agents_at(&self, node: u32) -> &[u32] {
+        self.agents_at.get(node as usize).map_or(&[], Vec::as_slice)
+    }
+
     /// `pkt` is at `node` (arrived on `arrived_on`, or leaving an endpoint there): the node's
     /// agents from the `first_agent`-th on see it, then the node delivers or forwards it.
     pub(crate) fn at_node(&mut self, node: u32, mut pkt: Packet, arrived_on: Option<u32>, first_agent: usize) {
         let local = self.routing.is_local(node, pkt.dst);
         // Most nodes have no agent: the hook is not even built.
-        if first_agent < self.agents_at[node as usize].len() && !self.through_agents(node, &mut pkt, arrived_on, first_agent, local) {
+        if first_agent < self.agents_at(node).len() && !self.through_agents(node, &mut pkt, arrived_on, first_agent, local) {
             return;
         }
         if local {
@@ -508,8 +523,8 @@ impl World {
     fn on_endpoint_timer(&mut self, f: u32, side: usize) {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
-        if fl.wakeup[side] == Some(now) {
-            fl.wakeup[side] = None;
+        if fl.wakeup[side] == now {
+            fl.wakeup[side] = NO_WAKEUP;
         }
         if fl.endpoints[side].poll_timeout().is_some_and(|d| d <= now) {
             fl.endpoints[side].on_timeout(now);
@@ -590,8 +605,8 @@ impl World {
     fn sync_endpoint_timer(&mut self, f: u32, side: usize) {
         let fl = &mut self.flows[f as usize];
         if let Some(d) = fl.endpoints[side].poll_timeout() {
-            if fl.wakeup[side].is_none_or(|w| d < w) {
-                fl.wakeup[side] = Some(d);
+            if d < fl.wakeup[side] {
+                fl.wakeup[side] = d;
                 self.queue.push(d.max(self.now), EventClass::Timer, Event::EndpointTimer { flow: f, side: side as u8 });
             }
         }

@@ -31,7 +31,7 @@ pub(super) fn resolve(spec: Option<&AppSpec>, segment_size: u32, path: &str) -> 
             }
             Ok(AppModel::Bulk)
         }
-        AppKind::Cbr => cbr(a, segment_size, path).map(AppModel::Cbr),
+        AppKind::Cbr => cbr(a, segment_size, path).map(|c| AppModel::Cbr(c.into())),
     }
 }
 

@@ -11,7 +11,7 @@ use super::mobile::Mobiles;
 use super::topology::Topology;
 use super::{app, before_end, datagram, sctp};
 use crate::error::{err, join, list, Result};
-use crate::model::{FlowModel, StartSpread, TransportModel};
+use crate::model::{AppModel, CbrModel, FlowModel, StartSpread, TransportModel};
 use std::collections::HashSet;
 use std::sync::Arc;
 use crate::schema::{FlowSpec, Protocol};
@@ -53,7 +53,7 @@ pub(super) fn resolve(
     // and the set (a copy of every name) added to loading's peak (issue #29, memory per flow).
     let expands = flows.values().any(|s| s.count.unwrap_or(1) > 1);
     let mut names: HashSet<String> = HashSet::new();
-    let mut configs = Configs { defaults, read: Vec::new(), schemes: Vec::new() };
+    let mut configs = Configs { defaults, read: Vec::new(), schemes: Vec::new(), cbr: None };
     for (name, spec) in flows {
         let path = format!("flows.{name}");
         let count = spec.count.unwrap_or(1);
@@ -178,8 +178,8 @@ fn flow(
         TransportModel::Sctp(s) => s.primary,
         _ => dst_addr,
     };
-    let app = app::resolve(spec.app.as_ref(), transport_unit(&transport), &p("app"))?;
-    if matches!(transport, TransportModel::Datagram { .. }) && !matches!(app, crate::model::AppModel::Cbr(_))
+    let app = configs.app(app::resolve(spec.app.as_ref(), transport_unit(&transport), &p("app"))?);
+    if matches!(transport, TransportModel::Datagram { .. }) && !matches!(app, AppModel::Cbr(_))
     {
         return Err(err(p("app"), "protocol = \"datagram\" needs app = { kind = \"cbr\", ... } (a bulk datagram source would send without limit)"));
     }
@@ -205,6 +205,8 @@ pub(super) struct Configs {
     read: Vec<((String, toml::Table, toml::Table), Shared)>,
     /// The scheme names given so far, one string each for all the flows that name it.
     schemes: Vec<Arc<str>>,
+    /// The CBR model of the latest flow that has one (a population's flows follow one another).
+    cbr: Option<Arc<CbrModel>>,
 }
 
 /// A sender's and a sink's configuration, shared by the flows that read the same tables (and
@@ -212,20 +214,33 @@ pub(super) struct Configs {
 type Shared = (Arc<TcpConfig>, Arc<SinkConfig>);
 
 impl Configs {
+    /// `app`, its CBR model shared with the flow before's if they are the same.
+    fn app(&mut self, app: AppModel) -> AppModel {
+        let AppModel::Cbr(model) = &app else { return app };
+        match &self.cbr {
+            Some(shared) if shared == model => AppModel::Cbr(shared.clone()),
+            _ => {
+                self.cbr = Some(model.clone());
+                app
+            }
+        }
+    }
+
     /// The shared string of scheme name `name`.
     fn scheme(&mut self, name: &str) -> Arc<str> {
         super::shared(&mut self.schemes, name)
     }
 
     fn tcp(&mut self, scheme: &str, preset: &presets::Preset, spec: &FlowSpec, path: &str) -> Result<Shared> {
-        let same = |(s, t, k): &(String, toml::Table, toml::Table)| s == scheme && *t == spec.tcp && *k == spec.sink;
+        let (tcp, sink) = (spec.tcp.table(), spec.sink.table());
+        let same = |(s, t, k): &(String, toml::Table, toml::Table)| s == scheme && t == tcp && k == sink;
         if let Some((_, c)) = self.read.iter().find(|(key, _)| same(key)) {
             return Ok(c.clone());
         }
         let (tcp, sink) =
-            preset.resolve(self.defaults, &spec.tcp, &spec.sink).map_err(|e| err(join(path, &e.path), e.message))?;
+            preset.resolve(self.defaults, tcp, sink).map_err(|e| err(join(path, &e.path), e.message))?;
         let c = (Arc::new(tcp), Arc::new(sink));
-        self.read.push(((scheme.to_owned(), spec.tcp.clone(), spec.sink.clone()), c.clone()));
+        self.read.push(((scheme.to_owned(), spec.tcp.table().clone(), spec.sink.table().clone()), c.clone()));
         Ok(c)
     }
 }

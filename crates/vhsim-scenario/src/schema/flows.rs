@@ -94,14 +94,43 @@ pub struct FlowSpec {
     /// Read by `vhsim-tcp` (docs/scenario-format.md, "TCP").
     #[serde(default)]
     #[schemars(with = "vhsim_tcp::TcpConfig")]
-    pub tcp: toml::Table,
+    pub tcp: KeyTable,
     /// The sink's configuration, over the preset's in the same way.
     #[serde(default)]
     #[schemars(with = "vhsim_tcp::SinkConfig")]
-    pub sink: toml::Table,
+    pub sink: KeyTable,
     /// Sizes of a datagram flow (`protocol = "datagram"` only).
-    pub datagram: Option<DatagramSpec>,
+    // Boxed, as `sctp`: TCP flows, a population's thousands, have none.
+    pub datagram: Option<Box<DatagramSpec>>,
     /// Addresses and preset overrides of an SCTP flow (`protocol = "sctp"` only).
     // Boxed: half of the table's size, and a population reads thousands of TCP flows.
     pub sctp: Option<Box<super::SctpSpec>>,
+}
+
+/// A table of keys another crate reads (a flow's `tcp` and `sink`), boxed when given: most
+/// flows of a population give none, and an empty table held inline was 72 bytes of each flow's
+/// file entry, which a large population's loading keeps until every flow is resolved (issue
+/// #29, memory per flow). An empty table given (`tcp = {}`) reads as none.
+#[derive(Debug, Default, Deserialize)]
+#[serde(transparent)]
+pub struct KeyTable(Option<Box<toml::Table>>);
+
+impl KeyTable {
+    /// The keys given (none: an empty table).
+    pub fn table(&self) -> &toml::Table {
+        static NONE: std::sync::LazyLock<toml::Table> = std::sync::LazyLock::new(toml::Table::new);
+        self.0.as_deref().unwrap_or(&NONE)
+    }
+
+    /// Whether no key is given.
+    pub fn is_empty(&self) -> bool {
+        self.table().is_empty()
+    }
+}
+
+/// As its table (the JSON Schema states the default, `{}`, from it).
+impl serde::Serialize for KeyTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.table().serialize(s)
+    }
 }
