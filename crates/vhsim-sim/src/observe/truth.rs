@@ -160,14 +160,21 @@ impl FlowTruth {
     /// The sender's cumulative ACK is `snd_una`: resolve what can no longer change.
     pub fn settle(&mut self, snd_una: u64, labels: &mut Vec<Label>) {
         while self.base < snd_una {
-            match self.segs.front() {
-                Some(s) if s.in_flight > 0 => break,
-                Some(_) => {
-                    let s = self.segs.pop_front().unwrap_or_default();
-                    self.resolve(&s, labels);
-                }
-                None => {}
+            let Some(s) = self.segs.front_mut() else {
+                // No record up to the ACK: nothing to resolve there.
+                self.base = snd_una;
+                break;
+            };
+            if s.in_flight > 0 {
+                break;
             }
+            // Only a segment sent more than once has labels to resolve; the record of one
+            // sent once (nearly all) is dropped where it is, not moved out first.
+            if let Some(retx) = s.retx.take() {
+                let dropped_mask = s.dropped_mask;
+                self.resolve(dropped_mask, &retx, labels);
+            }
+            self.segs.pop_front();
             self.base += 1;
         }
         // A flow with nothing in flight keeps no buffer (issue #29: memory per idle flow); a
@@ -185,15 +192,16 @@ impl FlowTruth {
     /// End of run: resolve everything (copies still in flight count as not lost).
     pub fn finish(&mut self, labels: &mut Vec<Label>) {
         while let Some(s) = self.segs.pop_front() {
-            self.resolve(&s, labels);
+            self.resolve(s.dropped_mask, s.retx(), labels);
             self.base += 1;
         }
     }
 
-    fn resolve(&mut self, s: &SegTruth, labels: &mut Vec<Label>) {
-        for r in s.retx() {
+    /// Label the retransmissions `retx` of a segment whose dropped copies are `dropped_mask`.
+    fn resolve(&mut self, dropped_mask: u64, retx: &[PendingRetx], labels: &mut Vec<Label>) {
+        for r in retx {
             let earlier = if r.tx_index >= 64 { u64::MAX } else { (1u64 << r.tx_index) - 1 };
-            let spurious = s.dropped_mask & earlier != earlier;
+            let spurious = dropped_mask & earlier != earlier;
             if spurious {
                 self.counts.spurious_retransmissions += 1;
                 if r.from_rto {

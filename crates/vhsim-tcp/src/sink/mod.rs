@@ -314,9 +314,10 @@ impl TcpSink {
     /// block cannot push older blocks out of the report (RFC 2018 §4: after the first block,
     /// repeat the most recently reported blocks).
     fn note_recent(&mut self, seq: u64) {
-        let ooo = &self.ooo;
-        let block = block_in(ooo, seq);
-        self.recent.retain(|&s| block_in(ooo, s) != block);
+        // The blocks are disjoint: a segment is in `seq`'s block exactly when it lies within
+        // its bounds (no search of the map per recent entry).
+        let (start, end) = block_in(&self.ooo, seq).expect("seq was just added to a block");
+        self.recent.retain(|&s| !(start..end).contains(&s));
         self.recent.insert(0, seq);
         // Keep a few more blocks than one ACK reports, in case reported blocks merge later.
         self.recent.truncate(4 * self.cfg.max_sack_blocks.max(1) as usize);
