@@ -237,15 +237,12 @@ def _reuse_runs(home: "Campaign", folder: Path, spec: "CampaignSpec") -> None:
     if not shared:
         return
     camp = Campaign.prepare(folder, spec, version)
-    camp.runs_dir(version).mkdir(parents=True, exist_ok=True)
-    for run_id in shared:
-        record = camp.record_path(run_id, version)
-        if record.exists():
-            continue
+    new = [run_id for run_id in shared if run_id not in camp.stored_ids(version)]
+    for run_id in new:
         traces = home.trace_dir(run_id)
         if traces.is_dir() and not camp.trace_dir(run_id).exists():
             shutil.copytree(traces, camp.trace_dir(run_id), copy_function=_link)
-        _link(home.record_path(run_id, version), record)  # the record last: it marks the run done
+    camp.adopt(home, new, version)  # the records last: they mark the runs done
 
 
 def _link(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
