@@ -417,11 +417,27 @@ def test_a_record_is_the_same_line_whether_the_worker_encoded_its_metrics(spec, 
 
 
 def test_the_table_gathers_rows_of_changing_keys_as_a_dataframe_of_dicts_would():
-    from vhsim.campaign.store import _Columns
+    from vhsim.campaign.table import Columns
 
     rows = [{"a": 1, "b": 2.0}, {"a": 3, "b": 4.0}, {"b": 5.0, "a": 6}, {"a": 7, "c": "x"}, {"a": 8, "c": "y"},
             {"a": 9, "b": 1.5}, {"a": 10, "b": 2.5, "c": "z"}, {"a": 11, "b": 3.5, "c": "w"}]
-    cols = _Columns()
+    cols = Columns()
     for row in rows:
         cols.add(row)
-    pd.testing.assert_frame_equal(pd.DataFrame(cols.columns()), pd.DataFrame(rows))
+    pd.testing.assert_frame_equal(cols.frame(), pd.DataFrame(rows))
+
+
+@pytest.mark.parametrize("values", [
+    [1, 2, 3], [1, 2.5, 3], [None, 1, 2], [1, None, 2], [None, None, 2.5], [None, None, None], [1.5, float("nan"), None],
+    [True, False, True], [True, None, False], [1, True, 2], [None, "x", 1], [1, 2.5, None, "x"], [2, 2**70, 3],
+    [0.0, -0.0, 1e300], [None, 1, "sack"], ["a", None, None], [3, None, True],
+])
+def test_a_column_of_every_kind_of_values_is_what_pandas_makes_of_them(values):
+    # Numbers are gathered as arrays, anything else as Python values (vhsim.campaign.table).
+    from vhsim.campaign.table import Columns
+
+    cols = Columns()
+    for i, value in enumerate(values):
+        cols.add({"k": value, **({"late": i} if i else {})})  # "late": a column the first row lacks
+    want = pd.DataFrame([{"k": v, **({"late": i} if i else {})} for i, v in enumerate(values)])
+    pd.testing.assert_frame_equal(cols.frame(), want, check_exact=True)

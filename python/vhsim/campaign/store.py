@@ -37,12 +37,13 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable, Iterator, Mapping, Sequence  # not typing's: isinstance on those is slow
+from collections.abc import Iterator, Mapping, Sequence  # not typing's: isinstance on those is slow
 from typing import TYPE_CHECKING, Any
 
 from .. import atomic
 from .axes import CampaignError, column_values
 from .records import BadLine, RecordLog
+from .table import Columns
 from ..errors import shown
 from .spec import CampaignSpec, PlannedRun
 
@@ -161,57 +162,6 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
         elif isinstance(value, _SCALARS):
             out[f"aggregate.{key}"] = value
     return out
-
-
-class _Columns:
-    """Rows of a result table gathered column by column, a list per column rather than a dict
-    per row (a 9,600-run table held ~0.2 GB as dicts of each record's own key strings); a cell
-    a row lacks is NaN, as ``pd.DataFrame(rows)`` makes it."""
-
-    def __init__(self) -> None:
-        self.data: dict[str, list] = {}
-        self.n = 0
-        # The last row's keys and their columns: rows of one campaign mostly repeat them, and
-        # then each value goes straight to its column (a third of the table's cost was lookups).
-        self._keys: tuple[str, ...] = ()
-        self._lists: list[list] = []
-
-    def add(self, row: Mapping[str, Any]) -> None:
-        self.add_values(tuple(row), row.values())
-
-    def add_values(self, keys: tuple[str, ...], values: Iterable[Any]) -> None:
-        """Add the row of ``values`` under the column names ``keys`` (as many)."""
-        if keys is self._keys or keys == self._keys:  # every column of these keys is exactly self.n long
-            for column, value in zip(self._lists, values):
-                column.append(value)
-            self.n += 1
-            return
-        n = self.n
-        for key, value in zip(keys, values):
-            column = self.data.get(key)
-            if column is None:
-                column = self.data[key] = []
-            if len(column) < n:  # the rows in between lacked it
-                column.extend([math.nan] * (n - len(column)))
-            column.append(value)
-        self.n += 1
-        self._keys, self._lists = keys, [self.data[k] for k in keys]
-
-    def columns(self) -> dict[str, list]:
-        """Every column, as long as the rows (NaN at the end where the last rows lacked it)."""
-        for column in self.data.values():
-            column.extend([math.nan] * (self.n - len(column)))
-        return self.data
-
-    def frame(self) -> "pd.DataFrame":
-        """The table as ``pd.DataFrame(self.columns())`` makes it, each column's list dropped as
-        soon as it is a Series: the lists of Python values are the table's largest form (a
-        9,600-run table: ~0.1 GB as lists, ~15 MB as arrays), and were all held until the end."""
-        import pandas as pd
-
-        data = self.columns()
-        self._lists = []
-        return pd.DataFrame({name: pd.Series(data.pop(name), dtype=None) for name in list(data)})
 
 
 _SCALARS = (bool, int, float, str, type(None))  # a summary's scalar figures
@@ -673,7 +623,7 @@ class Campaign:
 
         axes = self.spec.axes
         columns = {a.key: dict(zip(a.labels, column_values(a))) for a in axes}
-        rows, damaged = _Columns(), []
+        rows, damaged = Columns(), []
         directory = os.fspath(self.runs_dir(version))
         log = RecordLog(directory)
         scan = log.scan()
@@ -689,7 +639,7 @@ class Campaign:
                 continue
             head = [run.config, run.rep, run.seed, run.run_id]
             if run.run_id in scan.runs:
-                entry = json.loads(scan.runs[run.run_id])
+                entry = json.loads(scan.line(run.run_id))
                 keys, picks = layouts.get(entry["columns"]) or layouts.setdefault(
                     entry["columns"], self._layout(head_keys, scan.columns[entry["columns"]], timing))
                 values = entry["values"] if picks is None else [entry["values"][i] for i in picks]
@@ -716,6 +666,7 @@ class Campaign:
             if timing:
                 row["wall_s"] = record.get("wall_s")
             rows.add(row)
+        del scan  # the log's bytes: not held while the table is converted
         if damaged:
             listing = "; ".join(d.line(self.path) for d in damaged[:3]) + ("; ..." if len(damaged) > 3 else "")
             warnings.warn(f"campaign {self.path}: {len(damaged)} damaged run record{'s' if len(damaged) > 1 else ''} "
