@@ -10,8 +10,8 @@
 
 Each variant is a campaign folder of its own (``OUT/robustness/variant-<k>/<figure>/campaign``,
 ``OUT/ambiguities/<name>/<figure>/campaign``), resumable like any; a configuration an
-alternative leaves alone reuses the default run (its record and traces are linked, not run
-again).  The verdicts are the :class:`~vhsim.campaign.claims.Verdict` objects the figure's
+alternative leaves alone reuses the default run (its record line is copied and its traces
+linked, not run again).  The verdicts are the :class:`~vhsim.campaign.claims.Verdict` objects the figure's
 claims give, compared by status; calibrations are parameters, not verdicts, and get no label.
 """
 
@@ -227,7 +227,7 @@ def _run(fig: FigureSpec, rewrite: Rewrite, fig_dir: Path, run_figure: RunFigure
 
 
 def _reuse_runs(home: "Campaign", folder: Path, spec: "CampaignSpec") -> None:
-    """Link into ``folder`` the runs of ``home`` (the default campaign) that ``spec`` also has:
+    """Reuse in ``folder`` the runs of ``home`` (the default campaign) that ``spec`` also has:
     the configurations an alternative leaves alone keep their run ids."""
     from .store import Campaign
 
