@@ -180,7 +180,7 @@ def test_a_damaged_plan_cache_is_planned_again(runner, tiny_path, tmp_path):
     want = campaign.open(folder).results()
     plan = next(folder.glob("plan-*.json"))
     text = plan.read_text()
-    run_id = json.loads(text[: text.rindex(', "checksum"')] + "}")["runs"][0][3]
+    run_id = json.loads(text[: text.rindex(', "checksum"')] + "}")["runs"][0]["run_id"]
     plan.write_text(text.replace(run_id, "f" + run_id[1:]))  # still JSON, still the same definition
     resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
     assert resumed.exit_code == 0 and "(0 run now" in resumed.stdout, resumed.output

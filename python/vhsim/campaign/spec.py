@@ -439,40 +439,44 @@ def _shared_pairs(seen: dict[tuple[str, str], tuple[str, str]], pairs) -> tuple[
 
 
 def _read_plan(path: Path, key: tuple[str, str]) -> list[PlannedRun] | None:
-    """The cached plan at ``path`` if it was made for ``key``; None if absent, stale, unreadable,
-    damaged (its checksum, :func:`vhsim.atomic.seal`) or of the earlier layout (a run's overrides
-    and labels on each run).
+    """The cached plan at ``path`` if it was made for ``key``; None if absent, stale, unreadable
+    or damaged (its checksum, :func:`vhsim.atomic.seal`).
 
-    The layout (:func:`_write_plan`): each configuration's overrides and labels once, under
-    ``"shapes"``, and a run as ``[config, rep, seed, run_id, shape]``. With them on every run,
-    Daniel & Kojo's 9,600-run figure had a 5.5 MB plan (57 MB for the paper), which took ~50 MB
-    at once to read back; the runs of a configuration now share those objects."""
+    The runs are decoded one at a time, and the runs of one configuration share their overrides
+    and labels: decoded whole, Daniel & Kojo's 9,600-run figure took ~50 MB at once to read its
+    7.5 MB plan, in the plotting process as in the parent."""
     try:
         raw = path.read_bytes()
         if not atomic.seal_holds(raw):  # damaged (or unsealed): planned again, never trusted
             return None
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
         del raw
-        if [data["digest"], data["vhsim_version"]] != list(key) or "shapes" not in data:
+        start = text.index('"runs":[') + len('"runs":[')
+        head = json.loads(text[:start] + "]}")
+        if [head["digest"], head["vhsim_version"]] != list(key):
             return None
         pairs: dict[tuple[str, str], tuple[str, str]] = {}
-        shapes = [(_shared_pairs(pairs, ((str(k), str(v)) for k, v in overrides)), dict(labels))
-                  for overrides, labels in data["shapes"]]
-        return [PlannedRun(int(config), int(rep), int(seed), str(run_id), *shapes[shape])
-                for config, rep, seed, run_id, shape in data["runs"]]
+        # The overrides and labels of a configuration's runs, once (equal ones are the same object).
+        overrides_seen: dict[tuple, tuple] = {}
+        labels_seen: dict[tuple, dict[str, str]] = {}
+        runs = []
+        decode, at = json.JSONDecoder().raw_decode, start
+        while text[at] != "]":
+            r, at = decode(text, at + (text[at] == ","))
+            overrides = _shared_pairs(pairs, ((str(k), str(v)) for k, v in r["overrides"]))
+            labels = tuple(r["labels"].items())
+            if labels not in labels_seen:
+                labels_seen[labels] = dict(labels)
+            runs.append(PlannedRun(r["config"], r["rep"], r["seed"], r["run_id"],
+                                   overrides_seen.setdefault(overrides, overrides), labels_seen[labels]))
+        return runs
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return None
 
 
 def _write_plan(path: Path, key: tuple[str, str], runs: list[PlannedRun]) -> None:
-    shapes: dict[tuple, int] = {}
-    listed = []
-    for r in runs:
-        shape = (r.overrides, tuple(r.labels.items()))
-        index = shapes.setdefault(shape, len(shapes))
-        listed.append([r.config, r.rep, r.seed, r.run_id, index])
     data = {"digest": key[0], "vhsim_version": key[1],
-            "shapes": [[[list(kv) for kv in overrides], dict(labels)] for overrides, labels in shapes],
-            "runs": listed}
+            "runs": [{"config": r.config, "rep": r.rep, "seed": r.seed, "run_id": r.run_id,
+                      "overrides": [list(kv) for kv in r.overrides], "labels": r.labels} for r in runs]}
     with contextlib.suppress(OSError):  # a cache: failing to write it costs time, not results
         atomic.write_text(path, atomic.seal(json.dumps(data, separators=(",", ":"))))
