@@ -57,7 +57,7 @@ def _replace_line(log: Path, index: int, new: bytes) -> bytes:
 
 
 # ------------------------------------------------------------ item 2: damaged run records
-@pytest.mark.parametrize("damage", ["empty", "braces", "cut", "edited", "binary"])
+@pytest.mark.parametrize("damage", ["empty", "braces", "cut", "edited", "binary", "carriage return"])
 def test_a_damaged_record_is_found_set_aside_and_run_again(runner, tiny_path, tmp_path, damage):
     folder = tmp_path / "c"
     spec, log = _campaign(tiny_path, folder)
@@ -65,7 +65,8 @@ def test_a_damaged_record_is_found_set_aside_and_run_again(runner, tiny_path, tm
     victim = _run_lines(log)[1]
     text = log.read_bytes().splitlines(keepends=True)[victim]
     bad = {"empty": b"\n", "braces": b"{}\n", "cut": text[: len(text) // 2] + b"\n",
-           "edited": text.replace(b'"rep": ', b'"rep": 1', 1), "binary": b"\xff\xfe" + text}[damage]
+           "edited": text.replace(b'"rep": ', b'"rep": 1', 1), "binary": b"\xff\xfe" + text,
+           "carriage return": text[:40] + b"\r" + text[41:]}[damage]
     _replace_line(log, victim, bad)
     (folder / "results.parquet").unlink()
 

@@ -193,7 +193,9 @@ class RecordLog:
     def _written_keys(self) -> set[str]:
         if self._written is None:
             self._cut_unfinished_line()
-            self._written = {json.loads(line)["columns"] for line in self._complete().splitlines()
+            data = self._read()
+            lines = (data[start:end] for start, end in self._lines(data))
+            self._written = {json.loads(line)["columns"] for line in lines
                              if line.startswith(_COLUMNS_HEAD) and _problem(line) is None}
         return self._written
 
@@ -222,15 +224,14 @@ class RecordLog:
         log without them (atomically: a killed rewrite leaves the old log)."""
         if not bad:
             return
-        data = self._complete()
+        data = self._read()
         drop = {b.offset for b in bad}
-        kept, removed, offset = [], [], 0
-        for line in data.splitlines(keepends=True):
-            (removed if offset in drop else kept).append(line)
-            offset += len(line)
+        kept, removed = [], []
+        for start, end in self._lines(data):  # the lines as scan() numbered them (a stray \r splits none)
+            (removed if start in drop else kept).append(data[start:end])
         os.makedirs(corrupt_dir, exist_ok=True)
         with open(os.path.join(corrupt_dir, LOG_NAME), "ab") as fh:
-            fh.write(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in removed))
+            fh.write(b"".join(removed))
         with atomic.replacing(self.path) as tmp:
             with open(tmp, "wb") as fh:
                 fh.write(b"".join(kept))
