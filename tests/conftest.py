@@ -92,3 +92,17 @@ def run_vhsim(*args: str, cwd: Path | None = None, timeout: float = 600) -> subp
 def vhsim_proc():
     """The :func:`run_vhsim` helper, as a fixture."""
     return run_vhsim
+
+
+def record_lines(folder: Path) -> list[bytes]:
+    """The complete run record lines of a campaign folder's logs (``runs/<version>/records.jsonl``),
+    every version's: a run is stored exactly when its line is there (a last line without its
+    newline is a write under way)."""
+    return [line for log in sorted(folder.glob("runs/*/records.jsonl"))
+            for line in log.read_bytes().splitlines(keepends=True)
+            if line.startswith(b'{"run_id"') and line.endswith(b"\n")]
+
+
+def record_ids(folder: Path) -> list[str]:
+    """The run ids of :func:`record_lines`, sorted."""
+    return sorted(line[12:].split(b'"', 1)[0].decode() for line in record_lines(folder))

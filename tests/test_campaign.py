@@ -13,7 +13,7 @@ import vhsim
 from vhsim import campaign
 from vhsim.campaign import CampaignError, CampaignSpec, CampaignVersionError, run_campaign, run_identity
 
-from conftest import run_vhsim
+from conftest import record_lines, run_vhsim
 
 SCHEMES = "flows.bulk.scheme=reno,newreno,sack"
 LOSSES = "links.access.forward.error.p=0.01,0.05"
@@ -25,8 +25,8 @@ def spec(tiny_path: Path) -> CampaignSpec:
     return CampaignSpec.from_cli(str(tiny_path), [SCHEMES, LOSSES], replications=2)
 
 
-def _runs(folder: Path) -> list[Path]:
-    return sorted((folder / "runs").glob("*/*.json"))
+def _runs(folder: Path) -> list[bytes]:
+    return record_lines(folder)
 
 
 # ------------------------------------------------------------------------ the basics
@@ -382,41 +382,62 @@ def test_a_handover_instant_axis_runs_as_branches_with_the_results_of_independen
 
 
 # ------------------------------------------------------------- the parent's cheaper steps
-def test_a_record_is_the_json_of_the_whole_record_whether_the_worker_encoded_its_metrics(spec, tmp_path):
-    # Workers send the metrics as JSON text (runner._finished); the parent splices it into the
-    # record. The file must be what json.dumps of the whole record would have been.
+def test_a_record_is_the_same_line_whether_the_worker_encoded_its_metrics(spec, tmp_path):
+    # Workers send the metrics' names and the JSON text of their values (runner._finished); the
+    # parent splices it into the record's line. The line must be what the metrics dict makes, and
+    # read back as the whole record.
     import json
 
     from vhsim import atomic
-    from vhsim.campaign.store import Campaign, flatten_summary, metrics_text
+    from vhsim.campaign.store import Campaign, flatten_summary, metrics_values
 
     version = vhsim.__version__
     run = spec.plan(version)[5]
     summary = vhsim.Scenario(spec.scenario_text, run.overrides, spec.scenario_path).run(seed=run.seed).summary
     metrics = flatten_summary(summary)
     metrics["bulk.nan_figure"] = float("nan")  # records allow NaN, as before
-    texts = []
+    texts, camps = [], []
     for kind in ("dict", "text"):
         camp = Campaign.prepare(tmp_path / kind, spec, version)
         camp.commit(run, summary, None, version, **({"metrics": metrics} if kind == "dict" else
-                                                     {"metrics_json": metrics_text(metrics)}))
-        texts.append(camp.record_path(run.run_id).read_text(encoding="utf-8"))
-    stamp = re.compile(r'"finished_at": "[^"]*"')
-    body = [stamp.sub("", t.rsplit(', "checksum"', 1)[0]) for t in texts]
-    assert body[0] == body[1]
-    record = json.loads(texts[1])
+                                                     {"values": metrics_values(metrics)}))
+        texts.append(Path(camp.record_log().path).read_text(encoding="utf-8"))
+        camps.append(camp)
+    stamp = re.compile(r'"finished_at": "[^"]*", "checksum": "[^"]*"')
+    assert stamp.sub("", texts[0]) == stamp.sub("", texts[1])
+    names, line = [json.loads(t) for t in texts[1].splitlines()]
+    assert names["names"] == list(metrics) and line["columns"] == names["columns"]
+    assert texts[1].splitlines(keepends=True)[0] == atomic.seal(json.dumps({"columns": names["columns"],
+                                                                            "names": list(metrics)}))
+    record = camps[1].record(run.run_id)
     expected = {"run_id": run.run_id, "vhsim_version": version, "seed": run.seed, "rep": run.rep,
                 "config": run.labels, "detail": "summary", "metrics": metrics, "wall_s": summary["wall_s"],
                 "finished_at": record["finished_at"]}
-    assert texts[1] == atomic.seal(json.dumps(expected, allow_nan=True))
+    assert json.dumps(record, allow_nan=True) == json.dumps(expected, allow_nan=True)
 
 
 def test_the_table_gathers_rows_of_changing_keys_as_a_dataframe_of_dicts_would():
-    from vhsim.campaign.store import _Columns
+    from vhsim.campaign.table import Columns
 
     rows = [{"a": 1, "b": 2.0}, {"a": 3, "b": 4.0}, {"b": 5.0, "a": 6}, {"a": 7, "c": "x"}, {"a": 8, "c": "y"},
             {"a": 9, "b": 1.5}, {"a": 10, "b": 2.5, "c": "z"}, {"a": 11, "b": 3.5, "c": "w"}]
-    cols = _Columns()
+    cols = Columns()
     for row in rows:
         cols.add(row)
-    pd.testing.assert_frame_equal(pd.DataFrame(cols.columns()), pd.DataFrame(rows))
+    pd.testing.assert_frame_equal(cols.frame(), pd.DataFrame(rows))
+
+
+@pytest.mark.parametrize("values", [
+    [1, 2, 3], [1, 2.5, 3], [None, 1, 2], [1, None, 2], [None, None, 2.5], [None, None, None], [1.5, float("nan"), None],
+    [True, False, True], [True, None, False], [1, True, 2], [None, "x", 1], [1, 2.5, None, "x"], [2, 2**70, 3],
+    [0.0, -0.0, 1e300], [None, 1, "sack"], ["a", None, None], [3, None, True],
+])
+def test_a_column_of_every_kind_of_values_is_what_pandas_makes_of_them(values):
+    # Numbers are gathered as arrays, anything else as Python values (vhsim.campaign.table).
+    from vhsim.campaign.table import Columns
+
+    cols = Columns()
+    for i, value in enumerate(values):
+        cols.add({"k": value, **({"late": i} if i else {})})  # "late": a column the first row lacks
+    want = pd.DataFrame([{"k": v, **({"late": i} if i else {})} for i, v in enumerate(values)])
+    pd.testing.assert_frame_equal(cols.frame(), want, check_exact=True)

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from vhsim import campaign
+from vhsim import atomic, campaign
 from vhsim.campaign import CampaignError, CampaignSpec, run_campaign
 from vhsim.campaign.axes import expand_range, parse_cli_axis, quantity
 from vhsim.cli import cli
@@ -40,20 +40,34 @@ def _campaign(tiny_path: Path, folder: Path, reps: int = 2):
     spec = CampaignSpec.from_cli(str(tiny_path), [AXIS], SHORT, replications=reps)
     report = run_campaign(spec, folder, workers=1)
     assert report.executed == 3 * reps
-    return spec, sorted((folder / "runs").glob("*/*.json"))
+    [log] = (folder / "runs").glob("*/records.jsonl")
+    return spec, log
+
+
+def _run_lines(log: Path) -> list[int]:
+    """Indexes of the run record lines of a log (the others are column sets)."""
+    return [i for i, line in enumerate(log.read_bytes().splitlines(keepends=True)) if line.startswith(b'{"run_id"')]
+
+
+def _replace_line(log: Path, index: int, new: bytes) -> bytes:
+    lines = log.read_bytes().splitlines(keepends=True)
+    old, lines[index] = lines[index], new
+    log.write_bytes(b"".join(lines))
+    return old
 
 
 # ------------------------------------------------------------ item 2: damaged run records
-@pytest.mark.parametrize("damage", ["empty", "braces", "cut", "edited", "binary"])
+@pytest.mark.parametrize("damage", ["empty", "braces", "cut", "edited", "binary", "carriage return"])
 def test_a_damaged_record_is_found_set_aside_and_run_again(runner, tiny_path, tmp_path, damage):
     folder = tmp_path / "c"
-    spec, records = _campaign(tiny_path, folder)
+    spec, log = _campaign(tiny_path, folder)
     want = campaign.open(folder).results()
-    victim = records[1]
-    text = victim.read_text()
-    victim.write_bytes({"empty": b"", "braces": b"{}\n", "cut": text[: len(text) // 2].encode(),
-                        "edited": text.replace('"rep": ', '"rep": 1', 1).encode(),
-                        "binary": b"\xff\xfe" + text.encode()}[damage])
+    victim = _run_lines(log)[1]
+    text = log.read_bytes().splitlines(keepends=True)[victim]
+    bad = {"empty": b"\n", "braces": b"{}\n", "cut": text[: len(text) // 2] + b"\n",
+           "edited": text.replace(b'"rep": ', b'"rep": 1', 1), "binary": b"\xff\xfe" + text,
+           "carriage return": text[:40] + b"\r" + text[41:]}[damage]
+    _replace_line(log, victim, bad)
     (folder / "results.parquet").unlink()
 
     # Reading the table says so and leaves the run out: never a row of NaNs.
@@ -63,29 +77,85 @@ def test_a_damaged_record_is_found_set_aside_and_run_again(runner, tiny_path, tm
 
     check = runner.invoke(cli, ["sweep", "--check", str(folder)])
     assert check.exit_code == 1, check.output
-    assert f"damaged: runs/{victim.parent.name}/{victim.name}: " in check.stdout
-    assert "6 run records of vhsim" in check.stdout and "1 damaged" in check.stdout
+    assert f"damaged: runs/{log.parent.name}/records.jsonl, line {victim + 1}" in check.stdout
+    assert "6 run records of vhsim" in check.stdout and "1 damaged; 5/6 runs done" in check.stdout, check.stdout
     _one_error(check.stderr)
 
     resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
     assert resumed.exit_code == 0, resumed.output
     assert "6/6 runs done (1 run now" in resumed.stdout and "1 damaged records run again" in resumed.stdout
     assert "warning: damaged run record set aside" in resumed.stderr
-    assert (folder / "corrupt" / victim.parent.name / victim.name).is_file(), "kept to look at"
+    assert (folder / "corrupt" / log.parent.name / "records.jsonl").read_bytes() == bad, "kept to look at"
     pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
     again = runner.invoke(cli, ["sweep", "--check", str(folder)])
     assert again.exit_code == 0 and "0 damaged; 6/6 runs done" in again.stdout, again.output
 
 
+def test_a_damaged_column_set_costs_the_runs_using_it_only(runner, tiny_path, tmp_path):
+    folder = tmp_path / "c"
+    _, log = _campaign(tiny_path, folder, reps=1)
+    want = campaign.open(folder).results()
+    [columns] = [i for i in range(len(log.read_bytes().splitlines())) if i not in _run_lines(log)]
+    old = _replace_line(log, columns, b"0\n")
+    damaged = campaign.open(folder).verify()
+    assert len(damaged) == 1 + 3 and "column names" in damaged[-1].problem
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0 and "4 damaged records run again" in resumed.stdout, resumed.output
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+    assert (folder / "corrupt" / log.parent.name / "records.jsonl").read_bytes().startswith(b"0\n")
+    assert old in log.read_bytes(), "the column set is written again with the runs done again"
+
+
 def test_every_record_damaged_into_other_json_is_run_again(runner, tiny_path, tmp_path):
     # The nightly fuzz's find: a record holding `0` made reading the folder's versions raise.
     folder = tmp_path / "c"
-    _, records = _campaign(tiny_path, folder, reps=1)
+    _, log = _campaign(tiny_path, folder, reps=1)
     want = campaign.open(folder).results()
-    for record, junk in zip(records, [b"0", b"[1, 2]", b'"text"']):
-        record.write_bytes(junk)
+    for index, junk in zip(_run_lines(log), [b"0\n", b"[1, 2]\n", b'"text"\n']):
+        _replace_line(log, index, junk)
     resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
     assert resumed.exit_code == 0 and "3 damaged records run again" in resumed.stdout, resumed.output
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+
+
+def test_a_line_cut_off_by_a_killed_writer_is_not_a_record(runner, tiny_path, tmp_path):
+    # A last line without its newline is a write under way (or killed): not done, not damaged,
+    # and cut off by the next sweep before it appends.
+    folder = tmp_path / "c"
+    _, log = _campaign(tiny_path, folder, reps=1)
+    want = campaign.open(folder).results()
+    data = log.read_bytes()
+    log.write_bytes(data[: len(data) - 40])
+    camp = campaign.open(folder)
+    assert camp.verify() == [] and len(camp.done_ids()) == 2
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0 and "(1 run now" in resumed.stdout, resumed.output
+    pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
+    assert log.read_bytes().count(b"\n") == data.count(b"\n")
+
+
+def test_record_files_of_an_older_folder_are_still_read_and_checked(runner, tiny_path, tmp_path):
+    # Folders written before the log kept one sealed file per run (older still: without a seal).
+    folder = tmp_path / "c"
+    _, log = _campaign(tiny_path, folder, reps=1)
+    camp = campaign.open(folder)
+    want = camp.results()
+    scan = camp.record_log().scan()
+    for i, run_id in enumerate(scan.runs):
+        record = scan.record(run_id)
+        text = json.dumps(record)
+        (log.parent / f"{run_id}.json").write_text(text if i == 0 else atomic.seal(text))
+    log.unlink()
+    (folder / "results.parquet").unlink()
+    camp = campaign.open(folder)
+    assert camp.verify() == [] and len(camp.done_ids()) == 3
+    pd.testing.assert_frame_equal(camp.results(), want, check_exact=True)
+    victim = sorted(log.parent.glob("*.json"))[1]
+    victim.write_bytes(victim.read_bytes()[:100])
+    resumed = runner.invoke(cli, ["sweep", "--campaign", str(folder), "--workers", "1"])
+    assert resumed.exit_code == 0 and "1 damaged records run again" in resumed.stdout, resumed.output
+    assert (folder / "corrupt" / log.parent.name / victim.name).is_file()
+    assert len(log.read_bytes().splitlines()) == 2, "the run done again goes to the log (its column set, its line)"
     pd.testing.assert_frame_equal(campaign.open(folder).results(), want, check_exact=True)
 
 
@@ -119,14 +189,11 @@ def test_a_damaged_plan_cache_is_planned_again(runner, tiny_path, tmp_path):
 
 
 def test_records_carry_a_checksum_of_their_content(tiny_path, tmp_path):
-    _, records = _campaign(tiny_path, tmp_path / "c", reps=1)
-    record = json.loads(records[0].read_text())
-    assert record["checksum"].startswith("sha256:") and len(record["checksum"]) == 7 + 64
-    assert list(record)[-1] == "checksum"
-    # A record of an earlier version, without a checksum, is still read when it is complete.
-    del record["checksum"]
-    records[0].write_text(json.dumps(record))
-    assert campaign.open(tmp_path / "c").verify() == []
+    _, log = _campaign(tiny_path, tmp_path / "c", reps=1)
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        assert record["checksum"].startswith("sha256:") and len(record["checksum"]) == 7 + 64
+        assert list(record)[-1] == "checksum"
 
 
 def test_check_of_a_folder_that_is_not_a_campaign_is_bad_input(runner, tmp_path):
@@ -168,7 +235,7 @@ def unit(u):
         time.sleep(60)  # still running when the error comes
     return [{"run_id": u[0][0], "ok": True, "summary": {}, "result": None}]
 
-def full_disk(self, run, summary, result, version, metrics=None, metrics_json=None):
+def full_disk(self, run, summary, result, version, metrics=None, values=None):
     executors[0]._result_queue._writer._send(struct.pack("!i", 1 << 20) + bytes(100))
     time.sleep(0.5)  # the manager thread is now reading the rest of that message
     raise OSError(errno.ENOSPC, "No space left on device", str(self.path))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from conftest import record_ids, record_lines
 from vhsim import campaign
 from vhsim.campaign import CampaignSpec, run_campaign
 
@@ -34,8 +35,7 @@ def _sweep_args(scenario: Path, folder: Path, workers: int) -> list[str]:
 
 
 def _done(folder: Path) -> int:
-    runs = folder / "runs"
-    return sum(1 for p in runs.glob("*/*.json") if not p.name.startswith(".")) if runs.is_dir() else 0
+    return len(record_lines(folder))
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -74,6 +74,5 @@ def test_sweep_killed_with_sigkill_resumes_to_the_same_results(tiny_path, tmp_pa
 
     want = campaign.open(tmp_path / "reference").results()
     got = campaign.open(folder).results()
-    assert sorted(p.name for p in (folder / "runs").glob("*/*.json")) == \
-        sorted(p.name for p in (tmp_path / "reference" / "runs").glob("*/*.json"))
+    assert record_ids(folder) == record_ids(tmp_path / "reference")
     pd.testing.assert_frame_equal(got, want, check_exact=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from conftest import record_lines
 import vhsim
 from vhsim import _native, campaign
 from vhsim.campaign import CampaignSpec, run_campaign
@@ -133,7 +134,7 @@ def _sweep_args(folder: Path, workers: int) -> list[str]:
 
 
 def _done(folder: Path) -> int:
-    return sum(1 for p in folder.glob("runs/*/*.json") if not p.name.startswith("."))
+    return len(record_lines(folder))
 
 
 @pytest.mark.parametrize("workers, sig", [(1, signal.SIGINT), (2, signal.SIGINT), (2, signal.SIGTERM)])
@@ -170,7 +171,7 @@ def test_ctrl_c_stops_a_reproduction_without_a_report(tmp_path):
     out.mkdir()
     (out / "report.md").write_text("# an earlier report\n")
     proc = _start(["reproduce", "demo", "--quick", "--workers", "1", "--out", out, "--no-progress"])
-    _wait_for(lambda: bool(list(out.glob("*/campaign/runs/*/*.json"))), proc, "a first stored run")
+    _wait_for(lambda: any(record_lines(c) for c in out.glob("*/campaign")), proc, "a first stored run")
     elapsed, err = _signal_and_wait(proc, signal.SIGINT)
     if proc.returncode == 0:
         pytest.skip("the quick reproduction finished before the signal")

@@ -702,7 +702,8 @@ def _return_large_blocks() -> None:
     By default glibc raises that threshold to the size of each large block freed (up to 32 MB),
     so the trace arrays a reproduction's parent receives from its workers, reads and plots
     (1-8 MB each) soon come from the heap, which keeps the freed ones (issue #28: ~30-90 MB of
-    the parent's peak). Set in the parent only, once its workers run: in the workers, whose
+    the parent's peak; the plotting process's result tables, ~40 MB of its peak). Set in the
+    parent and its plotting process only, once the workers run: in the workers, whose
     runs allocate and free many large blocks, a mapping per block made Daniel & Kojo's full
     reproduction 12% slower (146 s against 129 s, idle machine). Elsewhere (not glibc) nothing
     changes."""

@@ -214,9 +214,12 @@ def _check_folder(ctx: click.Context, folder: str) -> None:
         return
     for record in damaged:
         click.echo(f"damaged: {record.line(Path(folder))}")
-    records = sum(1 for _ in Campaign._record_names(campaign.runs_dir()))
+    # A damaged line of the log may not tell its run: it is counted as a record all the same.
+    records = len(campaign.stored_ids()) + sum(1 for d in damaged if d.run_id is None)
+    intact = campaign.done_ids() - {d.run_id for d in damaged}
+    done = sum(1 for run in campaign.plan() if run.run_id in intact)
     click.echo(f"campaign {folder}: {records} run records of vhsim {campaign.active_version} checked, "
-               f"{len(damaged)} damaged; {status['done'] - len(damaged)}/{status['total']} runs done"
+               f"{len(damaged)} damaged; {done}/{status['total']} runs done"
                + (f", {status['failed']} failed" if status["failed"] else ""))
     if damaged:
         _fail(ctx, f"{len(damaged)} damaged run record{'s' if len(damaged) > 1 else ''} in {folder}; "

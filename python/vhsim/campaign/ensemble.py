@@ -10,8 +10,8 @@
 
 Each variant is a campaign folder of its own (``OUT/robustness/variant-<k>/<figure>/campaign``,
 ``OUT/ambiguities/<name>/<figure>/campaign``), resumable like any; a configuration an
-alternative leaves alone reuses the default run (its record and traces are linked, not run
-again).  The verdicts are the :class:`~vhsim.campaign.claims.Verdict` objects the figure's
+alternative leaves alone reuses the default run (its record line is copied and its traces
+linked, not run again).  The verdicts are the :class:`~vhsim.campaign.claims.Verdict` objects the figure's
 claims give, compared by status; calibrations are parameters, not verdicts, and get no label.
 """
 
@@ -227,7 +227,7 @@ def _run(fig: FigureSpec, rewrite: Rewrite, fig_dir: Path, run_figure: RunFigure
 
 
 def _reuse_runs(home: "Campaign", folder: Path, spec: "CampaignSpec") -> None:
-    """Link into ``folder`` the runs of ``home`` (the default campaign) that ``spec`` also has:
+    """Reuse in ``folder`` the runs of ``home`` (the default campaign) that ``spec`` also has:
     the configurations an alternative leaves alone keep their run ids."""
     from .store import Campaign
 
@@ -237,15 +237,12 @@ def _reuse_runs(home: "Campaign", folder: Path, spec: "CampaignSpec") -> None:
     if not shared:
         return
     camp = Campaign.prepare(folder, spec, version)
-    camp.runs_dir(version).mkdir(parents=True, exist_ok=True)
-    for run_id in shared:
-        record = camp.record_path(run_id, version)
-        if record.exists():
-            continue
+    new = [run_id for run_id in shared if run_id not in camp.stored_ids(version)]
+    for run_id in new:
         traces = home.trace_dir(run_id)
         if traces.is_dir() and not camp.trace_dir(run_id).exists():
             shutil.copytree(traces, camp.trace_dir(run_id), copy_function=_link)
-        _link(home.record_path(run_id, version), record)  # the record last: it marks the run done
+    camp.adopt(home, new, version)  # the records last: they mark the runs done
 
 
 def _link(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:

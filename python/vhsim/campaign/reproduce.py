@@ -164,7 +164,8 @@ def reproduce(
     ``robustness=N`` also runs every figure as N perturbed variants and labels each verdict;
     ``ambiguities`` runs it under each alternative reading the paper declares (:mod:`.ensemble`).
     ``on_workers_started`` is called in this process once the local workers run (at once
-    without them): a setting for this process alone, e.g. the CLI's allocator setting.
+    without them), and in the plotting process: a setting for them and not the workers, e.g.
+    the CLI's allocator setting.
     """
     registry = papers()
     if name not in registry:
@@ -188,6 +189,8 @@ def reproduce(
             Plotter() if local else contextlib.nullcontext() as plotter, _plans_on_disk(out_dir) as stage:
         if on_workers_started is not None:
             on_workers_started()
+            if plotter is not None:  # the plotting process reads and plots as this one did
+                plotter.executor.submit(on_workers_started).result()
         sizes = {}
         for fig in figures:  # every definition valid before the first run, each validated once
             spec = fig.campaign(quick)

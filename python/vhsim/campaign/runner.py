@@ -62,18 +62,18 @@ def execute_run(task: Task) -> dict[str, Any]:
 
 
 def _finished(run_id: str, result, detail: str) -> dict[str, Any]:
-    """A finished run's outcome: its flattened summary (``metrics_json``) and, besides, only what
+    """A finished run's outcome: its flattened summary (``values``) and, besides, only what
     the record takes from the summary (its wall time) unless the traces go back too. A few
     hundred outcomes wait in the parent's queue at a time (Daniel & Kojo: ~40 MB whole).
     Traces go back as arrays, encoded by the parent (:meth:`vhsim.Result.encoded`): encoding
     them here would import pyarrow into every worker (issue #28: a Sobral worker then took
     ~110-135 MB instead of ~60)."""
-    from .store import flatten_summary, metrics_text
+    from .store import flatten_summary, metrics_values
 
     summary = result.summary if detail != "summary" else {"wall_s": result.summary.get("wall_s")}
-    # The metrics go back as the record's JSON text: encoding them is then the workers' work, and
-    # one string pickles faster than ~200 figures.
-    return {"run_id": run_id, "ok": True, "summary": summary, "metrics_json": metrics_text(flatten_summary(result.summary)),
+    # The metrics go back as their names and the record's JSON text of their values: encoding them
+    # is then the workers' work, and one string pickles faster than ~200 figures.
+    return {"run_id": run_id, "ok": True, "summary": summary, "values": metrics_values(flatten_summary(result.summary)),
             "result": result if detail != "summary" else None}
 
 
@@ -502,7 +502,7 @@ def run_campaign(
                     run = by_id[outcome["run_id"]]
                     if outcome["ok"]:
                         campaign.commit(run, outcome["summary"], outcome.get("result"), version,
-                                        metrics=outcome.get("metrics"), metrics_json=outcome.get("metrics_json"))
+                                        metrics=outcome.get("metrics"), values=outcome.get("values"))
                         report.executed += 1
                     else:
                         campaign.record_failure(run, outcome["error"])

@@ -3,24 +3,24 @@
 Layout (docs/campaigns.md has the full description)::
 
     DIR/campaign.json               definition (base scenario text, axes, ...) + active vhsim version
-    DIR/runs/<version>/<run_id>.json one record per finished run: seed, axis labels, metrics
+    DIR/runs/<version>/records.jsonl one sealed line per finished run: seed, axis labels, metrics
     DIR/traces/<run_id>/            summary.json + <table>.parquet, when detail != summary
     DIR/failures/<run_id>.json      last error of a run that failed (it is not counted as done)
     DIR/corrupt/<version>/          damaged records a sweep set aside (their runs are done again)
     DIR/results.parquet             consolidated table, one row per run (rebuilt when stale)
 
-Why one file per run: a run is "done" exactly when its record file exists, and a record
-file is written under a temporary name and renamed into place (``os.replace`` is atomic on
-POSIX).  A SIGKILL at any moment leaves either no record or a complete one; a stray
-temporary file is ignored and cleaned up by the next sweep.  Records are grouped by vhsim
-version so that results of different versions are never mixed by accident.
+A run is "done" exactly when its complete line is in its version's record log (:mod:`.records`:
+how a killed writer, a full disk or a damaged line are recognised; why lines rather than a file
+per run). Records are grouped by vhsim version so that results of different versions are never
+mixed by accident.
 
-A record carries a checksum of its content (its last entry, ``"checksum": "sha256:..."``, over
-the JSON text before it), so a record damaged later -- truncated by a full disk, emptied by a crashed
-file system, edited by hand -- is recognised (:meth:`Campaign.verify`): a sweep moves it to
+Each line carries a checksum of its content, so a record damaged later -- cut short by a full
+disk, edited by hand -- is recognised (:meth:`Campaign.verify`): a sweep moves it to
 ``DIR/corrupt/`` and runs it again, reading the table warns about it, and ``vhsim sweep
---check DIR`` lists it; it is never read as a row of missing values (issue #27).  Records of
-earlier versions without a checksum are checked for being a complete JSON record of their run.
+--check DIR`` lists it; it is never read as a row of missing values (issue #27). Campaigns
+written before the log kept one file per run, ``DIR/runs/<version>/<run_id>.json`` (with a
+checksum, or, older still, without one): those are still read, checked and set aside the same
+way, and new runs of such a folder go to its log.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import atomic
 from .axes import CampaignError, column_values
+from .records import BadLine, RecordLog
+from .table import Columns
 from ..errors import shown
 from .spec import CampaignSpec, PlannedRun
 
@@ -50,7 +52,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..result import EncodedResult, Result
 
-__all__ = ["Campaign", "CampaignVersionError", "DamagedRecord", "flatten_summary", "metrics_text", "open_campaign", "DETAIL_RANK"]
+__all__ = ["Campaign", "CampaignVersionError", "DamagedRecord", "flatten_summary", "metrics_values", "open_campaign",
+           "DETAIL_RANK"]
 
 CAMPAIGN_FILE = "campaign.json"
 RESULTS_FILE = "results.parquet"
@@ -69,9 +72,10 @@ class CampaignVersionError(CampaignError):
     """The folder holds runs of another vhsim version; they are not mixed silently."""
 
 
-def metrics_text(metrics: Mapping[str, Any]) -> str:
-    """A run's flattened metrics as its record holds them (JSON text; NaN allowed)."""
-    return json.dumps(metrics, allow_nan=True)
+def metrics_values(metrics: Mapping[str, Any]) -> tuple[tuple[str, ...], str]:
+    """A run's flattened metrics as its record line holds them: their names, and their values as
+    a JSON list (NaN allowed) in that order (:mod:`.records`)."""
+    return tuple(metrics), json.dumps(list(metrics.values()), allow_nan=True)
 
 
 def flatten_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
@@ -160,44 +164,6 @@ def _flatten(summary: Mapping[str, Any], DROP_CAUSES, flow_figures) -> dict[str,
     return out
 
 
-class _Columns:
-    """Rows of a result table gathered column by column, a list per column rather than a dict
-    per row (a 9,600-run table held ~0.2 GB as dicts of each record's own key strings); a cell
-    a row lacks is NaN, as ``pd.DataFrame(rows)`` makes it."""
-
-    def __init__(self) -> None:
-        self.data: dict[str, list] = {}
-        self.n = 0
-        # The last row's keys and their columns: rows of one campaign mostly repeat them, and
-        # then each value goes straight to its column (a third of the table's cost was lookups).
-        self._keys: tuple[str, ...] = ()
-        self._lists: list[list] = []
-
-    def add(self, row: Mapping[str, Any]) -> None:
-        keys = tuple(row)
-        if keys == self._keys:  # every column of these keys is exactly self.n long
-            for column, value in zip(self._lists, row.values()):
-                column.append(value)
-            self.n += 1
-            return
-        n = self.n
-        for key, value in row.items():
-            column = self.data.get(key)
-            if column is None:
-                column = self.data[key] = []
-            if len(column) < n:  # the rows in between lacked it
-                column.extend([math.nan] * (n - len(column)))
-            column.append(value)
-        self.n += 1
-        self._keys, self._lists = keys, [self.data[k] for k in keys]
-
-    def columns(self) -> dict[str, list]:
-        """Every column, as long as the rows (NaN at the end where the last rows lacked it)."""
-        for column in self.data.values():
-            column.extend([math.nan] * (self.n - len(column)))
-        return self.data
-
-
 _SCALARS = (bool, int, float, str, type(None))  # a summary's scalar figures
 _known_causes = functools.lru_cache(maxsize=1)(frozenset)  # result.DROP_CAUSES as a set, made once
 
@@ -217,11 +183,22 @@ class DamagedRecord:
 
     path: Path
     problem: str
+    #: A damaged line of a record log (None: the whole record file ``path``).
+    bad_line: BadLine | None = None
+
+    @property
+    def run_id(self) -> str | None:
+        """The run it is the record of, if that can be told."""
+        return self.bad_line.run_id if self.bad_line is not None else self.path.stem
 
     def line(self, folder: Path) -> str:
+        where = os.fspath(self.path)
         with contextlib.suppress(ValueError):
-            return f"{self.path.relative_to(folder)}: {self.problem}"
-        return f"{self.path}: {self.problem}"
+            where = os.fspath(self.path.relative_to(folder))
+        if self.bad_line is not None:
+            run = f" (run {self.bad_line.run_id[:12]})" if self.bad_line.run_id else ""
+            where += f", line {self.bad_line.number}{run}"
+        return f"{where}: {self.problem}"
 
 
 def read_record(path: str | os.PathLike[str], run_id: str, parse: bool = True) -> dict[str, Any] | None:
@@ -291,7 +268,7 @@ class Campaign:
         except IsADirectoryError:
             raise CampaignError(f"{meta_path}: corrupt campaign folder ({CAMPAIGN_FILE} is a folder)") from None
         self._plans: dict[str, list[PlannedRun]] = {}
-        self._made_dirs: dict[str, str] = {}  # version -> its records' folder, made by a commit
+        self._logs: dict[str, RecordLog] = {}  # version -> its record log, once a commit wrote to it
         self._failed: set[str] | None = None  # run ids with a failure record (see _failed_ids)
 
     # -- creating / updating -------------------------------------------------------
@@ -339,7 +316,26 @@ class Campaign:
         return self.path / "runs" / _safe_version_dir(version or self.active_version)
 
     def record_path(self, run_id: str, version: str | None = None) -> Path:
+        """Where a run's own record file is, in a folder written before the record log."""
         return self.runs_dir(version) / f"{run_id}.json"
+
+    def record_log(self, version: str | None = None) -> RecordLog:
+        """The record log of ``version`` (default: active)."""
+        return RecordLog(self.runs_dir(version))
+
+    def record(self, run_id: str, version: str | None = None) -> dict[str, Any] | None:
+        """The stored record of ``run_id`` (``metrics`` a dict), None if it has none; ValueError
+        if its record file is damaged (a damaged line of the log reads as no record)."""
+        scan = self.record_log(version).scan([run_id])
+        if run_id in scan.runs:
+            return scan.record(run_id)
+        path = self.record_path(run_id, version)
+        return read_record(path, run_id) if path.is_file() else None
+
+    def stored_ids(self, version: str | None = None) -> set[str]:
+        """Run ids with a record of ``version`` (in its log or, older, a file of their own), unchecked."""
+        directory = self.runs_dir(version)
+        return RecordLog(directory).ids() | {name[:-5] for name in self._record_names(directory)}
 
     def trace_dir(self, run_id: str) -> Path:
         return self.path / "traces" / run_id
@@ -368,13 +364,13 @@ class Campaign:
     def _check_same_run(self, run_id: str, result: "Result") -> None:
         import warnings
 
-        record_path = self.record_path(run_id)
-        if not record_path.is_file():
-            return
         try:
-            stored = read_record(record_path, run_id)["metrics"]
+            record = self.record(run_id)
         except ValueError:
             return  # a damaged record: nothing to compare with
+        if record is None:
+            return
+        stored = record["metrics"]
         again = flatten_summary(result.summary)
         differing = [k for k in stored if k.endswith(".goodput_kbps") and stored[k] != again.get(k)]
         if differing:
@@ -388,7 +384,7 @@ class Campaign:
         if runs.is_dir():
             for sub in sorted(runs.iterdir()):
                 if sub.is_dir():
-                    n = sum(1 for _ in self._record_names(sub))
+                    n = len(RecordLog(sub).ids() | {name[:-5] for name in self._record_names(sub)})
                     if n:
                         out[self._version_of(sub)] = n
         return out
@@ -396,6 +392,10 @@ class Campaign:
     def _version_of(self, sub: Path) -> str:
         # The directory name is a sanitized version; the records hold the exact one (a damaged
         # record is passed over: the fuzz's find, a record of `0` raised TypeError here).
+        scan = RecordLog(sub).scan()
+        for run_id in scan.runs:
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                return str(scan.record(run_id)["vhsim_version"])
         for name in self._record_names(sub):
             with contextlib.suppress(ValueError, KeyError):
                 return str(read_record(sub / name, name[:-5])["vhsim_version"])
@@ -403,6 +403,7 @@ class Campaign:
 
     @staticmethod
     def _record_names(directory: Path) -> Iterator[str]:
+        """Names of the run record files of a version folder written before the record log."""
         with contextlib.suppress(FileNotFoundError):
             for entry in os.scandir(directory):
                 if entry.name.endswith(".json") and not entry.name.startswith("."):
@@ -428,7 +429,7 @@ class Campaign:
 
     def done_ids(self, version: str | None = None) -> set[str]:
         """Run ids with a committed record (and the traces the definition asks for)."""
-        ids = {name[:-5] for name in self._record_names(self.runs_dir(version))}
+        ids = self.stored_ids(version)
         if self.spec.detail != "summary":
             table = f"{self.spec.detail}.parquet"
             ids = {i for i in ids if (self.trace_dir(i) / table).is_file()}
@@ -460,10 +461,13 @@ class Campaign:
                 shutil.rmtree(tmp, ignore_errors=True)
 
     def verify(self, version: str | None = None) -> list[DamagedRecord]:
-        """The damaged run records of ``version`` (default: active): empty, cut short, not JSON,
-        holding another run, or not matching their checksum (:func:`read_record`)."""
+        """The damaged run records of ``version`` (default: active): lines of its log that are
+        empty, cut short or do not match their checksum (:meth:`RecordLog.scan`), and record files
+        of an older folder that are empty, cut short, not JSON, holding another run, or not
+        matching their checksum (:func:`read_record`)."""
         directory = self.runs_dir(version)
-        damaged = []
+        log = RecordLog(directory)
+        damaged = [DamagedRecord(Path(log.path), bad.problem, bad) for bad in log.scan().damaged]
         for name in sorted(self._record_names(directory)):
             try:
                 read_record(directory / name, name[:-5], parse=False)
@@ -474,43 +478,59 @@ class Campaign:
     def set_aside(self, damaged: list[DamagedRecord]) -> None:
         """Move damaged records to ``DIR/corrupt/<version>/`` (kept to look at, no longer counted
         as done: the next sweep runs them again). Call only while holding the folder's lock."""
+        lines = [record for record in damaged if record.bad_line is not None]
+        for path in {record.path for record in lines}:
+            RecordLog(path.parent).remove([r.bad_line for r in lines if r.path == path],
+                                          self.path / CORRUPT_DIR / path.parent.name)
         for record in damaged:
+            if record.bad_line is not None:
+                continue
             target = self.path / CORRUPT_DIR / record.path.parent.name / record.path.name
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(record.path, target)
 
     # -- committing ------------------------------------------------------------------
     def commit(self, run: PlannedRun, summary: Mapping[str, Any], result: "Result | EncodedResult | None",
-               version: str, metrics: Mapping[str, Any] | None = None, metrics_json: str | None = None) -> None:
+               version: str, metrics: Mapping[str, Any] | None = None,
+               values: tuple[Sequence[str], str] | None = None) -> None:
         """Store one finished run: traces first (if any; a worker's run comes encoded), then the
-        record that marks it done.
-        ``metrics``: ``flatten_summary(summary)`` if the worker computed it already; ``metrics_json``:
-        that as the record's JSON text (:func:`metrics_text`, made by the worker: encoding ~200
-        figures was most of this process's work per run); ``summary`` is then only read for its
-        ``wall_s``. The record is the same text either way."""
+        record line that marks it done.
+        ``metrics``: ``flatten_summary(summary)`` if the worker computed it already; ``values``:
+        that as its names and the JSON text of its values (:func:`metrics_values`, made by the
+        worker: encoding ~200 figures was most of this process's work per run); ``summary`` is
+        then only read for its ``wall_s``. The record is the same either way."""
         if result is not None:
             final = self.trace_dir(run.run_id)
             if final.exists():
                 shutil.rmtree(final)  # traces of a lower detail from an earlier sweep
             with atomic.replacing(final) as tmp:
                 result.save(tmp)
-        if metrics_json is None:
-            metrics_json = metrics_text(flatten_summary(summary) if metrics is None else metrics)
+        if values is None:
+            values = metrics_values(flatten_summary(summary) if metrics is None else metrics)
         head = json.dumps({"run_id": run.run_id, "vhsim_version": version, "seed": run.seed, "rep": run.rep,
                            "config": run.labels, "detail": self.spec.detail})
         tail = json.dumps({"wall_s": summary.get("wall_s"), "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
                           allow_nan=True)
-        # json.dumps of the whole record, spelt in three parts: {head..., "metrics": {...}, tail...}
-        text = f'{head[:-1]}, "metrics": {metrics_json}, {tail[1:]}'
-        directory = self._made_dirs.get(version)
-        if directory is None:
-            path = self.runs_dir(version)
-            path.mkdir(parents=True, exist_ok=True)
-            directory = self._made_dirs[version] = os.fspath(path)
-        atomic.write_small(os.path.join(directory, f"{run.run_id}.json"), atomic.seal(text).encode("utf-8"))
+        log = self._logs.get(version)
+        if log is None:
+            log = self._logs[version] = self.record_log(version)
+        log.append(head, values[0], values[1], tail)
         if run.run_id in self._failed_ids():
             (self.path / "failures" / f"{run.run_id}.json").unlink(missing_ok=True)
             self._failed.discard(run.run_id)
+
+    def adopt(self, other: "Campaign", run_ids: Sequence[str], version: str) -> None:
+        """Add the records of ``run_ids`` from ``other`` (a campaign sharing these runs): lines of
+        its log are copied to this one's, record files of an older folder too."""
+        log = self.record_log(version)
+        source = other.record_log(version)
+        in_log = source.ids()
+        log.copy_lines(source, [run_id for run_id in run_ids if run_id in in_log])
+        for run_id in run_ids:
+            if run_id not in in_log and other.record_path(run_id, version).is_file():
+                target = self.record_path(run_id, version)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(other.record_path(run_id, version), target)
 
     def _failed_ids(self) -> set[str]:
         """Run ids with a failure record (read once; a commit removes its run's)."""
@@ -547,7 +567,7 @@ class Campaign:
         import pyarrow.parquet as pq
 
         version = version or self.active_version
-        present = sorted(self._record_names(self.runs_dir(version)))
+        present = sorted(self.stored_ids(version))
         key = self._table_key(version, present)
         table_path = self.path / RESULTS_FILE
         if not timing and table_path.is_file():
@@ -590,8 +610,10 @@ class Campaign:
         h.update(b"page checksums")  # tables written before they had them are rebuilt once
         h.update(self.spec.digest().encode())
         h.update(version.encode())
-        for name in present:
-            h.update(name.encode())
+        for run_id in present:
+            h.update(run_id.encode())
+        with contextlib.suppress(OSError):  # a damaged line set aside and its run done again: same ids
+            h.update(str(os.path.getsize(self.record_log(version).path)).encode())
         return h.hexdigest()
 
     def _build_table(self, version: str, present: set[str], timing: bool):
@@ -601,18 +623,39 @@ class Campaign:
 
         axes = self.spec.axes
         columns = {a.key: dict(zip(a.labels, column_values(a))) for a in axes}
-        rows, damaged = _Columns(), []
+        rows, damaged = Columns(), []
         directory = os.fspath(self.runs_dir(version))
+        log = RecordLog(directory)
+        scan = log.scan()
+        damaged = [DamagedRecord(Path(log.path), bad.problem, bad) for bad in scan.damaged
+                   if bad.run_id is None or bad.run_id not in scan.runs]
+        files = set(self._record_names(Path(directory)))  # a folder's records from before the log
+        # The rows of the log's lines go to the table as lists of values, never as dicts: one
+        # layout (column names, the metrics selected) per set of metric names.
+        head_keys = ("config", "rep", "seed", "run_id", "vhsim_version", *(a.key for a in axes))
+        layouts: dict[str, tuple[tuple[str, ...], list[int] | None]] = {}
         for run in sorted(self.plan(version), key=lambda r: (r.config, r.rep)):
-            name = f"{run.run_id}.json"
-            if name not in present:
+            if run.run_id not in present:
                 continue
-            path = os.path.join(directory, name)
-            try:
-                record = read_record(path, run.run_id)
-            except ValueError as err:  # left out, and said so: never a row of missing values
-                damaged.append(DamagedRecord(Path(path), str(err)))
+            head = [run.config, run.rep, run.seed, run.run_id]
+            if run.run_id in scan.runs:
+                entry = json.loads(scan.line(run.run_id))
+                keys, picks = layouts.get(entry["columns"]) or layouts.setdefault(
+                    entry["columns"], self._layout(head_keys, scan.columns[entry["columns"]], timing))
+                values = entry["values"] if picks is None else [entry["values"][i] for i in picks]
+                head.append(entry.get("vhsim_version", version))
+                head.extend(columns[axis.key][run.labels[axis.key]] for axis in axes)
+                rows.add_values(keys, [*head, *values, entry.get("wall_s")] if timing else [*head, *values])
                 continue
+            if f"{run.run_id}.json" not in files:
+                continue  # its line is damaged: said above
+            else:
+                path = os.path.join(directory, f"{run.run_id}.json")
+                try:
+                    record = read_record(path, run.run_id)
+                except ValueError as err:  # left out, and said so: never a row of missing values
+                    damaged.append(DamagedRecord(Path(path), str(err)))
+                    continue
             row: dict[str, Any] = {"config": run.config, "rep": run.rep, "seed": run.seed,
                                    "run_id": run.run_id, "vhsim_version": record.get("vhsim_version", version)}
             for axis in axes:
@@ -623,6 +666,7 @@ class Campaign:
             if timing:
                 row["wall_s"] = record.get("wall_s")
             rows.add(row)
+        del scan  # the log's bytes: not held while the table is converted
         if damaged:
             listing = "; ".join(d.line(self.path) for d in damaged[:3]) + ("; ..." if len(damaged) > 3 else "")
             warnings.warn(f"campaign {self.path}: {len(damaged)} damaged run record{'s' if len(damaged) > 1 else ''} "
@@ -630,10 +674,18 @@ class Campaign:
                           "them again", stacklevel=3)
         head = ["config", "rep", "seed", "run_id", "vhsim_version", *[a.key for a in axes]]
         if rows.n:
-            df = pd.DataFrame(rows.columns())
+            df = rows.frame()
         else:
             df = pd.DataFrame({c: pd.Series(dtype="int64" if c in ("config", "rep", "seed") else "object") for c in head})
         return pa.Table.from_pandas(df, preserve_index=False), bool(damaged)
+
+    def _layout(self, head: tuple[str, ...], names: Sequence[str],
+                timing: bool) -> tuple[tuple[str, ...], list[int] | None]:
+        """A table row's column names for a record of metric ``names``, and which of its values
+        are kept (None: all; the definition's ``metrics`` patterns select some)."""
+        picks = None if not self.spec.metrics else [i for i, n in enumerate(names) if self.spec.metric_selected(n)]
+        kept = names if picks is None else [names[i] for i in picks]
+        return (*head, *kept, *(("wall_s",) if timing else ())), picks
 
     def export_csv(self, dest: str | os.PathLike[str], version: str | None = None) -> Path:
         out = Path(dest)
