@@ -65,7 +65,7 @@ pub fn build(scenario: impl IntoShared, detail: Detail) -> World {
         .map(|(i, (f, start))| {
             let app = AppState::new(&f.app);
             let endpoints = transports::endpoints(f, i as u32, &app, &streams);
-            Flow { nodes: [f.src, f.dst], endpoints, wakeup: [crate::flow::NO_WAKEUP; 2], start, started: false, app }
+            Flow { nodes: [f.src, f.dst], endpoints, wakeup: [None; 2], start, started: false, app }
         })
         .collect();
     let init: Vec<FlowInit> = flows

@@ -4,9 +4,6 @@ use crate::app::AppState;
 use crate::transports::AnyEndpoint;
 use vhsim_core::SimTime;
 
-/// No pending wake-up: a deadline at the end of time is never due in a run.
-pub const NO_WAKEUP: SimTime = SimTime::MAX;
-
 /// A flow: a pair of endpoints of one transport.
 #[derive(Clone)]
 pub struct Flow {
@@ -14,9 +11,10 @@ pub struct Flow {
     pub nodes: [u32; 2],
     /// The endpoints: `[sending, receiving]`.
     pub endpoints: [AnyEndpoint; 2],
-    /// Pending wake-up of each endpoint (at most one each: the earliest deadline reported),
-    /// [`NO_WAKEUP`] for none (a word, not an `Option`: 16 bytes per flow, issue #29).
-    pub wakeup: [SimTime; 2],
+    /// Pending wake-up of each endpoint (at most one each: the earliest deadline reported).
+    /// An `Option`, not a word with a sentinel: the sentinel saved 16 bytes per flow but made
+    /// bulk-sack1 3% slower side by side (docs/performance.md, "The fifth sitting merged").
+    pub wakeup: [Option<SimTime>; 2],
     /// When the flow starts (drawn if the flow has a `start_spread`).
     pub start: SimTime,
     /// Whether the start time has passed.

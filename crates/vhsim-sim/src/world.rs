@@ -30,7 +30,7 @@
 use crate::agents::{AgentAction, AnyAgent, Hook, NodeAgent, Verdict};
 use crate::control::{RunControl, CHECK_EVERY};
 use crate::event::Event;
-use crate::flow::{Flow, NO_WAKEUP};
+use crate::flow::Flow;
 use crate::handover::HandoverRecord;
 use crate::observe::Observers;
 use crate::routing::{Hop, Routing};
@@ -324,7 +324,7 @@ impl World {
     pub(crate) fn at_node(&mut self, node: u32, mut pkt: Packet, arrived_on: Option<u32>, first_agent: usize) {
         let local = self.routing.is_local(node, pkt.dst);
         // Most nodes have no agent: the hook is not even built.
-        if first_agent < self.agents_at(node).len() && !self.through_agents(node, &mut pkt, arrived_on, first_agent, local) {
+        if !self.agents_at.is_empty() && first_agent < self.agents_at[node as usize].len() && !self.through_agents(node, &mut pkt, arrived_on, first_agent, local) {
             return;
         }
         if local {
@@ -523,8 +523,8 @@ impl World {
     fn on_endpoint_timer(&mut self, f: u32, side: usize) {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
-        if fl.wakeup[side] == now {
-            fl.wakeup[side] = NO_WAKEUP;
+        if fl.wakeup[side] == Some(now) {
+            fl.wakeup[side] = None;
         }
         if fl.endpoints[side].poll_timeout().is_some_and(|d| d <= now) {
             fl.endpoints[side].on_timeout(now);
@@ -605,8 +605,8 @@ impl World {
     fn sync_endpoint_timer(&mut self, f: u32, side: usize) {
         let fl = &mut self.flows[f as usize];
         if let Some(d) = fl.endpoints[side].poll_timeout() {
-            if d < fl.wakeup[side] {
-                fl.wakeup[side] = d;
+            if fl.wakeup[side].is_none_or(|w| d < w) {
+                fl.wakeup[side] = Some(d);
                 self.queue.push(d.max(self.now), EventClass::Timer, Event::EndpointTimer { flow: f, side: side as u8 });
             }
         }

@@ -15,8 +15,8 @@ use vhsim_sim::routing::MobileRouting;
 fn what_the_world_keeps_per_flow_and_per_user_stays_within_its_bytes() {
     for (name, size, bound) in [
         ("FlowObs", size_of::<FlowObs>(), 160),
-        // The endpoints (boxed), their wake-ups as words (no `Option`), the start, the app.
-        ("Flow", size_of::<Flow>(), 96),
+        // The endpoints (boxed), their wake-ups (`Option`s: a sentinel word cost speed), the start, the app.
+        ("Flow", size_of::<Flow>(), 112),
         ("MobileRouting", size_of::<MobileRouting>(), 80),
         // A user's attachment to its cell; the packets held during a pause are boxed.
         ("AttachState", size_of::<AttachState>(), 32),
