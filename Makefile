@@ -37,7 +37,7 @@ ENVIRONMENT := $(VENV)/.created
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help demo test bench install install-test venv check-tools clean
+.PHONY: help demo test bench install install-test install-pgo venv check-tools clean
 
 help:
 	@echo "make demo    build vhsim into $(VENV)/, run a bulk transfer across a 3G -> WLAN handover and back"
@@ -45,6 +45,7 @@ help:
 	@echo "             reproduce Daniel & Kojo's Figure 8 ($(DEMO_OUT)/reproduce/)"
 	@echo "make test    build vhsim with its test extras into $(VENV)/, run cargo tests and pytest"
 	@echo "make bench   print simulator speed (bulk, 1% loss, a handover run, a handover campaign)"
+	@echo "make install-pgo  install a profile-guided build (needs: rustup component add llvm-tools)"
 	@echo "make venv    only create the virtual environment $(VENV)/ (activate: . $(VENV)/bin/activate)"
 	@echo "make clean   remove out/, build/ and Python caches (not $(VENV)/)"
 
@@ -79,6 +80,11 @@ install: check-tools $(ENVIRONMENT)
 
 install-test: check-tools $(ENVIRONMENT)
 	$(PIP) install $(PIP_FLAGS) '.[test]'
+
+# Opt-in: the native module built with profile-guided optimisation (tools/pgo-build.sh;
+# docs/performance.md "A profile-guided build"), over an installed vhsim and its dependencies.
+install-pgo: install
+	PYTHON=$(PYTHON) tools/pgo-build.sh
 
 demo: install
 	@test -f $(DEMO_SCENARIO) || { echo "error: $(DEMO_SCENARIO) not found" >&2; exit 1; }
