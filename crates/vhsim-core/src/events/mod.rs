@@ -303,7 +303,9 @@ impl<E> EventQueue<E> {
         let tied = self.watch(key);
         self.enqueue_lane(lane, key, event);
         self.ahead.push(Ahead { parent: parent.0, key, lane, tied });
-        self.set_next_moment(self.next_moment.min(parent.0));
+        if parent.0 < self.next_moment {
+            self.set_next_moment(parent.0);
+        }
         Moment(key)
     }
 
