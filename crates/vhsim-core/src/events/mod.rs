@@ -257,11 +257,10 @@ impl<E> EventQueue<E> {
     /// link): the call cost a fifth of its work.
     #[inline(always)]
     fn enqueue_lane(&mut self, lane: u32, key: u128, event: E) {
-        let l = lane as usize;
-        if l >= self.lanes.len() {
-            self.lanes.resize_with(l + 1, VecDeque::new);
-        }
-        let q = &mut self.lanes[l];
+        let q = match self.lanes.get_mut(lane as usize) {
+            Some(q) => q,
+            None => self.new_lane(lane),
+        };
         match q.back() {
             None => {
                 q.push_back((key, event));
@@ -273,6 +272,15 @@ impl<E> EventQueue<E> {
             }
         }
         self.len += 1;
+    }
+
+    /// The queue of lane `lane`, the first time it is used (lanes up to it are made).
+    #[cold]
+    #[inline(never)]
+    fn new_lane(&mut self, lane: u32) -> &mut VecDeque<(u128, E)> {
+        let l = lane as usize;
+        self.lanes.resize_with(l + 1, VecDeque::new);
+        &mut self.lanes[l]
     }
 
     /// Reserve the key an event scheduled at `time` in `class` now would get, for an event
