@@ -120,12 +120,12 @@ impl World {
         }
         if let Some((f, side)) = self.queue.peek_scheduled(0).and_then(scheduled_flow) {
             // The next one: what the records fetched at the stage before point to (a timeout
-            // marks the sender's oldest outstanding segment and adds to the list of its
+            // marks the sender's oldest outstanding segment and adds to the flow's list of
             // retransmissions).
             if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
                 flow.endpoints[side].prefetch_timeout();
                 if let Some(truth) = record.truth.as_ref() {
-                    truth.prefetch_oldest_retx();
+                    truth.prefetch_retx();
                 }
             }
         }
