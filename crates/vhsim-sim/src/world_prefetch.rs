@@ -23,8 +23,8 @@
 //! (`EventQueue::peek_scheduled`), and the one `FAR` places behind the next gets its flow
 //! record and the observers' record of the flow fetched, the one `NEAR` places behind it what
 //! those records point to (the endpoint's state, the ground truth's oldest record), the next
-//! one what those point to (the sender's oldest outstanding segment, the list of that
-//! segment's retransmissions).
+//! one what those point to (the sender's oldest outstanding segment, the flow's
+//! retransmissions awaiting their labels).
 //!
 //! A prefetch changes no value (vhsim-core `prefetch`): the run is the same with or without.
 
