@@ -115,6 +115,16 @@ impl FlowTruth {
         }
     }
 
+    /// A prefetch hint (issue #29): the end of the list of retransmissions, where a timeout's
+    /// retransmission writes; to call only once [`FlowTruth::prefetch_retx`] fetched the
+    /// list's header (it is read). Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_retx_end(&self) {
+        if let Some(last) = self.retx.as_deref().and_then(|r| r.pending.last()) {
+            vhsim_core::prefetch::prefetch(last, usize::MAX);
+        }
+    }
+
     /// A copy of `seq` is sent; returns its transmission index (0 = original).
     pub fn on_send(&mut self, seq: u64, from_rto: bool, trace_row: Option<u32>, sent_at: SimTime) -> u32 {
         let Some(s) = self.slot(seq) else { return u32::MAX };
