@@ -44,3 +44,29 @@ def test_figures_run_case_studies_first_then_the_largest_grids():
     figs = [SimpleNamespace(id=i) for i in ("grid-small", "case-a", "grid-large", "case-b", "grid-mid")]
     sizes = {"grid-small": 2400, "case-a": 3, "grid-large": 9600, "case-b": 2, "grid-mid": 4800}
     assert [f.id for f in _run_order(figs, sizes)] == ["case-a", "case-b", "grid-large", "grid-mid", "grid-small"]
+
+
+_SETUP_CALLS: list[str] = []
+
+
+def _record_setup() -> None:
+    _SETUP_CALLS.append("called")
+
+
+def test_the_setup_runs_before_each_figure_in_its_process(tmp_path):
+    # In this process: the setup runs before the figure is looked up (and fails here).
+    from vhsim.campaign.plotter import finish_figure
+
+    _SETUP_CALLS.clear()
+    with pytest.raises(KeyError, match="nosuchpaper"):
+        finish_figure("nosuchpaper", "fig", tmp_path, tmp_path, True, _record_setup)
+    assert _SETUP_CALLS == ["called"]
+
+
+def test_two_plotting_processes_finish_figures_side_by_side(tmp_path):
+    # Two processes, four figures: each future's error is its own figure's.
+    with Plotter(2, _record_setup) as plotter:
+        futures = [plotter.finish(f"nosuchpaper{i}", "fig", tmp_path, tmp_path, quick=True) for i in range(4)]
+        for i, future in enumerate(futures):
+            with pytest.raises(KeyError, match=f"nosuchpaper{i}"):
+                future.result()

@@ -4,7 +4,7 @@ use crate::agents::AnyAgent;
 use crate::app::AppState;
 use crate::flow::Flow;
 use crate::observe::{FlowInit, Observers};
-use crate::trace::{GoodputSeries, PacketTrace, TimeSeries, Traces};
+use crate::trace::{FlowBins, GoodputSeries, PacketTrace, TimeSeries, Traces};
 use crate::transports;
 use crate::world::World;
 use vhsim_core::RngStreams;
@@ -78,7 +78,7 @@ pub fn build(scenario: impl IntoShared, detail: Detail) -> World {
     let traces = Traces {
         packets: (detail >= Detail::Packets).then(PacketTrace::default),
         timeseries: (detail >= Detail::Timeseries).then(TimeSeries::default),
-        goodput: GoodputSeries { bins: vec![Vec::new(); scenario.flows.len()] },
+        goodput: GoodputSeries { bins: vec![FlowBins::Empty; scenario.flows.len()] },
     };
     let obs = Observers::new(&scenario, traces, &init, crate::handover::records(&scenario));
     let agents = scenario.agents.iter().map(AnyAgent::new).collect();

@@ -112,7 +112,7 @@ pub struct TcpPart {
 impl TcpPart {
     /// The part of `sender`.
     pub fn of(sender: &TcpSender) -> Self {
-        TcpPart { fast_retransmits: sender.stats().fast_retransmits }
+        TcpPart { fast_retransmits: u64::from(sender.stats().fast_retransmits) }
     }
 }
 
@@ -418,10 +418,10 @@ fn flow_summary(world: &World, i: usize, f: &Flow) -> FlowSummary {
         delivered_bytes: c.delivered_bytes,
         segments_sent: c.data_sent,
         retransmissions: c.retransmissions,
-        spurious_retransmissions: truth.spurious_retransmissions,
+        spurious_retransmissions: u64::from(truth.spurious_retransmissions),
         rto_count: c.timeouts,
-        spurious_rto_count: truth.spurious_rtos,
-        drops: NamedCounts::new(o.drops.iter().map(|(c, n)| (c.name(), n))),
+        spurious_rto_count: u64::from(truth.spurious_rtos),
+        drops: NamedCounts::new(o.drops().iter().map(|(c, n)| (c.name(), n))),
         windows,
         handovers,
         loss_classification: o.verdicts.clone(),

@@ -219,18 +219,72 @@ impl TimeSeries {
 /// Goodput per interval per flow: bytes delivered in order to the application.
 #[derive(Clone, Debug, Default)]
 pub struct GoodputSeries {
-    /// `bins[flow][i]` = bytes delivered in `[i·interval, (i+1)·interval)`.
-    pub bins: Vec<Vec<u64>>,
+    /// `bins[flow].get(i)` = bytes delivered in `[i·interval, (i+1)·interval)`.
+    pub bins: Vec<FlowBins>,
 }
 
 impl GoodputSeries {
     /// Add `bytes` delivered to `flow` in bin `bin`.
+    #[inline]
     pub fn add(&mut self, flow: usize, bin: usize, bytes: u64) {
-        let b = &mut self.bins[flow];
-        if b.len() <= bin {
-            b.resize(bin + 1, 0);
+        self.bins[flow].add(bin, bytes);
+    }
+}
+
+/// One flow's goodput bins. A flow that delivered in one bin only (an idle flow of a population
+/// that wrote one segment) keeps it inline, without a buffer of its own: the same 24 bytes as
+/// the list, and a heap block less per such flow (issue #29, memory per idle flow).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum FlowBins {
+    /// Nothing delivered yet.
+    #[default]
+    Empty,
+    /// Every delivery so far in bin `.0`: `.1` bytes.
+    One(usize, u64),
+    /// `.0[i]` = bytes delivered in bin `i`.
+    Many(Vec<u64>),
+}
+
+impl FlowBins {
+    /// Add `bytes` delivered in bin `bin`.
+    #[inline]
+    pub fn add(&mut self, bin: usize, bytes: u64) {
+        match self {
+            FlowBins::Many(b) => {
+                if b.len() <= bin {
+                    b.resize(bin + 1, 0);
+                }
+                b[bin] += bytes;
+            }
+            FlowBins::One(k, n) if *k == bin => *n += bytes,
+            _ => self.add_elsewhere(bin, bytes),
         }
-        b[bin] += bytes;
+    }
+
+    /// The first delivery, or the first in a second bin (which makes the list).
+    #[cold]
+    #[inline(never)]
+    fn add_elsewhere(&mut self, bin: usize, bytes: u64) {
+        *self = match std::mem::take(self) {
+            FlowBins::Empty => FlowBins::One(bin, 0),
+            FlowBins::One(k, n) => {
+                let mut b = vec![0; k + 1];
+                b[k] = n;
+                FlowBins::Many(b)
+            }
+            many => many,
+        };
+        self.add(bin, bytes);
+    }
+
+    /// Bytes delivered in bin `i`, if the flow delivered in it (`None` = 0: nothing delivered
+    /// there).
+    pub fn get(&self, i: usize) -> Option<&u64> {
+        match self {
+            FlowBins::Empty => None,
+            FlowBins::One(k, n) => (*k == i).then_some(n),
+            FlowBins::Many(b) => b.get(i),
+        }
     }
 }
 
@@ -263,5 +317,29 @@ impl Traces {
             gate.finish(end, |t, f, p, v| ts.push_row(t, f, p, v));
             ts.gate = gate;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FlowBins;
+
+    #[test]
+    fn a_flows_bins_hold_what_a_list_of_bins_holds() {
+        for adds in [vec![], vec![(3, 10)], vec![(3, 10), (3, 5)], vec![(3, 10), (1, 7), (3, 1), (6, 2)], vec![(0, 1), (2, 4)]] {
+            let mut bins = FlowBins::default();
+            let mut list = vec![0u64; 8];
+            for &(bin, bytes) in &adds {
+                bins.add(bin, bytes);
+                list[bin] += bytes;
+            }
+            for (i, &want) in list.iter().enumerate() {
+                assert_eq!(bins.get(i).copied().unwrap_or(0), want, "bin {i} after {adds:?}");
+            }
+        }
+        let mut one = FlowBins::default();
+        one.add(4, 1000);
+        assert_eq!(one, FlowBins::One(4, 1000), "one bin needs no list");
+        assert_eq!(std::mem::size_of::<FlowBins>(), std::mem::size_of::<Vec<u64>>());
     }
 }

@@ -14,7 +14,7 @@ use vhsim_sim::routing::MobileRouting;
 #[test]
 fn what_the_world_keeps_per_flow_and_per_user_stays_within_its_bytes() {
     for (name, size, bound) in [
-        ("FlowObs", size_of::<FlowObs>(), 160),
+        ("FlowObs", size_of::<FlowObs>(), 120),
         // The endpoints (boxed), their wake-ups (`Option`s: a sentinel word cost speed), the start, the app.
         ("Flow", size_of::<Flow>(), 112),
         ("MobileRouting", size_of::<MobileRouting>(), 80),

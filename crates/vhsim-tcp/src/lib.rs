@@ -25,6 +25,7 @@ pub mod detect;
 pub mod endpoint;
 pub mod estimate;
 pub mod handover;
+mod optseq;
 mod outbox;
 pub mod presets;
 pub mod recovery;

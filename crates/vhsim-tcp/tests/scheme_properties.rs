@@ -147,7 +147,7 @@ fn every_scheme_delivers_everything_through_a_lossy_reordering_pausing_pipe() {
         let s = net.tcp.stats();
         if net.tcp.loss_classifier().ld().is_some() {
             // Every fast retransmit consulted LD, and its verdict set the response.
-            assert_eq!(recs.len() as u64, s.fast_retransmits, "{case:?}");
+            assert_eq!(recs.len() as u64, u64::from(s.fast_retransmits), "{case:?}");
             let w = recs.iter().filter(|r| r.class == LossClass::Wireless).count() as u64;
             assert_eq!(w, u64::from(s.wireless_losses), "{case:?}");
             assert!(recs.windows(2).all(|p| p[0].at <= p[1].at));
@@ -189,7 +189,7 @@ fn a_pause_without_loss_is_detected_as_spurious_and_nothing_goes_back_n() {
             assert_eq!(go_back_n, 0, "{name}: {:?}", net.retransmissions());
             // Only the timeout retransmissions (and RACK-TLP's loss probe before the first).
             let probes = net.tcp.loss_detection().rack().map_or(0, |r| r.tlp_probes());
-            assert_eq!(s.retransmissions, s.rto_count + probes, "{name}: only the timeout retransmissions");
+            assert_eq!(s.retransmissions, u64::from(s.rto_count) + probes, "{name}: only the timeout retransmissions");
         } else {
             assert_eq!(s.spurious_rto_detected, 0, "{name}");
             assert!(go_back_n > 0, "{name}");

@@ -10,8 +10,8 @@ use vhsim_tcp::{TcpSenderEndpoint, TcpSinkEndpoint};
 #[test]
 fn a_tcp_flows_endpoints_stay_within_their_bytes() {
     for (name, size, bound) in [
-        ("TcpSenderEndpoint", size_of::<TcpSenderEndpoint>(), 744),
-        ("TcpSinkEndpoint", size_of::<TcpSinkEndpoint>(), 248),
+        ("TcpSenderEndpoint", size_of::<TcpSenderEndpoint>(), 656),
+        ("TcpSinkEndpoint", size_of::<TcpSinkEndpoint>(), 200),
     ] {
         assert!(size <= bound, "{name} grew to {size} bytes (bound {bound})");
     }

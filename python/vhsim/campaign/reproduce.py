@@ -164,8 +164,9 @@ def reproduce(
     ``robustness=N`` also runs every figure as N perturbed variants and labels each verdict;
     ``ambiguities`` runs it under each alternative reading the paper declares (:mod:`.ensemble`).
     ``on_workers_started`` is called in this process once the local workers run (at once
-    without them), and in the plotting process: a setting for them and not the workers, e.g.
-    the CLI's allocator setting.
+    without them), and in a plotting process before each figure it finishes: a setting for them
+    and not the workers, e.g. the CLI's allocator setting (a module-level function: it is sent
+    to the plotting processes).
     """
     registry = papers()
     if name not in registry:
@@ -185,12 +186,12 @@ def reproduce(
     # (runner.WorkerPool): a worker's garbage collector would otherwise touch, and so copy,
     # every object of them (Daniel & Kojo: ~90 MB per worker).
     local = n > 1 and not dask
+    # The plotting processes read and plot as this one did (`on_workers_started` in each).
     with WorkerPool(n) if local else contextlib.nullcontext() as pool, \
-            Plotter() if local else contextlib.nullcontext() as plotter, _plans_on_disk(out_dir) as stage:
+            Plotter(min(n, PLOTTERS), on_workers_started) if local else contextlib.nullcontext() as plotter, \
+            _plans_on_disk(out_dir) as stage:
         if on_workers_started is not None:
             on_workers_started()
-            if plotter is not None:  # the plotting process reads and plots as this one did
-                plotter.executor.submit(on_workers_started).result()
         sizes = {}
         for fig in figures:  # every definition valid before the first run, each validated once
             spec = fig.campaign(quick)
@@ -225,6 +226,12 @@ def reproduce(
     os.replace(tmp, outcome.report)
     return outcome
 
+
+#: Plotting processes at most (with as many workers or more): two let the figures left to finish
+#: after the last sweep use both cores of a 2-core machine; more would each hold a plotting
+#: process's ~0.2-0.3 GB for figures that seldom wait on each other (docs/performance.md "Plots in
+#: two processes").
+PLOTTERS = 2
 
 #: A campaign of at most this many runs is a case study: its runs take no time, its plots the most.
 _FEW_RUNS = 100

@@ -163,23 +163,38 @@ def run_story(result: "Result", window_s: float, flow: str = "bulk", handover: i
 
 
 def _read_state_changes(story: Story, ts: "pd.DataFrame", notify: float) -> None:
-    prev = None
-    for _, row in ts.iterrows():
-        now = _snap(row)
-        if prev is not None and now.time_s >= story.start_s - EPS:
-            # An RTO leaves cwnd at 1 in the loss state; a backed-off one (cwnd already 1) shows as a
-            # new ssthresh or a doubled RTO with cwnd still 1 -- except at the notification, where a
-            # cross-layer sender may itself restore ssthresh and restart the RTT variables.
-            at_notice = abs(now.time_s - notify) <= EPS and prev.state == M.LOSS
-            if not at_notice and now.state == M.LOSS and now.cwnd <= 1 + EPS and (
-                    prev.state != M.LOSS or prev.cwnd > 1 + EPS or now.ssthresh != prev.ssthresh
-                    or now.rto_s > prev.rto_s * 1.5):
-                story.rto_s.append(now.time_s)
-                story.rto_ssthresh.append(now.ssthresh)
-            if now.state == M.RECOVERY and prev.state != M.RECOVERY:
-                story.fast_retransmit_s.append(now.time_s)
-                story.recovery_entries.append((prev, now))
-        prev = now
+    """The RTOs and fast-recovery entries in ``ts`` (one flow's time series from the row before
+    the handover's start), each row judged against the row before it. The rules are evaluated
+    on whole columns (a row loop over pandas rows was most of a case study's reading time:
+    docs/performance.md "Plots in two processes"); only the rows they pick become snapshots."""
+    import numpy as np
+
+    if len(ts) < 2:
+        return
+    time = ts[M.TIME].to_numpy(dtype=float)
+    state = ts[M.STATE].astype(str).to_numpy()
+    cwnd, ssthresh, rto = (ts[c].to_numpy(dtype=float) for c in (M.CWND, M.SSTHRESH, M.RTO))
+    flight = ts[M.FLIGHT].to_numpy()
+
+    def snap(i: int) -> Snapshot:
+        return Snapshot(float(time[i]), str(state[i]), int(flight[i]), float(cwnd[i]), float(ssthresh[i]), float(rto[i]))
+
+    now, prev = slice(1, None), slice(None, -1)  # row i against row i - 1
+    judged = time[now] >= story.start_s - EPS
+    loss_now, loss_prev = state[now] == M.LOSS, state[prev] == M.LOSS
+    # An RTO leaves cwnd at 1 in the loss state; a backed-off one (cwnd already 1) shows as a
+    # new ssthresh or a doubled RTO with cwnd still 1 -- except at the notification, where a
+    # cross-layer sender may itself restore ssthresh and restart the RTT variables.
+    at_notice = (np.abs(time[now] - notify) <= EPS) & loss_prev
+    is_rto = judged & ~at_notice & loss_now & (cwnd[now] <= 1 + EPS) & (
+        ~loss_prev | (cwnd[prev] > 1 + EPS) | (ssthresh[now] != ssthresh[prev]) | (rto[now] > rto[prev] * 1.5))
+    enters_recovery = judged & (state[now] == M.RECOVERY) & (state[prev] != M.RECOVERY)
+    for i in (np.flatnonzero(is_rto) + 1).tolist():
+        story.rto_s.append(float(time[i]))
+        story.rto_ssthresh.append(float(ssthresh[i]))
+    for i in (np.flatnonzero(enters_recovery) + 1).tolist():
+        story.fast_retransmit_s.append(float(time[i]))
+        story.recovery_entries.append((snap(i - 1), snap(i)))
 
 
 def _lost_outstanding(pk: "pd.DataFrame", start: float) -> tuple[int, int]:

@@ -51,8 +51,9 @@ pub struct FlowObs {
     pub truth: Option<FlowTruth>,
     /// Counters.
     pub counters: FlowCounters,
-    /// Drops of this flow's packets by cause.
-    pub drops: DropCounts,
+    /// Drops of this flow's packets by cause; made at the first (an idle flow or one without
+    /// losses keeps one word: issue #29, memory per flow).
+    drops: Option<Box<DropCounts>>,
     /// Handover measurements.
     pub handovers: FlowHandovers,
     /// Loss-classifier verdicts against ground truth (`Some` when the sender classifies; boxed:
@@ -77,6 +78,11 @@ struct FlowExtras {
 }
 
 impl FlowObs {
+    /// Drops of this flow's packets by cause.
+    pub fn drops(&self) -> DropCounts {
+        self.drops.as_deref().copied().unwrap_or_default()
+    }
+
     /// Payload bytes delivered in each of the scenario's goodput windows.
     pub fn window_bytes(&self) -> &[u64] {
         self.extras.as_deref().map_or(&[], |x| &x.window_bytes)
@@ -165,7 +171,7 @@ impl Observers {
             .map(|(f, ids)| FlowObs {
                 truth: f.acknowledged.then(FlowTruth::default),
                 counters: FlowCounters::default(),
-                drops: DropCounts::default(),
+                drops: None,
                 handovers: FlowHandovers::new(ids),
                 verdicts: f.classifies.then(Box::default),
                 extras: (!windows.is_empty())
@@ -269,7 +275,7 @@ impl Observers {
         };
         if pkt.flow != NO_FLOW {
             let fo = &mut self.flows[pkt.flow as usize];
-            fo.drops.add(cause);
+            fo.drops.get_or_insert_with(Box::default).add(cause);
             if let (UnitKind::Data, Some(t)) = (pkt.tag.kind, fo.truth.as_mut()) {
                 t.on_drop(pkt.tag.seq, pkt.tag.copy, cause as u8);
             }

@@ -52,13 +52,14 @@ pub struct Label {
     pub from_rto: bool,
 }
 
-/// Counters of resolved labels.
+/// Counters of resolved labels (32-bit: at most one per retransmission, far fewer than 2^32 in
+/// any run; kept with the flow's retransmissions, made at its first).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TruthCounts {
     /// Spurious retransmissions.
-    pub spurious_retransmissions: u64,
+    pub spurious_retransmissions: u32,
     /// Spurious RTOs.
-    pub spurious_rtos: u64,
+    pub spurious_rtos: u32,
 }
 
 /// Ground truth of one flow's data segments.

@@ -3,27 +3,37 @@
 
 use vhsim_core::SimDuration;
 
-/// Minimum RTT.
-#[derive(Clone, Debug, Default)]
+/// Minimum RTT. No sample is `SimDuration::MAX` long (a run ends long before), so that value
+/// stands for none: one word instead of an `Option`'s two, and every sender keeps two of these
+/// (issue #29, memory per flow); a sample then needs no test of whether one came before.
+#[derive(Clone, Debug)]
 pub struct BaseRtt {
-    min: Option<SimDuration>,
+    min: SimDuration,
+}
+
+impl Default for BaseRtt {
+    fn default() -> Self {
+        BaseRtt { min: SimDuration::MAX }
+    }
 }
 
 impl BaseRtt {
     /// A valid RTT sample.
     #[inline]
     pub fn on_sample(&mut self, rtt: SimDuration) {
-        self.min = Some(self.min.map_or(rtt, |m| m.min(rtt)));
+        debug_assert!(rtt < SimDuration::MAX, "an RTT sample shorter than any run");
+        self.min = self.min.min(rtt);
     }
 
     /// Forget the minimum (a new path).
     pub fn reset(&mut self) {
-        self.min = None;
+        self.min = SimDuration::MAX;
     }
 
     /// The minimum since the last reset, if any sample came.
+    #[inline]
     pub fn get(&self) -> Option<SimDuration> {
-        self.min
+        (self.min != SimDuration::MAX).then_some(self.min)
     }
 }
 

@@ -7,13 +7,15 @@
 
 use super::RecoveryPolicy;
 use crate::config::TcpConfig;
+use crate::optseq::OptSeq;
 use crate::sender::{AckInfo, SenderCore, Transmit, TxCause};
 use vhsim_core::SimTime;
 
 /// RFC 6675's episode state.
 #[derive(Clone, Debug, Default)]
 pub struct Rfc6675 {
-    high_rxt: Option<u64>,
+    /// HighRxt (one word: it keeps the recovery axis's state at two words, issue #29).
+    high_rxt: OptSeq,
     rescue_sent: bool,
 }
 
@@ -37,7 +39,7 @@ impl Rfc6675 {
                 sacked_above += 1;
             } else {
                 pipe +=
-                    u64::from(sacked_above < threshold) + u64::from(self.high_rxt.is_some_and(|h| seq <= h));
+                    u64::from(sacked_above < threshold) + u64::from(self.high_rxt.get().is_some_and(|h| seq <= h));
             }
         }
         pipe
@@ -50,7 +52,7 @@ impl RecoveryPolicy for Rfc6675 {
         // sent by limited transmit are not counted (RFC 6675 §5 (4.2), RFC 5681 §3.2 step 2).
         let flight = c.flight_size().saturating_sub(c.limited_transmit_sent() as u64) as f64;
         c.start_fast_retransmit(now, flight, congestion);
-        self.high_rxt = Some(c.snd_una());
+        self.high_rxt = OptSeq::some(c.snd_una());
         self.rescue_sent = false;
     }
 
@@ -71,7 +73,7 @@ impl RecoveryPolicy for Rfc6675 {
         if c.cwnd() - (self.pipe(c) as f64) < 1.0 {
             return None;
         }
-        let above_rxt = |s: u64| self.high_rxt.is_none_or(|h| s > h);
+        let above_rxt = |s: u64| self.high_rxt.get().is_none_or(|h| s > h);
         let hi = c.scoreboard().highest_sacked_end().unwrap_or(c.snd_una());
         let unsacked: Vec<u64> =
             c.scoreboard().iter().filter(|&(s, sacked, _)| !sacked && s < hi).map(|(s, _, _)| s).collect();
@@ -86,7 +88,7 @@ impl RecoveryPolicy for Rfc6675 {
         // (3) the first unSACKed segment above HighRxt below the highest SACK.
         let pick = rule1.or_else(|| unsacked.iter().copied().find(|&s| above_rxt(s)));
         if let Some(seq) = pick {
-            self.high_rxt = Some(seq);
+            self.high_rxt = OptSeq::some(seq);
             c.scoreboard_mut().mark_retransmitted(seq);
             return Some(Transmit { seq, cause: TxCause::Recovery });
         }

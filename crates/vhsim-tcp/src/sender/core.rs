@@ -9,6 +9,7 @@ use super::{SenderStats, Transmit, TxCause};
 use crate::cc::{AckSample, AnyCc, CongestionControl, CongestionEvent, PathChange, Window};
 use crate::config::TcpConfig;
 use crate::estimate::Estimators;
+use crate::optseq::OptSeq;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::slowstart::{AnySlowStart, SlowStart};
@@ -40,15 +41,16 @@ pub struct SenderCore {
     /// Duplicate ACKs counted since the last new ACK.
     pub(super) dupacks: u32,
     /// RFC 6582 `recover` / ns-2 `recover_`, as one past the highest segment sent when the last
-    /// recovery or timeout started; `None` = no restriction.
-    pub(super) recover: Option<u64>,
+    /// recovery or timeout started; none = no restriction.
+    pub(super) recover: OptSeq,
     pub(super) in_recovery: bool,
     /// Recovering from a timeout until `recover` is acknowledged.
     pub(super) in_rto_recovery: bool,
     /// ns-2 Sack1 `timeout_`: after a timeout, duplicate ACKs are ignored until a new ACK.
     pub(super) ignore_dupacks: bool,
-    /// Segments to send before anything else, with their causes.
-    pub(super) pending: VecDeque<Transmit>,
+    /// Segments to send before anything else, with their causes; made at the first
+    /// retransmission (an idle or loss-free flow keeps one word: issue #29, memory per flow).
+    pub(super) pending: Option<Box<VecDeque<Transmit>>>,
     /// Receiver's advertised window (segments).
     pub(super) peer_window: u32,
     /// Whether an ACK has told the window yet (the first ACK cannot "change" it).
@@ -57,8 +59,9 @@ pub struct SenderCore {
     /// step 2 leaves them out of the FlightSize that is halved at a fast retransmit.
     pub(super) limited_transmit_sent: u32,
     /// The per-ACK RTT sample of the last new cumulative ACK: (first send time, RTT),
-    /// unquantized; none from an ACK that fills a hole ([`SenderCore::take_new_ack`]).
-    pub(super) ack_sample: Option<(SimTime, SimDuration)>,
+    /// unquantized; none ([`NO_SAMPLE`]) from an ACK that fills a hole
+    /// ([`SenderCore::take_new_ack`]).
+    pub(super) ack_sample: (SimTime, SimDuration),
     /// Segments the last new cumulative ACK acknowledged.
     pub(super) last_acked: u64,
     /// Whether the ACK being processed ended a round.
@@ -70,8 +73,9 @@ pub struct SenderCore {
     pub(super) halted: bool,
     pub(super) persist: Persist,
     /// The ACK point and arrival time of the ACK that ended persist mode, until the next new
-    /// ACK: its repeats within half a round trip are copies of it, not duplicate ACKs (A6).
-    pub(super) reopened: Option<(u64, SimTime)>,
+    /// ACK (the point none then): its repeats within half a round trip are copies of it, not
+    /// duplicate ACKs (A6).
+    pub(super) reopened: (OptSeq, SimTime),
     /// The scoreboard keeps SACK information across new cumulative ACKs, as RFC 6675 §3's
     /// scoreboard does (set for loss detections that read it between ACKs, RACK); otherwise it
     /// is cleared on every new ACK outside recovery as ns-2's `ClearScoreBoard` does.
@@ -79,7 +83,15 @@ pub struct SenderCore {
     /// `snd_una` and the SACKed count before the ACK being processed (DeliveredData, RFC 6937).
     pub(super) ack_start: (u64, u64),
     pub(super) stats: SenderStats,
+    /// Segments sent since the last input (ns-2 `maxburst_`; the sender's, kept here where
+    /// the core's small fields leave room for it).
+    pub(super) burst: u32,
 }
+
+/// No per-ACK RTT sample: no segment is sent at the last instant. (A word with an impossible
+/// value instead of an `Option` of the pair: 16 bytes instead of 24, and every sender carries
+/// it, issue #29.)
+pub(super) const NO_SAMPLE: (SimTime, SimDuration) = (SimTime::MAX, SimDuration::ZERO);
 
 impl SenderCore {
     pub(super) fn new(cfg: Arc<TcpConfig>, app_limit: u64) -> Self {
@@ -108,24 +120,25 @@ impl SenderCore {
             snd_max: 0,
             app_limit,
             dupacks: 0,
-            recover: None,
+            recover: OptSeq::NONE,
             in_recovery: false,
             in_rto_recovery: false,
             ignore_dupacks: false,
-            pending: VecDeque::new(),
+            pending: None,
             peer_window: u32::MAX,
             peer_window_known: false,
             limited_transmit_sent: 0,
-            ack_sample: None,
+            ack_sample: NO_SAMPLE,
             last_acked: 0,
             round_start: false,
             peer_sig: false,
             halted: false,
             persist: Persist::default(),
-            reopened: None,
+            reopened: (OptSeq::NONE, SimTime::ZERO),
             keep_sack,
             ack_start: (0, 0),
             stats: SenderStats::default(),
+            burst: 0,
             cfg,
         }
     }
@@ -169,7 +182,7 @@ impl SenderCore {
 
     /// RFC 6582 `recover`, if set.
     pub fn recover(&self) -> Option<u64> {
-        self.recover
+        self.recover.get()
     }
 
     /// In fast recovery.
@@ -238,13 +251,20 @@ impl SenderCore {
     }
 
     /// The last new ACK's per-ACK RTT sample: (first send time of the timed segment, RTT).
+    #[inline]
     pub fn ack_sample(&self) -> Option<(SimTime, SimDuration)> {
-        self.ack_sample
+        (self.ack_sample.0 != NO_SAMPLE.0).then_some(self.ack_sample)
     }
 
     /// Whether `seq` is queued for sending.
     pub fn is_queued(&self, seq: u64) -> bool {
-        self.pending.iter().any(|t| t.seq == seq)
+        self.pending.as_deref().is_some_and(|q| q.iter().any(|t| t.seq == seq))
+    }
+
+    /// The first segment queued for sending, taken from the queue.
+    #[inline]
+    pub(super) fn pop_pending(&mut self) -> Option<Transmit> {
+        self.pending.as_deref_mut().and_then(VecDeque::pop_front)
     }
 
     /// Counters.
@@ -369,18 +389,18 @@ impl SenderCore {
 
     /// Set `recover` (F-RTO's RecoveryPoint, RFC 5682 §2.1 step 2).
     pub(crate) fn set_recover(&mut self, seq: u64) {
-        self.recover = Some(seq);
+        self.recover = OptSeq::some(seq);
     }
 
     /// Clear `recover` (ns-2 Sack1 `recover_ = 0` after recovery).
     pub(crate) fn clear_recover(&mut self) {
-        self.recover = None;
+        self.recover = OptSeq::NONE;
     }
 
     /// The timeout was spurious (F-RTO step 3b): RTO recovery ends, `recover` is cleared so a
     /// later fast retransmit is not blocked, and duplicate ACKs count again.
     pub(crate) fn end_rto_recovery(&mut self) {
-        self.recover = None;
+        self.recover = OptSeq::NONE;
         self.in_rto_recovery = false;
         self.ignore_dupacks = false;
     }
@@ -400,7 +420,7 @@ impl SenderCore {
 
     /// Queue a first transmission of `seq` ahead of the window (F-RTO's two probes).
     pub(crate) fn queue_new(&mut self, seq: u64) {
-        self.pending.push_back(Transmit { seq, cause: TxCause::New });
+        self.pending.get_or_insert_with(Box::default).push_back(Transmit { seq, cause: TxCause::New });
     }
 
     // ------------------------------------------------------------------ rules
@@ -444,8 +464,8 @@ impl SenderCore {
         let newly = ack - self.snd_una;
         let fills_hole = self.dupacks > 0;
         let sent_at = self.sb.advance(ack).filter(|_| !fills_hole);
-        self.ack_sample = sent_at.map(|s| (s, now.saturating_since(s)));
-        if let Some((_, rtt)) = self.ack_sample {
+        self.ack_sample = sent_at.map_or(NO_SAMPLE, |s| (s, now.saturating_since(s)));
+        if let Some((_, rtt)) = self.ack_sample() {
             self.est.on_rtt_sample(rtt);
         }
         self.rtt.on_new_ack(now, ack, sent_at);
@@ -454,8 +474,8 @@ impl SenderCore {
         self.dupacks = 0;
         self.limited_transmit_sent = 0;
         self.last_acked = newly;
-        self.reopened = None;
-        if self.in_rto_recovery && self.recover.is_some_and(|r| ack >= r) {
+        self.reopened.0 = OptSeq::NONE;
+        if self.in_rto_recovery && self.recover.get().is_some_and(|r| ack >= r) {
             self.in_rto_recovery = false;
         }
         self.restart_or_stop_timer(now);
@@ -465,10 +485,11 @@ impl SenderCore {
     /// The window law's step for an ACK of new data (ns-2 `opencwnd`), with the sample of the
     /// last [`SenderCore::take_new_ack`].
     pub(crate) fn open_cwnd(&mut self, now: SimTime) {
+        let ack_sample = self.ack_sample();
         let sample = AckSample {
             acked: self.last_acked,
-            newest_sent: self.ack_sample.map(|s| s.0),
-            rtt: self.ack_sample.map(|s| s.1),
+            newest_sent: ack_sample.map(|s| s.0),
+            rtt: ack_sample.map(|s| s.1),
             in_flight: self.flight_size(),
             round_start: self.round_start,
             snd_una: self.snd_una,
@@ -503,9 +524,11 @@ impl SenderCore {
         self.in_recovery = false;
         self.in_rto_recovery = true;
         self.ignore_dupacks = true;
-        self.recover = Some(self.snd_max);
+        self.recover = OptSeq::some(self.snd_max);
         self.sb.clear();
-        self.pending.clear();
+        if let Some(q) = self.pending.as_deref_mut() {
+            q.clear();
+        }
         let ev = self.congestion_event(self.window(), self.sb.sent_info(self.snd_una));
         self.cc.on_rto(&mut self.window, now, &ev);
         self.ss.on_loss(true);
@@ -528,7 +551,7 @@ impl SenderCore {
     /// [`SenderCore::start_fast_retransmit`] without choosing what to retransmit: for recovery
     /// algorithms that send the segments the loss detection marked lost themselves (PRR).
     pub(crate) fn start_recovery(&mut self, now: SimTime, window: f64, congestion: bool) {
-        self.recover = Some(self.snd_max);
+        self.recover = OptSeq::some(self.snd_max);
         self.in_recovery = true;
         if congestion {
             self.reduce_window(now, window);
@@ -590,7 +613,7 @@ impl SenderCore {
 
     /// Queue a retransmission of `seq` ahead of everything else.
     pub(crate) fn queue_retransmission(&mut self, seq: u64, cause: TxCause) {
-        self.pending.push_back(Transmit { seq, cause });
+        self.pending.get_or_insert_with(Box::default).push_back(Transmit { seq, cause });
     }
 
     /// Whether `seq` may go out under a window of `allowed` segments counted from `snd_una`

@@ -103,8 +103,8 @@ impl CaState {
 }
 
 /// Counters of one sender. The counts of rarer events are 32-bit (each needs a timeout, a fast
-/// retransmit or a handover, far fewer than 2^32 in any run): every sender carries them (issue
-/// #29, memory per flow).
+/// retransmit, a loss or a handover, far fewer than 2^32 in any run): every sender carries them
+/// (issue #29, memory per flow).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SenderStats {
     /// Data segments sent, retransmissions included.
@@ -112,9 +112,9 @@ pub struct SenderStats {
     /// Retransmitted segments.
     pub retransmissions: u64,
     /// Fast retransmits (recovery episodes entered by dupACKs).
-    pub fast_retransmits: u64,
+    pub fast_retransmits: u32,
     /// Retransmission timeouts.
-    pub rto_count: u64,
+    pub rto_count: u32,
     /// Timeouts the RTO response declared spurious (F-RTO, RFC 5682 step 3b).
     pub spurious_rto_detected: u32,
     /// TCP-DCR delays armed.
@@ -143,7 +143,6 @@ pub struct TcpSender {
     /// The loss classifier's verdicts since the world last took them, oldest first; made when
     /// the first is queued (most senders have no classifier: issue #29, memory per flow).
     classifications: Option<Box<Vec<LossClassification>>>,
-    burst: u32,
 }
 
 impl TcpSender {
@@ -160,7 +159,6 @@ impl TcpSender {
             classifier: AnyLossClassifier::new(&cfg.loss_classifier, &cfg),
             handover: AnyHandoverPolicy::new(&cfg.handover, &cfg),
             classifications: None,
-            burst: 0,
             core: SenderCore::new(cfg, app_limit),
         }
     }
@@ -243,7 +241,7 @@ impl TcpSender {
     /// `send_much(0, 0, maxburst_)`, so each application write has its own `maxburst_` budget.
     pub fn set_app_limit(&mut self, segments: u64) {
         if segments > self.core.app_limit {
-            self.burst = 0;
+            self.core.burst = 0;
         }
         self.core.app_limit = segments;
     }
@@ -255,10 +253,10 @@ impl TcpSender {
 
     /// Process an ACK arriving at `now`.
     pub fn on_ack(&mut self, now: SimTime, ack: &AckInfo) {
-        self.burst = 0;
+        self.core.burst = 0;
         let c = &mut self.core;
         c.note_ack_start();
-        c.ack_sample = None;
+        c.ack_sample = self::core::NO_SAMPLE;
         c.round_start = ack.ack <= c.snd_max && c.est.on_ack(now, ack.ack, c.snd_una, c.snd_max);
         let una_before = c.snd_una;
         self.process_ack(now, ack);
@@ -277,7 +275,7 @@ impl TcpSender {
         }
         self.handover.on_ack(&mut self.core, now);
         let c = &mut self.core;
-        if let Some((sent_at, rtt)) = c.ack_sample {
+        if let Some((sent_at, rtt)) = c.ack_sample() {
             self.classifier.on_sample(sent_at, rtt);
         }
         self.classifier.on_ack(c.snd_una, c.snd_max);
@@ -321,7 +319,7 @@ impl TcpSender {
             }
             c.dupacks += 1;
             let lost = self.detection.lost(c, now);
-            let allowed = c.recover.is_none_or(|r| c.snd_una > r);
+            let allowed = c.recover.get().is_none_or(|r| c.snd_una > r);
             let tau = self.dcr_tau();
             let c = &mut self.core;
             if self.dupack_response.on_dupack(c, now, lost, allowed, tau) == DupAckAction::FastRetransmit {
@@ -369,7 +367,7 @@ impl TcpSender {
     /// A timer is due at `now` (call at [`TcpSender::next_timeout`]): TCP-DCR's delay, then the
     /// retransmission timer (RFC 6298 §5.4-5.7; ns-2 `timeout`), then the persist timer.
     pub fn on_timeout(&mut self, now: SimTime) {
-        self.burst = 0;
+        self.core.burst = 0;
         if self.core.timers.due(Timer::DcrDelay, now) {
             self.dupack_response.cancel(&mut self.core);
             if !self.core.in_recovery {
@@ -403,14 +401,14 @@ impl TcpSender {
     /// The next segment to send at `now`, or `None` if the windows allow nothing more.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Transmit> {
         let max_burst = self.core.cfg.max_burst;
-        if max_burst > 0 && self.burst >= max_burst {
+        if max_burst > 0 && self.core.burst >= max_burst {
             return None;
         }
         let c = &mut self.core;
         let tx = if c.persist.active {
             c.take_probe()
         } else {
-            match c.pending.pop_front() {
+            match c.pop_pending() {
                 Some(t) => Some(t),
                 None if c.in_recovery => self.recovery.next_segment(c),
                 None => {
@@ -429,7 +427,7 @@ impl TcpSender {
                 }
             }
         }?;
-        self.burst += 1;
+        self.core.burst += 1;
         self.record_send(now, tx);
         Some(tx)
     }
@@ -536,7 +534,7 @@ impl TcpSender {
     /// A cross-layer handover notification arrives at `now`: the handover policy, then the
     /// window law and the estimators (a path change).
     pub fn on_handover_notice(&mut self, now: SimTime, notice: &HandoverNotice) {
-        self.burst = 0;
+        self.core.burst = 0;
         self.handover.on_notice(&mut self.core, now, notice);
         self.core.path_change(now, notice);
     }

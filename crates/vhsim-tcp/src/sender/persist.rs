@@ -29,6 +29,7 @@ use super::core::SenderCore;
 use super::timers::Timer;
 use super::{Transmit, TxCause};
 use crate::cc::CongestionControl;
+use crate::optseq::OptSeq;
 use vhsim_core::SimTime;
 
 /// Persist-mode state.
@@ -61,7 +62,7 @@ impl SenderCore {
             self.persist = Persist::default();
             self.timers.clear(Timer::Persist);
             self.restart_or_stop_timer(now);
-            self.reopened = Some((self.snd_una, now));
+            self.reopened = (OptSeq::some(self.snd_una), now);
             self.est.on_resume(now);
             self.cc.on_resume(&mut self.window, now, self.snd_nxt);
         }
@@ -72,7 +73,8 @@ impl SenderCore {
     /// any segment sent at the reopening could have been acknowledged. Such a copy is a window
     /// update, not a duplicate ACK.
     pub(super) fn repeats_reopening(&self, ack: u64, now: SimTime) -> bool {
-        self.reopened.is_some_and(|(a, at)| {
+        let (a, at) = self.reopened;
+        a.get().is_some_and(|a| {
             let half_rtt = self.est.min_rtt.get().map_or(vhsim_core::SimDuration::ZERO, |r| vhsim_core::SimDuration(r.0 / 2));
             a == ack && now.saturating_since(at) < half_rtt
         })
@@ -103,7 +105,7 @@ impl SenderCore {
             return None;
         }
         self.stats.window_probes += 1;
-        if let Some(queued) = self.pending.pop_front() {
+        if let Some(queued) = self.pop_pending() {
             Some(queued)
         } else if self.snd_max > self.snd_una {
             Some(Transmit { seq: self.snd_una, cause: TxCause::Probe })

@@ -137,11 +137,10 @@ pub struct TcpSink {
     cfg: Arc<SinkConfig>,
     policy: AnySinkPolicy,
     rcv_nxt: u64,
-    /// Out-of-order ranges above `rcv_nxt`: start -> end (exclusive), disjoint, non-adjacent.
-    ooo: BTreeMap<u64, u64>,
-    /// One segment per out-of-order block, ordered by the block's most recent arrival (newest
-    /// first): the SACK blocks to report, in RFC 2018 §4 order.
-    recent: Vec<u64>,
+    /// What arrived above a hole; `None` while nothing did (made at the first out-of-order
+    /// segment and dropped when the hole is filled: an idle or loss-free flow keeps one word,
+    /// issue #29, memory per flow).
+    ooo: Option<Box<OutOfOrder>>,
     unacked_in_order: u32,
     /// When the delayed-ACK timer fires; [`NOT_ARMED`] when it is not (the two options below
     /// are plain words with a value that cannot occur: every sink carries them, issue #29,
@@ -155,9 +154,21 @@ pub struct TcpSink {
     /// Whether any data arrived yet (the first data starts quick-ack mode).
     started: bool,
     /// Engagement counters: ACKs that carried a D-SACK block, ACKs of in-order data that
-    /// quick-ack mode sent at once instead of delaying them.
-    dsacks_sent: u64,
-    quick_acks: u64,
+    /// quick-ack mode sent at once instead of delaying them (32-bit: at most one per ACK, and
+    /// every sink carries them).
+    dsacks_sent: u32,
+    quick_acks: u32,
+}
+
+/// The out-of-order segments of a sink, while there are any.
+#[derive(Clone, Debug, Default)]
+struct OutOfOrder {
+    /// Out-of-order ranges above `rcv_nxt`: start -> end (exclusive), disjoint, non-adjacent,
+    /// never empty.
+    blocks: BTreeMap<u64, u64>,
+    /// One segment per out-of-order block, ordered by the block's most recent arrival (newest
+    /// first): the SACK blocks to report, in RFC 2018 §4 order.
+    recent: Vec<u64>,
 }
 
 impl TcpSink {
@@ -170,8 +181,7 @@ impl TcpSink {
             cfg,
             policy,
             rcv_nxt: 0,
-            ooo: BTreeMap::new(),
-            recent: Vec::new(),
+            ooo: None,
             unacked_in_order: 0,
             delack_deadline: NOT_ARMED,
             dsack: NO_DSACK,
@@ -192,10 +202,10 @@ impl TcpSink {
     pub fn engagement(&self, out: &mut Engagement) {
         self.policy.engagement(out);
         if self.cfg.dsack {
-            out.insert("dsacks_sent", self.dsacks_sent);
+            out.insert("dsacks_sent", u64::from(self.dsacks_sent));
         }
         if self.cfg.delayed_ack && self.cfg.quickack > 0 {
-            out.insert("quick_acks", self.quick_acks);
+            out.insert("quick_acks", u64::from(self.quick_acks));
         }
     }
 
@@ -227,25 +237,29 @@ impl TcpSink {
             return Received { delivered: 0, ack: Some(self.make_ack()) };
         }
         if seq > self.rcv_nxt {
-            self.insert_ooo(seq);
-            self.note_recent(seq);
+            let max_blocks = self.cfg.max_sack_blocks;
+            self.ooo.get_or_insert_with(Box::default).insert(seq, max_blocks);
             return Received { delivered: 0, ack: Some(self.make_ack()) };
         }
         // In order.
-        let filled_gap = !self.ooo.is_empty();
+        let filled_gap = self.ooo.is_some();
         self.rcv_nxt += 1;
         // (Only when there are out-of-order blocks: a look-up costs even in an empty map.)
-        if let Some(end) = if filled_gap { self.ooo.remove(&self.rcv_nxt) } else { None } {
-            self.rcv_nxt = end;
-        }
-        if !self.recent.is_empty() {
-            self.recent.retain(|&s| s >= self.rcv_nxt);
+        if let Some(o) = self.ooo.as_deref_mut() {
+            if let Some(end) = o.blocks.remove(&self.rcv_nxt) {
+                self.rcv_nxt = end;
+            }
+            let rcv_nxt = self.rcv_nxt;
+            o.recent.retain(|&s| s >= rcv_nxt);
+            if o.blocks.is_empty() {
+                self.ooo = None;
+            }
         }
         let delivered = self.rcv_nxt - seq;
         if filled_gap || !self.cfg.delayed_ack || self.quick > 0 {
             // Quick-ack mode acted if this ACK would otherwise wait for a second segment.
             let quick = !filled_gap && self.cfg.delayed_ack && self.unacked_in_order == 0;
-            self.quick_acks += u64::from(quick);
+            self.quick_acks += u32::from(quick);
             return Received { delivered, ack: Some(self.make_ack()) };
         }
         self.unacked_in_order += 1;
@@ -288,8 +302,8 @@ impl TcpSink {
             sack.push((dup, dup + 1));
             sack.extend(self.block_containing(dup));
         }
-        if self.cfg.sack {
-            for &s in &self.recent {
+        if let (true, Some(o)) = (self.cfg.sack, self.ooo.as_deref()) {
+            for &s in &o.recent {
                 if sack.len() >= self.cfg.max_sack_blocks as usize {
                     break;
                 }
@@ -309,49 +323,49 @@ impl TcpSink {
         }
     }
 
-    /// `seq` was just added to the out-of-order blocks. Its (possibly merged) block moves to
-    /// the front; every other block keeps one entry, so a long run of segments extending one
-    /// block cannot push older blocks out of the report (RFC 2018 §4: after the first block,
-    /// repeat the most recently reported blocks).
-    fn note_recent(&mut self, seq: u64) {
-        // The blocks are disjoint: a segment is in `seq`'s block exactly when it lies within
-        // its bounds (no search of the map per recent entry).
-        let (start, end) = block_in(&self.ooo, seq).expect("seq was just added to a block");
-        self.recent.retain(|&s| !(start..end).contains(&s));
-        self.recent.insert(0, seq);
-        // Keep a few more blocks than one ACK reports, in case reported blocks merge later.
-        self.recent.truncate(4 * self.cfg.max_sack_blocks.max(1) as usize);
-    }
-
     fn block_containing(&self, seq: u64) -> Option<(u64, u64)> {
-        block_in(&self.ooo, seq)
+        self.ooo.as_deref().and_then(|o| block_in(&o.blocks, seq))
     }
 
     fn contains_ooo(&self, seq: u64) -> bool {
         self.block_containing(seq).is_some()
     }
+}
 
-    fn insert_ooo(&mut self, seq: u64) {
+impl OutOfOrder {
+    /// Segment `seq` arrived above a hole: add it to its block (merging with its neighbours)
+    /// and note the block as the most recent.
+    fn insert(&mut self, seq: u64, max_sack_blocks: u32) {
         let mut start = seq;
         let mut end = seq + 1;
-        if let Some((&s, &e)) = self.ooo.range(..seq).next_back() {
+        if let Some((&s, &e)) = self.blocks.range(..seq).next_back() {
             if e == seq {
                 start = s;
-                self.ooo.remove(&s);
+                self.blocks.remove(&s);
             }
         }
-        if let Some(e) = self.ooo.remove(&end) {
+        if let Some(e) = self.blocks.remove(&end) {
             end = e;
         }
-        self.ooo.insert(start, end);
+        self.blocks.insert(start, end);
+        self.note_recent(seq, start, end, max_sack_blocks);
+    }
+
+    /// `seq` was just added to the out-of-order block `[start, end)`. Its block moves to the
+    /// front; every other block keeps one entry, so a long run of segments extending one block
+    /// cannot push older blocks out of the report (RFC 2018 §4: after the first block, repeat
+    /// the most recently reported blocks).
+    fn note_recent(&mut self, seq: u64, start: u64, end: u64, max_sack_blocks: u32) {
+        // The blocks are disjoint: a segment is in `seq`'s block exactly when it lies within
+        // its bounds (no search of the map per recent entry).
+        self.recent.retain(|&s| !(start..end).contains(&s));
+        self.recent.insert(0, seq);
+        // Keep a few more blocks than one ACK reports, in case reported blocks merge later.
+        self.recent.truncate(4 * max_sack_blocks.max(1) as usize);
     }
 }
 
 /// The out-of-order block of `ooo` that contains `seq`.
 fn block_in(ooo: &BTreeMap<u64, u64>, seq: u64) -> Option<(u64, u64)> {
-    // Asked for every segment (is it a duplicate?): a range search costs even in an empty map.
-    if ooo.is_empty() {
-        return None;
-    }
     ooo.range(..=seq).next_back().filter(|&(_, &end)| seq < end).map(|(&s, &e)| (s, e))
 }

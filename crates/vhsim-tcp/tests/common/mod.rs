@@ -553,7 +553,7 @@ pub fn check_sender_invariants(net: &Net, app_segments: u64, window: u32, ctx: &
     }
     let s = net.tcp.stats();
     assert_eq!(s.segments_sent, net.log.len() as u64);
-    assert!(s.retransmissions <= s.segments_sent && s.fast_retransmits + s.rto_count <= s.retransmissions);
-    assert!(u64::from(s.spurious_rto_detected) <= s.rto_count && u64::from(s.wireless_losses) <= s.fast_retransmits);
+    assert!(s.retransmissions <= s.segments_sent && u64::from(s.fast_retransmits) + u64::from(s.rto_count) <= s.retransmissions);
+    assert!(s.spurious_rto_detected <= s.rto_count && s.wireless_losses <= s.fast_retransmits);
     assert!(s.dcr_reorderings <= s.dcr_delays, "{}", ctx());
 }
