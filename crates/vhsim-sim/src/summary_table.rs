@@ -59,7 +59,8 @@ pub struct Table {
     /// Row names, in order.
     pub names: Vec<String>,
     /// Columns in the order of their first appearance, typed by [`Table::finish`]; while rows
-    /// are added, every column is `Objects`.
+    /// are added, a column is typed only while every row so far has a cell of that type
+    /// (`push_cell`).
     pub columns: Vec<(String, Column)>,
     /// The strings `Cell::Str` points at.
     pub strings: Vec<String>,
@@ -128,16 +129,20 @@ impl Table {
                 Some(&k) => k,
                 None => {
                     self.index.insert(key.clone(), self.columns.len());
-                    self.columns.push((key, Column::Objects(vec![None; n])));
+                    // A column first seen in the first row may stay typed; a later one has
+                    // gaps above it.
+                    let column = if n == 0 { Column::Int(Vec::new()) } else { Column::Objects(vec![None; n]) };
+                    self.columns.push((key, column));
                     self.columns.len() - 1
                 }
             };
-            let Column::Objects(cells) = &mut self.columns[k].1 else { unreachable!("typed only by finish") };
-            cells.push(Some(cell));
+            push_cell(&mut self.columns[k].1, cell);
         }
         for (_, c) in &mut self.columns {
-            let Column::Objects(cells) = c else { unreachable!("typed only by finish") };
-            cells.resize(n + 1, None);
+            if c.len() <= n {
+                let cells = as_objects(c);
+                cells.resize(n + 1, None);
+            }
         }
         self.names.push(name);
     }
@@ -155,13 +160,69 @@ impl Table {
     /// Type every column (see [`Column`]) and drop the look-up maps.
     pub fn finish(mut self) -> Table {
         for (_, c) in &mut self.columns {
-            let Column::Objects(cells) = std::mem::replace(c, Column::Int(Vec::new())) else { unreachable!() };
-            *c = typed(cells);
+            if let Column::Objects(cells) = c {
+                *c = typed(std::mem::take(cells));
+            }
         }
         self.index = HashMap::new();
         self.string_ids = HashMap::new();
         self
     }
+}
+
+impl Column {
+    /// Rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Column::Int(v) => v.len(),
+            Column::Float(v) => v.len(),
+            Column::Bool(v) => v.len(),
+            Column::Objects(v) => v.len(),
+        }
+    }
+
+    /// No rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Add a cell to a column being filled. While the rows are added, a typed column holds cells of
+/// one kind in every row so far (`Int`: integers, `Bool`: booleans, `Float`: numbers with a
+/// fraction, no gap), 8 bytes or less a cell instead of an `Option<Cell>`'s 16 (issue #29: the
+/// table is made while the world is freed); a cell of another kind, or a gap, turns it into
+/// `Objects` for good, typed by [`Table::finish`] as before. A typed column that stays typed is
+/// what [`typed`] makes of the same cells. An empty column (a new one) takes the first cell's kind.
+fn push_cell(column: &mut Column, cell: Cell) {
+    if column.is_empty() && !matches!(column, Column::Objects(_)) {
+        *column = match cell {
+            Cell::Bool(_) => Column::Bool(Vec::new()),
+            Cell::Float(_) => Column::Float(Vec::new()),
+            Cell::Int(_) => Column::Int(Vec::new()),
+            Cell::Null | Cell::Str(_) => Column::Objects(Vec::new()),
+        };
+    }
+    match (&mut *column, cell) {
+        (Column::Int(v), Cell::Int(i)) => v.push(i),
+        (Column::Bool(v), Cell::Bool(b)) => v.push(b),
+        (Column::Float(v), Cell::Float(x)) => v.push(x),
+        (c, cell) => as_objects(c).push(Some(cell)),
+    }
+}
+
+/// The column's cells as `Objects`, converting a typed column being filled (see [`push_cell`]).
+fn as_objects(column: &mut Column) -> &mut Vec<Option<Cell>> {
+    let cells: Option<Vec<Option<Cell>>> = match column {
+        Column::Objects(_) => None,
+        Column::Int(v) => Some(v.iter().map(|&i| Some(Cell::Int(i))).collect()),
+        Column::Bool(v) => Some(v.iter().map(|&b| Some(Cell::Bool(b))).collect()),
+        Column::Float(v) => Some(v.iter().map(|&x| Some(Cell::Float(x))).collect()),
+    };
+    if let Some(cells) = cells {
+        *column = Column::Objects(cells);
+    }
+    let Column::Objects(cells) = column else { unreachable!("made objects above") };
+    cells
 }
 
 /// The column pandas would make of these values (checked against pandas in
@@ -435,6 +496,31 @@ mod tests {
         let Column::Float(alpha) = &t.columns[1].1 else { panic!("alpha is a float column") };
         assert!(alpha[0] == 0.5 && alpha[1].is_nan());
         assert_eq!(t.columns[2].1, Column::Bool(vec![true, true]));
+    }
+
+    #[test]
+    fn columns_typed_as_they_fill_match_the_columns_typed_at_the_end() {
+        // Every pair of cells (or a gap) over two rows: the column made as the rows come is
+        // the one `typed` makes of the same cells at the end.
+        let kinds = [json!(null), json!(true), json!(3), json!(2.5), json!("s"), json!({})];
+        for a in &kinds {
+            for b in &kinds {
+                let t = Table::of_records([json!({"name": "r0", "x": a}), json!({"name": "r1", "x": b})], "name");
+                let cell = |v: &serde_json::Value| match v {
+                    serde_json::Value::Null => Some(Cell::Null),
+                    serde_json::Value::Bool(b) => Some(Cell::Bool(*b)),
+                    serde_json::Value::Number(n) => Some(n.as_i64().map_or(Cell::Float(n.as_f64().unwrap()), Cell::Int)),
+                    serde_json::Value::String(_) => Some(Cell::Str(0)),
+                    _ => None,
+                };
+                let expected = match (cell(a), cell(b)) {
+                    (None, None) => None,
+                    (x, y) => Some(typed(vec![x, y])),
+                };
+                let got = t.columns.first().map(|(_, c)| c);
+                assert_eq!(format!("{got:?}"), format!("{:?}", expected.as_ref()), "{a} then {b}");
+            }
+        }
     }
 
     #[test]

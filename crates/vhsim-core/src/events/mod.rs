@@ -257,11 +257,10 @@ impl<E> EventQueue<E> {
     /// link): the call cost a fifth of its work.
     #[inline(always)]
     fn enqueue_lane(&mut self, lane: u32, key: u128, event: E) {
-        let l = lane as usize;
-        if l >= self.lanes.len() {
-            self.lanes.resize_with(l + 1, VecDeque::new);
-        }
-        let q = &mut self.lanes[l];
+        let q = match self.lanes.get_mut(lane as usize) {
+            Some(q) => q,
+            None => self.new_lane(lane),
+        };
         match q.back() {
             None => {
                 q.push_back((key, event));
@@ -273,6 +272,15 @@ impl<E> EventQueue<E> {
             }
         }
         self.len += 1;
+    }
+
+    /// The queue of lane `lane`, the first time it is used (lanes up to it are made).
+    #[cold]
+    #[inline(never)]
+    fn new_lane(&mut self, lane: u32) -> &mut VecDeque<(u128, E)> {
+        let l = lane as usize;
+        self.lanes.resize_with(l + 1, VecDeque::new);
+        &mut self.lanes[l]
     }
 
     /// Reserve the key an event scheduled at `time` in `class` now would get, for an event
@@ -303,7 +311,9 @@ impl<E> EventQueue<E> {
         let tied = self.watch(key);
         self.enqueue_lane(lane, key, event);
         self.ahead.push(Ahead { parent: parent.0, key, lane, tied });
-        self.set_next_moment(self.next_moment.min(parent.0));
+        if parent.0 < self.next_moment {
+            self.set_next_moment(parent.0);
+        }
         Moment(key)
     }
 
@@ -390,8 +400,25 @@ impl<E> EventQueue<E> {
             self.place(a);
             return a.tied;
         }
-        // Children that met no tie keep their keys: they only stop waiting.
-        self.ahead.retain(|a| a.parent != p || a.tied);
+        // Children that met no tie keep their keys: they only stop waiting. One pass finds the
+        // next moment of the others, and whether a child of this one met a tie (rare).
+        let (mut next, mut tied, mut i) = (u128::MAX, false, 0);
+        while i < self.ahead.len() {
+            let a = self.ahead[i];
+            if a.parent != p {
+                next = next.min(a.parent);
+            } else if !a.tied {
+                self.ahead.swap_remove(i);
+                continue;
+            } else {
+                tied = true;
+            }
+            i += 1;
+        }
+        if !tied {
+            self.set_next_moment(next);
+            return false;
+        }
         let mut placed = false;
         while let Some(i) = (0..self.ahead.len()).filter(|&i| self.ahead[i].parent == p).min_by_key(|&i| self.ahead[i].key) {
             let a = self.ahead.swap_remove(i);
@@ -452,10 +479,11 @@ impl<E> EventQueue<E> {
     fn pop_through(&mut self, last: u128) -> Option<(SimTime, E)> {
         'peek: loop {
             // The earlier first entry of the two stores (`scheduled` only once split).
-            let (key, scheduled) = match self.store.peek() {
+            // (`lane`: the lane whose head the store's first entry stands for, if it does.)
+            let (key, lane, scheduled) = match self.store.peek() {
                 // (`scheduled_first` is u128::MAX while `scheduled` is empty or unused.)
-                Some(e) if e.key < self.scheduled_first => (e.key, false),
-                _ if self.scheduled_first != u128::MAX => (self.scheduled_first, true),
+                Some(e) if e.key < self.scheduled_first => (e.key, e.slot.lane(), false),
+                _ if self.scheduled_first != u128::MAX => (self.scheduled_first, None, true),
                 _ => return None,
             };
             // Reserved moments come before the next entry pops, unless the bound stops before
@@ -490,7 +518,7 @@ impl<E> EventQueue<E> {
                 self.moment_now = true;
                 self.next_moment_time = 0;
             }
-            let event = if scheduled { self.pop_scheduled() } else { self.pop_top() };
+            let event = if scheduled { self.pop_scheduled() } else { self.pop_top(lane) };
             self.len -= 1;
             self.popped += 1;
             return Some((SimTime((key >> 64) as u64), event));
@@ -547,15 +575,15 @@ impl<E> EventQueue<E> {
 
     /// Inlined into the pop (one call site in the event loop): its call's register saves and
     /// restores cost more than its work when the next event stands alone in the store.
+    /// `lane`: what the pop's peek found the first entry to stand for (no second look).
     #[inline(always)]
-    fn pop_top(&mut self) -> E {
-        let top = self.store.peek().expect("peeked");
-        match top.slot {
-            Slot::Event(_) => match self.store.pop().map(|e| e.slot) {
+    fn pop_top(&mut self, lane: Option<u32>) -> E {
+        match lane {
+            None => match self.store.pop().map(|e| e.slot) {
                 Some(Slot::Event(e)) => e,
                 _ => unreachable!("peeked as an event"),
             },
-            Slot::Lane(l) => {
+            Some(l) => {
                 let q = &mut self.lanes[l as usize];
                 let (_, e) = q.pop_front().expect("a lane in the store holds its head");
                 match q.front() {

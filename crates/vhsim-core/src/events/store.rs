@@ -18,6 +18,17 @@ pub(super) enum Slot<E> {
     Lane(u32),
 }
 
+impl<E> Slot<E> {
+    /// The lane, if it stands for a lane's head.
+    #[inline(always)]
+    pub fn lane(&self) -> Option<u32> {
+        match self {
+            Slot::Event(_) => None,
+            Slot::Lane(l) => Some(*l),
+        }
+    }
+}
+
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, o: &Self) -> bool {
         self.key == o.key

@@ -76,6 +76,9 @@ pub(crate) fn resolve(mut file: ScenarioFile) -> Result<Scenario> {
         let by_distance = spec.mobility.as_ref().is_some_and(|x| x.warning_distance.is_some());
         warning_keys.push(if by_distance { join(path, "mobility.warning_distance") } else { join(path, "warning") });
     }
+    // A list per mobile node, no longer needed: freed before the address table is made, the
+    // last of loading's large allocations (issue #29, memory per flow).
+    drop(touching);
     check_link_events(&mobiles, &timeline, duration, &warning_keys)?;
     let addresses = addresses::resolve(&file.nodes, &specs, &mobiles.list)?;
     let agent_cx = agents::Context { topo: &topo, flows: &flows, duration, mobiles: &mobiles };
