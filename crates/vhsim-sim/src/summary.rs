@@ -407,7 +407,7 @@ fn flow_summary(world: &World, i: usize, f: &Flow) -> FlowSummary {
             }
         })
         .collect();
-    let truth = o.truth.as_ref().map(|t| t.counts).unwrap_or_default();
+    let truth = o.truth.as_ref().map(|t| t.counts()).unwrap_or_default();
     let c = &o.counters;
     let mobile_of = |n: u32| world.routing.mobile_at(n).map(|_| sc.nodes[n as usize].name.clone());
     let summary = FlowSummary {

@@ -604,11 +604,29 @@ impl World {
     #[inline(always)]
     fn sync_endpoint_timer(&mut self, f: u32, side: usize) {
         let fl = &mut self.flows[f as usize];
-        if let Some(d) = fl.endpoints[side].poll_timeout() {
-            if fl.wakeup[side].is_none_or(|w| d < w) {
-                fl.wakeup[side] = Some(d);
-                self.queue.push(d.max(self.now), EventClass::Timer, Event::EndpointTimer { flow: f, side: side as u8 });
+        match fl.endpoints[side].poll_timeout() {
+            Some(d) => {
+                if fl.wakeup[side].is_none_or(|w| d < w) {
+                    fl.wakeup[side] = Some(d);
+                    self.queue.push(d.max(self.now), EventClass::Timer, Event::EndpointTimer { flow: f, side: side as u8 });
+                }
             }
+            None if side == 0 => self.sender_idle(f),
+            None => {}
+        }
+    }
+
+    /// Flow `f`'s sender has sent what it could and has no timer: nothing of its is
+    /// outstanding (a sender with data in flight has its retransmission timer). Its buffers
+    /// and the ground truth's go back (issue #29: memory per idle flow); they are kept while
+    /// the flow has data in flight, even when an ACK empties its window for a moment (issue
+    /// #29, shape b's seventh step). Out of line: a bulk flow comes here once, at its end.
+    #[cold]
+    #[inline(never)]
+    fn sender_idle(&mut self, f: u32) {
+        self.flows[f as usize].endpoints[0].release_if_idle();
+        if let Some(t) = self.obs.flows[f as usize].truth.as_mut() {
+            t.release_if_idle();
         }
     }
 

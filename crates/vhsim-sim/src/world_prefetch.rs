@@ -22,9 +22,9 @@
 //! so that each coming one passes each stage once: the queue keeps the next few sorted
 //! (`EventQueue::peek_scheduled`), and the one `FAR` places behind the next gets its flow
 //! record and the observers' record of the flow fetched, the one `NEAR` places behind it what
-//! those records point to (the endpoint's state, the ground truth's oldest record), the next
-//! one what those point to (the sender's oldest outstanding segment, the list of that
-//! segment's retransmissions).
+//! those records point to (the endpoint's state, the ground truth's oldest record and its
+//! retransmissions awaiting their labels), the next one what those point to (the sender's
+//! oldest outstanding segment, the end of that list of retransmissions).
 //!
 //! A prefetch changes no value (vhsim-core `prefetch`): the run is the same with or without.
 
@@ -112,20 +112,22 @@ impl World {
         if let Some((f, side)) = self.queue.peek_scheduled(NEAR).and_then(scheduled_flow) {
             if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
                 flow.endpoints[side].prefetch(ENDPOINT_BYTES);
-                // A timeout retransmits the oldest unit; a start sends the first.
+                // A timeout retransmits the oldest unit (and adds to the flow's retransmissions);
+                // a start sends the first.
                 if let Some(truth) = record.truth.as_ref() {
                     truth.prefetch(None);
+                    truth.prefetch_retx();
                 }
             }
         }
         if let Some((f, side)) = self.queue.peek_scheduled(0).and_then(scheduled_flow) {
             // The next one: what the records fetched at the stage before point to (a timeout
-            // marks the sender's oldest outstanding segment and adds to the list of its
+            // marks the sender's oldest outstanding segment and adds to the flow's list of
             // retransmissions).
             if let (Some(flow), Some(record)) = (self.flows.get(f), self.obs.flows.get(f)) {
                 flow.endpoints[side].prefetch_timeout();
                 if let Some(truth) = record.truth.as_ref() {
-                    truth.prefetch_oldest_retx();
+                    truth.prefetch_retx_end();
                 }
             }
         }

@@ -53,6 +53,11 @@ impl TcpSenderEndpoint {
         &self.sender
     }
 
+    /// The sender went idle: see [`TcpSender::release_if_idle`].
+    pub fn release_if_idle(&mut self) {
+        self.sender.release_if_idle();
+    }
+
     /// The loss classifier's verdicts and the rules' decisions since the last input, as reports.
     fn queue_verdicts(&mut self) {
         for c in self.sender.take_loss_classifications() {

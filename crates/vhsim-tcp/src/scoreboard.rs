@@ -59,15 +59,6 @@ pub struct Scoreboard {
     marked: bool,
 }
 
-/// Give back the buffer of a queue that emptied: a flow with nothing outstanding (an idle or
-/// application-limited one) then keeps none (issue #29: memory per idle flow). A window of
-/// data in flight never empties it, so a bulk transfer does not allocate again.
-fn release_if_empty<T>(q: &mut VecDeque<T>) {
-    if q.is_empty() && q.capacity() > 0 {
-        *q = VecDeque::new();
-    }
-}
-
 impl Scoreboard {
     /// Record a transmission of `seq` at `now` (`seq` is either already outstanding or the
     /// next new segment `base + len`).
@@ -136,7 +127,6 @@ impl Scoreboard {
             }
             self.base += 1;
         }
-        release_if_empty(&mut self.segs);
         last.filter(|_| !any_retx).map(|s| s.first_sent)
     }
 
@@ -160,6 +150,20 @@ impl Scoreboard {
             }
         }
         changed
+    }
+
+    /// Give back the buffer if nothing is outstanding, so an idle or application-limited flow
+    /// keeps none (issue #29: memory per idle flow). The world asks once the sender has sent
+    /// what it could and has no timer, not at each ACK that empties the window: a starved
+    /// flow's window of one segment empties at nearly every ACK and is refilled by the
+    /// transmission that follows, which then made the buffer again (issue #29, shape b's
+    /// seventh step).
+    #[cold]
+    #[inline(never)]
+    pub fn release_if_empty(&mut self) {
+        if self.segs.is_empty() && self.segs.capacity() > 0 {
+            self.segs = VecDeque::new();
+        }
     }
 
     /// A prefetch hint (issue #29, the world's `world_prefetch.rs`): the record of the oldest

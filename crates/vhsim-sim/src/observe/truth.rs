@@ -20,6 +20,7 @@ use vhsim_core::SimTime;
 /// A retransmission awaiting its label.
 #[derive(Clone, Copy, Debug)]
 struct PendingRetx {
+    seq: u64,
     tx_index: u32,
     from_rto: bool,
     trace_row: Option<u32>,
@@ -28,6 +29,7 @@ struct PendingRetx {
 
 #[derive(Clone, Debug, Default)]
 struct SegTruth {
+    /// Copies sent; more than one: the segment's retransmissions wait in the flow's `retx`.
     sent: u32,
     in_flight: u32,
     dropped_mask: u64,
@@ -35,15 +37,6 @@ struct SegTruth {
     delivered_mask: u64,
     /// Cause code (`DropCause as u8`) of the latest dropped copy; 0 = none dropped.
     last_drop_cause: u8,
-    /// The retransmissions of this segment awaiting their labels; boxed and made at the first
-    /// one, so the record of a segment sent once (nearly all) is small and drops nothing.
-    retx: Option<Box<Vec<PendingRetx>>>,
-}
-
-impl SegTruth {
-    fn retx(&self) -> &[PendingRetx] {
-        self.retx.as_deref().map_or(&[], |r| r)
-    }
 }
 
 /// Label of a resolved retransmission, reported to the trace.
@@ -60,7 +53,7 @@ pub struct Label {
 }
 
 /// Counters of resolved labels (32-bit: at most one per retransmission, far fewer than 2^32 in
-/// any run, and every flow's record carries them: issue #29, memory per flow).
+/// any run; kept with the flow's retransmissions, made at its first).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TruthCounts {
     /// Spurious retransmissions.
@@ -74,11 +67,27 @@ pub struct TruthCounts {
 pub struct FlowTruth {
     base: u64,
     segs: VecDeque<SegTruth>,
-    /// Resolved counts.
-    pub counts: TruthCounts,
+    /// Made at the flow's first retransmission (boxed: a flow that never retransmits, such
+    /// as an idle one, carries one pointer).
+    retx: Option<Box<Retransmissions>>,
+}
+
+/// A flow's retransmissions: those awaiting their labels and the counts of those resolved.
+#[derive(Clone, Debug, Default)]
+struct Retransmissions {
+    /// Of all segments, in the order they were sent (so a segment's in its copies' order).
+    /// One list per flow, not one per segment retransmitted: a starved flow's timeouts made
+    /// and freed two heap blocks per segment (issue #29, shape b's seventh step).
+    pending: Vec<PendingRetx>,
+    counts: TruthCounts,
 }
 
 impl FlowTruth {
+    /// Resolved counts.
+    pub fn counts(&self) -> TruthCounts {
+        self.retx.as_ref().map_or_else(TruthCounts::default, |r| r.counts)
+    }
+
     fn slot(&mut self, seq: u64) -> Option<&mut SegTruth> {
         let idx = seq.checked_sub(self.base)? as usize;
         while self.segs.len() <= idx {
@@ -98,13 +107,22 @@ impl FlowTruth {
         }
     }
 
-    /// A prefetch hint (issue #29): the list of retransmissions of the oldest record (which a
-    /// timeout's retransmission extends); to call only once that record was fetched (it is
-    /// read). Changes nothing.
+    /// A prefetch hint (issue #29): the flow's retransmissions (the list's header), which a
+    /// timeout's retransmission extends. Changes nothing.
     #[inline(always)]
-    pub fn prefetch_oldest_retx(&self) {
-        if let Some(r) = self.segs.front().and_then(|s| s.retx.as_deref()) {
+    pub fn prefetch_retx(&self) {
+        if let Some(r) = self.retx.as_deref() {
             vhsim_core::prefetch::prefetch(r, usize::MAX);
+        }
+    }
+
+    /// A prefetch hint (issue #29): the end of the list of retransmissions, where a timeout's
+    /// retransmission writes; to call only once [`FlowTruth::prefetch_retx`] fetched the
+    /// list's header (it is read). Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_retx_end(&self) {
+        if let Some(last) = self.retx.as_deref().and_then(|r| r.pending.last()) {
+            vhsim_core::prefetch::prefetch(last, usize::MAX);
         }
     }
 
@@ -115,7 +133,8 @@ impl FlowTruth {
         s.sent += 1;
         s.in_flight += 1;
         if k > 0 {
-            s.retx.get_or_insert_with(Box::default).push(PendingRetx { tx_index: k, from_rto, trace_row, sent_at });
+            let retx = self.retx.get_or_insert_with(Box::default);
+            retx.pending.push(PendingRetx { seq, tx_index: k, from_rto, trace_row, sent_at });
         }
         k
     }
@@ -171,46 +190,75 @@ impl FlowTruth {
             }
             // Only a segment sent more than once has labels to resolve; the record of one
             // sent once (nearly all) is dropped where it is, not moved out first.
-            if let Some(retx) = s.retx.take() {
+            if s.sent > 1 {
                 let dropped_mask = s.dropped_mask;
-                self.resolve(dropped_mask, &retx, labels);
+                self.resolve_retx_of(self.base, dropped_mask, labels);
             }
             self.segs.pop_front();
             self.base += 1;
         }
-        // A flow with nothing in flight keeps no buffer (issue #29: memory per idle flow); a
-        // bulk transfer's window never empties it, so it does not allocate again.
+    }
+
+    /// Give back the buffers of a flow whose sender went idle (nothing outstanding, no timer:
+    /// the world asks after its transmissions), so an idle flow keeps none (issue #29: memory
+    /// per idle flow). Not at each `settle` that empties them: a starved flow's window of one
+    /// segment empties at nearly every ACK and is refilled by the transmission that follows,
+    /// which then made the buffer again (issue #29, shape b's seventh step).
+    #[cold]
+    #[inline(never)]
+    pub fn release_if_idle(&mut self) {
         if self.segs.is_empty() && self.segs.capacity() > 0 {
             self.segs = VecDeque::new();
+        }
+        if let Some(r) = self.retx.as_mut().filter(|r| r.pending.is_empty()) {
+            if r.counts == TruthCounts::default() {
+                self.retx = None;
+            } else if r.pending.capacity() > 0 {
+                r.pending = Vec::new();
+            }
         }
     }
 
     /// Whether a retransmission sent before `t` still awaits its label.
     pub fn retx_pending_before(&self, t: SimTime) -> bool {
-        self.segs.iter().any(|s| s.retx().iter().any(|r| r.sent_at < t))
+        self.retx.as_ref().is_some_and(|r| r.pending.iter().any(|p| p.sent_at < t))
     }
 
     /// End of run: resolve everything (copies still in flight count as not lost).
     pub fn finish(&mut self, labels: &mut Vec<Label>) {
         while let Some(s) = self.segs.pop_front() {
-            self.resolve(s.dropped_mask, s.retx(), labels);
+            if s.sent > 1 {
+                self.resolve_retx_of(self.base, s.dropped_mask, labels);
+            }
             self.base += 1;
         }
     }
 
-    /// Label the retransmissions `retx` of a segment whose dropped copies are `dropped_mask`.
-    fn resolve(&mut self, dropped_mask: u64, retx: &[PendingRetx], labels: &mut Vec<Label>) {
-        for r in retx {
+    /// Label the retransmissions of segment `seq`, whose dropped copies are `dropped_mask`, in
+    /// the order they were sent, and forget them (out of line: few segments are retransmitted).
+    #[inline(never)]
+    fn resolve_retx_of(&mut self, seq: u64, dropped_mask: u64, labels: &mut Vec<Label>) {
+        let Some(retx) = self.retx.as_deref_mut() else { return };
+        let (pending, counts) = (&mut retx.pending, &mut retx.counts);
+        let mut kept = 0;
+        for i in 0..pending.len() {
+            let r = pending[i];
+            if r.seq != seq {
+                pending[kept] = r;
+                kept += 1;
+                continue;
+            }
             let earlier = if r.tx_index >= 64 { u64::MAX } else { (1u64 << r.tx_index) - 1 };
             let spurious = dropped_mask & earlier != earlier;
             if spurious {
-                self.counts.spurious_retransmissions += 1;
+                counts.spurious_retransmissions += 1;
                 if r.from_rto {
-                    self.counts.spurious_rtos += 1;
+                    counts.spurious_rtos += 1;
                 }
             }
             labels.push(Label { trace_row: r.trace_row, spurious, sent_at: r.sent_at, from_rto: r.from_rto });
         }
+        pending.truncate(kept);
     }
 }
 
@@ -231,7 +279,7 @@ mod tests {
             labels,
             vec![Label { trace_row: Some(7), spurious: false, sent_at: SimTime(5), from_rto: true }]
         );
-        assert_eq!(t.counts, TruthCounts::default());
+        assert_eq!(t.counts(), TruthCounts::default());
     }
 
     #[test]
@@ -246,7 +294,7 @@ mod tests {
         t.on_delivered(0, 1);
         t.settle(1, &mut labels);
         assert_eq!(labels.len(), 1);
-        assert_eq!(t.counts, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
+        assert_eq!(t.counts(), TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
     }
 
     #[test]
@@ -262,7 +310,7 @@ mod tests {
         t.on_delivered(0, 0);
         t.on_delivered(0, 1);
         t.settle(1, &mut labels);
-        assert_eq!(t.counts, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
+        assert_eq!(t.counts(), TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
         // And the other order: delivered first, the second instance dropped later.
         let mut t = FlowTruth::default();
         t.on_send(0, false, None, SimTime::ZERO);
@@ -272,7 +320,32 @@ mod tests {
         t.on_send(0, true, None, SimTime(9));
         t.on_delivered(0, 1);
         t.settle(1, &mut labels);
-        assert_eq!(t.counts, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
+        assert_eq!(t.counts(), TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 });
+    }
+
+    #[test]
+    fn labels_come_segment_by_segment_in_each_segments_copy_order_and_survive_release() {
+        // Go-back-N after two timeouts: the flow's list holds 0, 1, 0 (sent in that order).
+        let mut t = FlowTruth::default();
+        let mut labels = vec![];
+        t.on_send(0, false, None, SimTime(0));
+        t.on_send(1, false, None, SimTime(0));
+        t.on_drop(0, 0, 2);
+        t.on_delivered(1, 0);
+        assert_eq!(t.on_send(0, true, Some(1), SimTime(1)), 1);
+        assert_eq!(t.on_send(1, true, Some(2), SimTime(2)), 1);
+        t.on_drop(0, 1, 2);
+        assert_eq!(t.on_send(0, true, Some(3), SimTime(3)), 2);
+        assert!(t.retx_pending_before(SimTime(2)));
+        t.on_delivered(0, 2);
+        t.on_delivered(1, 1);
+        t.settle(2, &mut labels);
+        let rows: Vec<_> = labels.iter().map(|l| (l.trace_row, l.spurious)).collect();
+        assert_eq!(rows, [(Some(1), false), (Some(3), false), (Some(2), true)]);
+        assert!(!t.retx_pending_before(SimTime(9)));
+        // An idle flow gives its buffers back and keeps its counts.
+        t.release_if_idle();
+        assert_eq!((t.segs.capacity(), t.counts()), (0, TruthCounts { spurious_retransmissions: 1, spurious_rtos: 1 }));
     }
 
     #[test]

@@ -160,6 +160,15 @@ impl AnyEndpoint {
             e.sender().prefetch_timeout();
         }
     }
+
+    /// The endpoint, a sender, has nothing outstanding and no timer: it gives back the buffers
+    /// it would only make again for new data (a TCP sender's scoreboard; issue #29, memory per
+    /// idle flow).
+    pub fn release_if_idle(&mut self) {
+        if let AnyEndpoint::TcpSender(e) = self {
+            e.release_if_idle();
+        }
+    }
 }
 
 impl Endpoint for AnyEndpoint {

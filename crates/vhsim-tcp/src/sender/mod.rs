@@ -170,6 +170,12 @@ impl TcpSender {
         self.core.sb.prefetch_oldest();
     }
 
+    /// The sender went idle (nothing outstanding, no timer): give back the buffers it would
+    /// only make again for new data (issue #29: memory per idle flow).
+    pub fn release_if_idle(&mut self) {
+        self.core.sb.release_if_empty();
+    }
+
     /// Read access to the shared state.
     pub fn core(&self) -> &SenderCore {
         &self.core
