@@ -70,3 +70,11 @@ def test_two_plotting_processes_finish_figures_side_by_side(tmp_path):
         for i, future in enumerate(futures):
             with pytest.raises(KeyError, match=f"nosuchpaper{i}"):
                 future.result()
+
+
+def test_two_plotting_processes_only_for_a_paper_of_case_studies():
+    from vhsim.campaign.reproduce import _plotters
+
+    cases, grid = {"a": 12, "b": 4}, {"a": 12, "grid": 9600}
+    assert _plotters(2, cases) == 2 and _plotters(8, cases) == 2
+    assert _plotters(2, grid) == 1 and _plotters(1, cases) == 1

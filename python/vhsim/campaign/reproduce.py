@@ -186,17 +186,15 @@ def reproduce(
     # (runner.WorkerPool): a worker's garbage collector would otherwise touch, and so copy,
     # every object of them (Daniel & Kojo: ~90 MB per worker).
     local = n > 1 and not dask
+    sizes = {fig.id: fig.campaign(quick).size for fig in figures}  # counted, not listed
     # The plotting processes read and plot as this one did (`on_workers_started` in each).
     with WorkerPool(n) if local else contextlib.nullcontext() as pool, \
-            Plotter(min(n, PLOTTERS), on_workers_started) if local else contextlib.nullcontext() as plotter, \
+            Plotter(_plotters(n, sizes), on_workers_started) if local else contextlib.nullcontext() as plotter, \
             _plans_on_disk(out_dir) as stage:
         if on_workers_started is not None:
             on_workers_started()
-        sizes = {}
         for fig in figures:  # every definition valid before the first run, each validated once
-            spec = fig.campaign(quick)
-            sizes[fig.id] = spec.size
-            _validate(name, spec, __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
+            _validate(name, fig.campaign(quick), __version__, fig.id, _plan_cache(out_dir, fig, stage), pool)
         outcome.report.unlink(missing_ok=True)  # rewritten at the end: an interrupted call leaves none
         # The table is built by whoever reads it first (figure_results), not again at each sweep's end.
         run = partial(run_campaign, workers=n, dask=dask, progress=progress,
@@ -227,14 +225,20 @@ def reproduce(
     return outcome
 
 
-#: Plotting processes at most (with as many workers or more): two let the figures left to finish
-#: after the last sweep use both cores of a 2-core machine; more would each hold a plotting
-#: process's ~0.2-0.3 GB for figures that seldom wait on each other (docs/performance.md "Plots in
-#: two processes").
-PLOTTERS = 2
-
 #: A campaign of at most this many runs is a case study: its runs take no time, its plots the most.
 _FEW_RUNS = 100
+
+#: Plotting processes for a paper of case studies only (with as many workers or more).
+PLOTTERS = 2
+
+
+def _plotters(workers: int, sizes: dict[str, int]) -> int:
+    """How many plotting processes finish the figures: two (at most ``workers``) when every figure
+    is a case study, whose runs take no time and whose whole-trace plots then wait on one process
+    (Sobral et al.); one otherwise, where the figures' runs take the time and a second plotting
+    process only competes with the workers for the cores (Daniel & Kojo's grids ran 14% slower
+    beside two: docs/performance.md "Plots in two processes")."""
+    return min(workers, PLOTTERS) if all(size <= _FEW_RUNS for size in sizes.values()) else 1
 
 
 def _run_order(figures: list[FigureSpec], sizes: dict[str, int]) -> list[FigureSpec]:
