@@ -688,3 +688,97 @@ fn the_timer_wheel_does_not_keep_every_passed_slot_s_allocation() {
     assert!(fired > 11_000_000, "fired {fired}");
     assert!(w.ring_capacity() < 20_000, "room for {} entries", w.ring_capacity());
 }
+
+#[test]
+fn the_packet_events_store_pops_in_key_order_through_every_operation() {
+    // The packet events' store alone (store.rs: a sorted `Vec` while few wait, a heap beyond),
+    // against a BTreeMap of the keys: pushes of events and lane entries,
+    // pops, the first entry re-keyed later (a lane's next event), an entry re-keyed later at
+    // some depth, removals, a retain and a split; the size swings across FEW_MAX and FEW_AGAIN
+    // both ways, and long stretches stay few. Before each operation the first entry and its
+    // slot are the reference's.
+    use super::store::{Entry, Slot, Store};
+    let mut s: Store<u64> = Store::default();
+    let mut reference: BTreeMap<u128, (bool, u64)> = BTreeMap::new();
+    let mut next = stream(90210);
+    let mut seq = 0u64;
+    let mut now = 0u64;
+    let slot_of = |lane: bool, v: u64| if lane { Slot::Lane(v as u32) } else { Slot::Event(v) };
+    let same = |slot: &Slot<u64>, (lane, v): (bool, u64)| match slot {
+        Slot::Event(x) => !lane && *x == v,
+        Slot::Lane(l) => lane && *l as u64 == v,
+    };
+    let new_key = |seq: &mut u64, t: u64, r: u64| {
+        *seq += 1;
+        pack((SimTime(t), class_of(r >> 9), *seq))
+    };
+    for round in 0..40u64 {
+        // Rounds 0-3 and every eighth grow past FEW_MAX; the others stay few.
+        let target = if round < 4 || round % 8 == 0 { 120 } else { 5 + round as usize % 30 };
+        for _ in 0..2_000 {
+            let r = next();
+            match s.peek() {
+                Some(e) => {
+                    let (&rk, &rv) = reference.first_key_value().expect("same size");
+                    assert!(e.key == rk && same(&e.slot, rv), "round {round}");
+                }
+                None => assert!(reference.is_empty()),
+            }
+            match r % 16 {
+                0..=6 if reference.len() < target => {
+                    let t = now + r % 30_000;
+                    let key = new_key(&mut seq, t, r);
+                    let lane = r % 3 == 0;
+                    s.push(Entry { key, slot: slot_of(lane, seq) });
+                    reference.insert(key, (lane, seq));
+                }
+                7..=10 if !reference.is_empty() => {
+                    let e = s.pop().expect("waiting");
+                    let (k, v) = reference.pop_first().expect("waiting");
+                    assert!(e.key == k && same(&e.slot, v));
+                    now = (k >> 64) as u64;
+                }
+                11 | 12 if !reference.is_empty() => {
+                    let (k, v) = reference.pop_first().expect("waiting");
+                    let later = new_key(&mut seq, (k >> 64) as u64 + r % 5_000, r);
+                    s.rekey_first(later);
+                    reference.insert(later, v);
+                }
+                13 if !reference.is_empty() => {
+                    let depth = (r >> 20) as usize % reference.len();
+                    let old = *reference.keys().nth(depth).expect("depth");
+                    let later = new_key(&mut seq, (old >> 64) as u64 + r % 5_000, r);
+                    s.rekey(old, later);
+                    let v = reference.remove(&old).expect("stored");
+                    reference.insert(later, v);
+                }
+                14 if !reference.is_empty() => {
+                    let depth = (r >> 20) as usize % reference.len();
+                    let k = *reference.keys().nth(depth).expect("depth");
+                    let e = s.remove(k).expect("stored");
+                    let v = reference.remove(&k).expect("stored");
+                    assert!(e.key == k && same(&e.slot, v));
+                    assert!(s.remove(k).is_none());
+                }
+                15 if r % 7 == 0 => {
+                    let m = 2 + (r >> 30) % 4;
+                    s.retain(|e| !(matches!(e.slot, Slot::Event(v) if v % m == 0) && e.key % 3 != 0));
+                    reference.retain(|k, (lane, v)| !(!*lane && *v % m == 0 && k % 3 != 0));
+                }
+                15 if r % 11 == 0 => {
+                    let mut out: Vec<_> = s.split_off(|e| matches!(e.slot, Slot::Lane(l) if l % 2 == 0)).into_iter().map(|e| e.key).collect();
+                    out.sort_unstable();
+                    let expected: Vec<_> = reference.iter().filter(|(_, (lane, v))| *lane && v % 2 == 0).map(|(&k, _)| k).collect();
+                    reference.retain(|_, (lane, v)| !(*lane && *v % 2 == 0));
+                    assert_eq!(out, expected);
+                }
+                _ => {}
+            }
+        }
+    }
+    while let Some((k, v)) = reference.pop_first() {
+        let e = s.pop().expect("waiting");
+        assert!(e.key == k && same(&e.slot, v));
+    }
+    assert!(s.pop().is_none());
+}
