@@ -33,10 +33,10 @@ def finish_figure(paper: str, figure: str, campaign_dir: Path, out: Path, quick:
     an allocator setting; idempotent) is called first: with two plotting processes a task
     cannot be sent to each, so every task carries it."""
     from .reproduce import figure_results, papers
+    from .store import open_campaign
 
     if setup is not None:
         setup()
-    from .store import open_campaign
 
     files, ours, verdicts = figure_results(papers()[paper].figure(figure), open_campaign(campaign_dir), out, quick)
     return files, ours, [(v.status, v.ours, v.rule) for v in verdicts]
